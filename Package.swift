@@ -1,0 +1,112 @@
+// swift-tools-version:6.1
+//
+// FieldGuide: a batch pipeline that turns public reference data (FAA aircraft registry,
+// bird databases, metadata exports) into versioned, memory-mappable artifacts, plus the
+// query library that apps link to read them.
+//
+// Data flows one way: sources → stage libraries → artifacts → query library.
+//   C shims        CCSV, CLibXML2             (system libraries, no pkg-config for libcsv)
+//   foundations    FieldGuideCSV, FieldGuideCore, FieldGuideArtifact
+//   sources        FieldGuideFAA
+//   indexing       FieldGuideIndex
+//   query          FieldGuide                 (FieldGuideArtifact + Foundation only: iOS-safe)
+//   executables    ingest-faa, emit-aircraft, fieldguide
+import PackageDescription
+
+let package = Package(
+    name: "FieldGuide",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "FieldGuide", targets: ["FieldGuide"]),
+        .library(name: "FieldGuideArtifact", targets: ["FieldGuideArtifact"]),
+        .executable(name: "ingest-faa", targets: ["ingest-faa"]),
+        .executable(name: "emit-aircraft", targets: ["emit-aircraft"]),
+        .executable(name: "fieldguide", targets: ["fieldguide"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // MARK: C shims
+        .systemLibrary(
+            name: "CCSV",
+            path: "Sources/CCSV",
+            providers: [.apt(["libcsv-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+
+        // MARK: Foundations
+        .target(name: "FieldGuideCSV", dependencies: ["CCSV"]),
+        .target(
+            name: "FieldGuideCore",
+            dependencies: [
+                "FieldGuideCSV", "FieldGuideArtifact",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(name: "FieldGuideArtifact"),
+
+        // MARK: Sources
+        .target(
+            name: "FieldGuideFAA",
+            dependencies: [
+                "FieldGuideCSV", "FieldGuideCore",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+
+        // MARK: Indexing
+        .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideFAA", "FieldGuideCore"]),
+
+        // MARK: Query library (what apps link: artifact format + Foundation only)
+        .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),
+
+        // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
+        .target(
+            name: "StageCLI",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "ingest-faa",
+            dependencies: [
+                "FieldGuideFAA", "FieldGuideCore", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "emit-aircraft",
+            dependencies: [
+                "FieldGuideIndex", "FieldGuideFAA", "FieldGuideCore", "FieldGuideArtifact", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "fieldguide",
+            dependencies: [
+                "FieldGuide", "FieldGuideArtifact", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "TestSupport"]),
+        .testTarget(name: "FieldGuideArtifactTests", dependencies: ["FieldGuideArtifact", "TestSupport"]),
+        .testTarget(
+            name: "FieldGuideFAATests",
+            dependencies: ["FieldGuideFAA", "FieldGuideCore", "TestSupport"]
+        ),
+        .testTarget(
+            name: "FieldGuideEndToEndTests",
+            dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideFAA", "FieldGuideCore", "TestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

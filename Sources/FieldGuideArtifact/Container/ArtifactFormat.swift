@@ -1,0 +1,64 @@
+/// The on-disk layout shared by every FieldGuide artifact (aircraft, birds).
+///
+/// All integers are little-endian. A file is a 64-byte header, a section table, then the
+/// sections, each starting on an 8-byte boundary:
+///
+/// ```text
+/// offset  size  field
+///      0     8  magic "FGUIDE\r\n" (catches text-mode mangling like PNG's magic does)
+///      8     2  format major version (readers refuse a major they do not know)
+///     10     2  format minor version (additions only; older readers ignore them)
+///     12     4  artifact kind, 4 ASCII bytes ("ACFT", "BIRD")
+///     16     4  section count
+///     20     4  CRC-32 of the header (this field as zero) and the section table
+///     24     8  file size in bytes (detects truncation)
+///     32    32  reserved, zero
+///     64  32×n  section table: tag (4 ASCII), CRC-32 of the section, offset (8), length (8),
+///               row count (8)
+/// ```
+public enum ArtifactFormat {
+    /// The 8 bytes every artifact starts with.
+    public static let magic: [UInt8] = Array("FGUIDE\r\n".utf8)
+    /// The major version this library writes and reads.
+    public static let majorVersion: UInt16 = 1
+    /// The minor version this library writes.
+    public static let minorVersion: UInt16 = 0
+    /// Size of the fixed header.
+    public static let headerSize = 64
+    /// Size of one section table entry.
+    public static let sectionEntrySize = 32
+    /// Sections start on multiples of this.
+    public static let alignment = 8
+}
+
+/// A four-character code naming an artifact kind or a section.
+public struct FourCC: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// `"STRS"` → the code stored little-endian so the bytes on disk read as the text.
+    public init(_ text: StaticString) {
+        precondition(text.utf8CodeUnitCount == 4, "a FourCC has four ASCII characters")
+        var value: UInt32 = 0
+        for i in 0..<4 { value |= UInt32(text.utf8Start[i]) << (8 * UInt32(i)) }
+        rawValue = value
+    }
+
+    public var description: String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (8 * UInt32($0))) }
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(decoding: bytes, as: UTF8.self) }
+        return "0x" + String(rawValue, radix: 16)
+    }
+
+    public static func < (a: FourCC, b: FourCC) -> Bool { a.description < b.description }
+}
+
+/// One entry of an artifact's section table.
+public struct SectionInfo: Sendable, Hashable, Codable {
+    public var tag: String
+    public var offset: UInt64
+    public var length: UInt64
+    public var rows: UInt64
+    public var crc32: UInt32
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Writes files so that readers see either the old bytes or the new ones, never a mix.
+///
+/// The bytes go to a temporary file in the same directory, are flushed to disk, and the
+/// temporary file is renamed over the destination.
+///
+/// ```swift
+/// try AtomicFile.write(bytes, to: "output/aircraft.fgb")
+/// ```
+public enum AtomicFile {
+    public static func write(_ bytes: [UInt8], to path: String) throws(ArtifactError) {
+        let writer = try AtomicFileWriter(path: path)
+        try writer.write(bytes)
+        try writer.commit()
+    }
+
+    /// Writes UTF-8 text atomically.
+    public static func write(_ text: String, to path: String) throws(ArtifactError) {
+        try write(Array(text.utf8), to: path)
+    }
+}
+
+/// Streams bytes into a temporary file and renames it over `path` on `commit()`.
+///
+/// Until `commit()` the destination is untouched; an abandoned writer removes its
+/// temporary file.
+///
+/// ```swift
+/// let out = try AtomicFileWriter(path: "staging/registrations.csv")
+/// try out.write(chunk)
+/// try out.commit()
+/// ```
+public final class AtomicFileWriter {
+    public let path: String
+    private let temporary: String
+    private var fd: Int32
+    private var finished = false
+
+    public init(path: String) throws(ArtifactError) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
+        }
+        temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw .io(path: path, reason: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { if !finished { abort() } }
+
+    public func write(_ bytes: [UInt8]) throws(ArtifactError) {
+        var failure: String?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+        if let failure {
+            abort()
+            throw .io(path: path, reason: "write failed: \(failure)")
+        }
+    }
+
+    /// Flushes to disk and renames into place.
+    public func commit() throws(ArtifactError) {
+        precondition(!finished, "AtomicFileWriter used after commit or abort")
+        let synced = fsync(fd) == 0
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        finished = true
+        guard synced else {
+            unlink(temporary)
+            throw .io(path: path, reason: "fsync failed: \(reason)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .io(path: path, reason: "cannot rename into place: \(reason)")
+        }
+    }
+
+    /// Drops the temporary file; the destination stays as it was.
+    public func abort() {
+        guard !finished else { return }
+        finished = true
+        close(fd)
+        unlink(temporary)
+    }
+}

@@ -1,0 +1,166 @@
+/// The width and meaning of one column of a fixed-width row table.
+public enum ColumnKind: Sendable {
+    case u8, u16, u32
+    /// A `StringPool` id (u32); remapped when the pool is sorted.
+    case string
+
+    public var width: Int {
+        switch self {
+        case .u8: return 1
+        case .u16: return 2
+        case .u32, .string: return 4
+        }
+    }
+
+    /// The value meaning "absent" for a number column.
+    public var absent: UInt32 {
+        switch self {
+        case .u8: return UInt32(UInt8.max)
+        case .u16: return UInt32(UInt16.max)
+        case .u32: return UInt32.max
+        case .string: return 0
+        }
+    }
+}
+
+/// The columns of a row table, declared as an enum in schema order.
+///
+/// ```swift
+/// enum EngineColumn: Int, RowColumn {
+///     case code, manufacturer, horsepower
+///     var kind: ColumnKind { self == .horsepower ? .u32 : .string }
+/// }
+/// ```
+public protocol RowColumn: CaseIterable, Sendable where AllCases == [Self] {
+    var rawValue: Int { get }
+    var kind: ColumnKind { get }
+}
+
+/// Column offsets for a `RowColumn` type, computed once.
+public struct RowLayout<Column: RowColumn>: Sendable {
+    public let stride: Int
+    public let offsets: [Int]
+
+    public init() {
+        var offsets: [Int] = []
+        var cursor = 0
+        for column in Column.allCases {
+            offsets.append(cursor)
+            cursor += column.kind.width
+        }
+        self.offsets = offsets
+        self.stride = cursor
+    }
+}
+
+/// Builds a row table: rows of `UInt32` values, string columns remapped on serialization.
+public struct RowTableBuilder<Column: RowColumn>: Sendable {
+    public let layout = RowLayout<Column>()
+    public private(set) var rows: [[UInt32]] = []
+
+    public init() {}
+
+    public var count: Int { rows.count }
+
+    /// A row with every column absent, to fill in and `append`.
+    public func newRow() -> Row { Row(values: Self.absentRow) }
+
+    /// Appends a row made by `newRow()`.
+    public mutating func append(_ row: Row) { rows.append(row.values) }
+
+    private static var absentRow: [UInt32] { Column.allCases.map { $0.kind.absent } }
+
+    /// Applies the string pool's final ids to every string column.
+    public mutating func remapStrings(_ remap: [UInt32]) {
+        let stringColumns = Column.allCases.filter { $0.kind == .string }.map(\.rawValue)
+        for r in rows.indices {
+            for c in stringColumns { rows[r][c] = remap[Int(rows[r][c])] }
+        }
+    }
+
+    /// Sorts rows by the given columns (ascending; after remapping, string ids sort as strings).
+    public mutating func sort(by columns: [Column]) {
+        let keys = columns.map(\.rawValue)
+        rows.sort { a, b in
+            for k in keys where a[k] != b[k] { return a[k] < b[k] }
+            return false
+        }
+    }
+
+    /// The section bytes.
+    public func serialize() -> [UInt8] {
+        var out = ByteWriter(capacity: rows.count * layout.stride)
+        for row in rows {
+            for column in Column.allCases {
+                let value = row[column.rawValue]
+                switch column.kind {
+                case .u8: out.u8(UInt8(truncatingIfNeeded: value))
+                case .u16: out.u16(UInt16(truncatingIfNeeded: value))
+                case .u32, .string: out.u32(value)
+                }
+            }
+        }
+        return out.bytes
+    }
+
+    public struct Row {
+        public var values: [UInt32]
+        public subscript(column: Column) -> UInt32 {
+            get { values[column.rawValue] }
+            set { values[column.rawValue] = newValue }
+        }
+    }
+}
+
+/// A read-only view of a row table inside a mapped section.
+public struct RowTable<Column: RowColumn>: @unchecked Sendable {
+    public let layout: RowLayout<Column>
+    public let count: Int
+    @usableFromInline let base: UnsafeRawPointer?
+
+    public init(_ section: UnsafeRawBufferPointer, layout: RowLayout<Column>, tag: FourCC, path: String) throws(ArtifactError) {
+        guard layout.stride > 0, section.count % layout.stride == 0 else {
+            throw .malformedSection(path: path, section: tag.description,
+                                    reason: "\(section.count) bytes is not a whole number of \(layout.stride)-byte rows")
+        }
+        self.layout = layout
+        self.count = section.count / layout.stride
+        self.base = section.baseAddress
+    }
+
+    /// Column `column` of row `row` (absent numbers read as `column.kind.absent`).
+    @inlinable
+    public func value(_ row: Int, _ column: Column) -> UInt32 {
+        let pointer = base! + row * layout.stride + layout.offsets[column.rawValue]
+        switch column.kind {
+        case .u8: return UInt32(pointer.load(as: UInt8.self))
+        case .u16: return UInt32(UInt16(littleEndian: pointer.loadUnaligned(as: UInt16.self)))
+        case .u32, .string: return UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self))
+        }
+    }
+
+    /// Column value, or nil when it holds the absent sentinel.
+    @inlinable
+    public func number(_ row: Int, _ column: Column) -> Int? {
+        let v = value(row, column)
+        return v == column.kind.absent ? nil : Int(v)
+    }
+
+    /// The first row whose `column` is not less than `key` (rows sorted by that column).
+    @inlinable
+    public func lowerBound(_ column: Column, _ key: UInt32) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if value(mid, column) < key { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The row whose `column` equals `key` (rows sorted by that column), if any.
+    @inlinable
+    public func find(_ column: Column, _ key: UInt32) -> Int? {
+        let index = lowerBound(column, key)
+        return index < count && value(index, column) == key ? index : nil
+    }
+}

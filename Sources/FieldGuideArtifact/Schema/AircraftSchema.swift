@@ -1,0 +1,117 @@
+/// The sections and row layouts of the aircraft artifact (`aircraft.fgb`).
+///
+/// Shared by the writer (FieldGuideIndex) and the reader (FieldGuide), so the two cannot
+/// disagree. Codes are stored raw as strings (`"4"`, `"H"`, `"10"`); their display names are
+/// in the `CODE` section. Dates are `yyyymmdd` numbers, absent as `UInt32.max`.
+public enum AircraftSchema {
+    /// The artifact kind in the header.
+    public static let kind = FourCC("ACFT")
+
+    public enum Section {
+        /// Every string, sorted and deduplicated.
+        public static let strings = FourCC("STRS")
+        /// Aircraft models (ACFTREF), sorted by code.
+        public static let models = FourCC("MODL")
+        /// Manufacturers, sorted by their case-folded name.
+        public static let manufacturers = FourCC("MFRS")
+        /// Model row numbers grouped by manufacturer (`MFRS.firstModel ..< +modelCount`).
+        public static let manufacturerModels = FourCC("MFRM")
+        /// Engines (ENGINE), sorted by code.
+        public static let engines = FourCC("ENGN")
+        /// Registrations (MASTER), sorted by N-number.
+        public static let registrations = FourCC("REGS")
+        /// Mode S index: (hex address, registration row), sorted by address.
+        public static let modeS = FourCC("MODS")
+        /// Code tables: (table, code, display name), sorted by table then code.
+        public static let codes = FourCC("CODE")
+    }
+
+    public enum ModelColumn: Int, RowColumn {
+        case code, manufacturer, model, aircraftType, engineType, category, builderCertification
+        case engineCount, seatCount, weightClass, cruiseSpeed, typeCertificateDataSheet, typeCertificateHolder
+
+        public var kind: ColumnKind {
+            switch self {
+            case .engineCount: return .u8
+            case .seatCount, .cruiseSpeed: return .u16
+            default: return .string
+            }
+        }
+    }
+
+    public enum ManufacturerColumn: Int, RowColumn {
+        /// Upper-cased, diacritics removed: what prefix search compares.
+        case foldedName
+        case name, firstModel, modelCount
+
+        public var kind: ColumnKind {
+            switch self {
+            case .foldedName, .name: return .string
+            case .firstModel, .modelCount: return .u32
+            }
+        }
+    }
+
+    public enum ManufacturerModelColumn: Int, RowColumn {
+        case modelRow
+        public var kind: ColumnKind { .u32 }
+    }
+
+    public enum EngineColumn: Int, RowColumn {
+        case code, manufacturer, model, engineType, horsepower, thrust
+
+        public var kind: ColumnKind {
+            switch self {
+            case .horsepower, .thrust: return .u32
+            default: return .string
+            }
+        }
+    }
+
+    public enum RegistrationColumn: Int, RowColumn {
+        case nNumber, serialNumber, modelCode, engineCode, modelRow, engineRow, yearManufactured
+        case registrantType, name, street, street2, city, state, zip, region, county, country
+        case lastActionDate, certificateIssueDate, certification, airworthinessClass, approvedOperations
+        case aircraftType, engineType, status, modeSHex, fractionalOwner, airworthinessDate
+        /// Co-owner names joined with `|`.
+        case otherNames
+        case expirationDate, uniqueID, kitManufacturer, kitModel
+
+        public var kind: ColumnKind {
+            switch self {
+            case .modelRow, .engineRow, .modeSHex, .lastActionDate, .certificateIssueDate,
+                 .airworthinessDate, .expirationDate:
+                return .u32
+            case .yearManufactured: return .u16
+            case .fractionalOwner: return .u8
+            default: return .string
+            }
+        }
+    }
+
+    public enum ModeSColumn: Int, RowColumn {
+        case address, registrationRow
+        public var kind: ColumnKind { .u32 }
+    }
+
+    public enum CodeColumn: Int, RowColumn {
+        case table, code, name
+        public var kind: ColumnKind { .string }
+    }
+
+    /// Names of the code tables in the `CODE` section.
+    public enum CodeTable: String, CaseIterable, Sendable {
+        case aircraftType = "aircraft-type"
+        case engineType = "engine-type"
+        case aircraftCategory = "aircraft-category"
+        case builderCertification = "builder-certification"
+        case weightClass = "weight-class"
+        case registrantType = "registrant-type"
+        case status = "status"
+        case region = "region"
+        case airworthinessClass = "airworthiness-class"
+    }
+
+    /// The separator between joined values (`otherNames`, `approvedOperations`).
+    public static let listSeparator: Character = "|"
+}

@@ -1,0 +1,168 @@
+import CCSV
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A streaming CSV parser over libcsv that numbers every record with its physical line.
+///
+/// Feed it bytes in chunks of any size; each complete record is handed to the callback.
+/// Memory stays flat in the file size. libcsv's space trimming is switched off.
+///
+/// ```swift
+/// let parser = try CSVParser(dialect: .rfc4180, file: "taxonomy.csv")
+/// try parser.parse(chunk) { record in ... }
+/// try parser.finish { record in ... }
+/// ```
+public final class CSVParser {
+    public let dialect: CSVDialect
+    public let file: String
+
+    private var parser = csv_parser()
+    private let state = ParseState()
+    private var startedFile = false
+
+    public init(dialect: CSVDialect = .rfc4180, file: String) throws(CSVError) {
+        self.dialect = dialect
+        self.file = file
+        guard csv_init(&parser, UInt8(CSV_STRICT_FINI)) == 0 else {
+            throw CSVError(.resources, file: file, message: "libcsv could not initialise a parser")
+        }
+        fieldguide_csv_disable_trimming(&parser)
+        csv_set_delim(&parser, dialect.delimiter)
+        // A quote byte that never appears in text: FAA fields are never quoted and `"` is data.
+        csv_set_quote(&parser, dialect.quote ?? 0)
+        if dialect.quote == nil { state.rejectsNUL = true }
+    }
+
+    deinit { csv_free(&parser) }
+
+    /// Parses the next chunk; calls `body` for every record completed by it.
+    public func parse(_ chunk: UnsafeRawBufferPointer, _ body: (CSVRecord) throws -> Void) throws {
+        guard var base = chunk.baseAddress else { return }
+        var remaining = chunk.count
+        if !startedFile {
+            startedFile = true
+            if dialect.skipsByteOrderMark, remaining >= 3,
+               chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF {
+                base += 3
+                remaining -= 3
+            }
+        }
+        while remaining > 0 {
+            // One physical line at a time, so every record knows the line it started on.
+            let newline = memchr(base, Int32(UInt8(ascii: "\n")), remaining)
+            let length = newline.map { UnsafeRawPointer($0) - base + 1 } ?? remaining
+            try feed(base, length, endsLine: newline != nil, body)
+            base += length
+            remaining -= length
+        }
+    }
+
+    /// Parses a whole in-memory buffer as the rest of the file.
+    public func parse(_ bytes: [UInt8], _ body: (CSVRecord) throws -> Void) throws {
+        try bytes.withUnsafeBytes { try parse($0, body) }
+    }
+
+    /// Ends the input, flushing a last record that has no line terminator.
+    public func finish(_ body: (CSVRecord) throws -> Void) throws {
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        if csv_fini(&parser, fieldCallback, rowCallback, context) != 0 {
+            throw CSVError(.malformed, file: file, line: state.rowStartLine,
+                           message: "expected a closing quote for the field that opens on this line, found the end of the file")
+        }
+        try deliver(body)
+    }
+
+    private func feed(_ base: UnsafeRawPointer, _ length: Int, endsLine: Bool, _ body: (CSVRecord) throws -> Void) throws {
+        if state.rejectsNUL, memchr(base, 0, length) != nil {
+            throw CSVError(.malformed, file: file, line: state.currentLine,
+                           message: "expected text, found a NUL byte (binary or wrongly encoded file)")
+        }
+        if !state.rowInProgress {
+            state.rowStartLine = state.currentLine
+        }
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        let consumed = csv_parse(&parser, base, length, fieldCallback, rowCallback, context)
+        if consumed != length {
+            let code = csv_error(&parser)
+            let reason = String(cString: csv_strerror(code))
+            throw CSVError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.currentLine,
+                           message: "libcsv stopped: \(reason)")
+        }
+        if endsLine { state.currentLine += 1 }
+        try deliver(body)
+    }
+
+    private func deliver(_ body: (CSVRecord) throws -> Void) throws {
+        guard !state.completed.isEmpty else { return }
+        let records = state.completed
+        state.completed.removeAll(keepingCapacity: true)
+        for record in records { try body(record) }
+    }
+}
+
+/// Callback state shared with libcsv through an opaque pointer.
+private final class ParseState {
+    var currentLine = 1
+    var rowStartLine = 1
+    var rowInProgress = false
+    var rejectsNUL = false
+    var recordIndex = 0
+    var bytes: [UInt8] = []
+    var ends: [Int] = []
+    var completed: [CSVRecord] = []
+}
+
+private func fieldCallback(_ data: UnsafeMutableRawPointer?, _ length: Int, _ context: UnsafeMutableRawPointer?) {
+    let state = Unmanaged<ParseState>.fromOpaque(context!).takeUnretainedValue()
+    state.rowInProgress = true
+    if let data, length > 0 {
+        state.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+    }
+    state.ends.append(state.bytes.count)
+}
+
+private func rowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
+    let state = Unmanaged<ParseState>.fromOpaque(context!).takeUnretainedValue()
+    state.completed.append(CSVRecord(line: state.rowStartLine, index: state.recordIndex, bytes: state.bytes, ends: state.ends))
+    state.recordIndex += 1
+    state.bytes.removeAll(keepingCapacity: true)
+    state.ends.removeAll(keepingCapacity: true)
+    state.rowInProgress = false
+}
+
+/// Reads CSV files from disk in chunks.
+public enum CSVReader {
+    /// Streams every record of the file at `path` to `body`.
+    ///
+    /// ```swift
+    /// try CSVReader.read(fileAt: "ACFTREF.txt", dialect: .unquoted) { record in
+    ///     print(record.line, record[0])
+    /// }
+    /// ```
+    public static func read(fileAt path: String, dialect: CSVDialect = .rfc4180, displayName: String? = nil,
+                            chunkSize: Int = 1 << 20, _ body: (CSVRecord) throws -> Void) throws {
+        let name = displayName ?? path
+        guard let handle = fopen(path, "rb") else {
+            throw CSVError(.io, file: name, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(handle) }
+        let parser = try CSVParser(dialect: dialect, file: name)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = fread(buffer.baseAddress, 1, chunkSize, handle)
+            if count > 0 { try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), body) }
+            if count < chunkSize {
+                if ferror(handle) != 0 {
+                    throw CSVError(.io, file: name, message: "read failed: \(String(cString: strerror(errno)))")
+                }
+                break
+            }
+        }
+        try parser.finish(body)
+    }
+}

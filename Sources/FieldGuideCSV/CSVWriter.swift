@@ -1,0 +1,67 @@
+import CCSV
+
+/// Writes CSV records, quoting a field through libcsv only when it needs it.
+///
+/// Output is deterministic: `\n` line ends, fields quoted when they hold the delimiter, a
+/// quote, a line break, or leading/trailing white space.
+///
+/// ```swift
+/// var writer = CSVWriter()
+/// writer.write(["code", "name"])
+/// writer.write(["0020901", "AAR AIRLIFT GROUP INC"])
+/// let bytes = writer.bytes
+/// ```
+public struct CSVWriter: Sendable {
+    public let dialect: CSVDialect
+    /// Everything written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var scratch: [UInt8] = []
+
+    public init(dialect: CSVDialect = .rfc4180) {
+        precondition(dialect.quote != nil, "CSVWriter needs a quoting dialect")
+        self.dialect = dialect
+    }
+
+    /// Appends one record.
+    public mutating func write<S: Sequence>(_ fields: S) where S.Element == String {
+        var first = true
+        for field in fields {
+            if !first { bytes.append(dialect.delimiter) }
+            first = false
+            append(field)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Hands the bytes written so far to `sink` and starts a new buffer (for streaming writes).
+    public mutating func drain(_ sink: ([UInt8]) throws -> Void) rethrows {
+        guard !bytes.isEmpty else { return }
+        try sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func append(_ field: String) {
+        var field = field
+        field.withUTF8 { utf8 in
+            guard needsQuoting(utf8) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            let quote = dialect.quote!
+            // Worst case every byte is a quote: doubled, plus the two enclosing quotes.
+            let capacity = utf8.count * 2 + 2
+            if scratch.count < capacity { scratch = [UInt8](repeating: 0, count: capacity) }
+            let written = scratch.withUnsafeMutableBytes { dest in
+                csv_write2(dest.baseAddress, capacity, utf8.baseAddress, utf8.count, quote)
+            }
+            bytes.append(contentsOf: scratch[0..<written])
+        }
+    }
+
+    private func needsQuoting(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = utf8.first, let last = utf8.last else { return false }
+        if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return true }
+        let quote = dialect.quote!
+        return utf8.contains { $0 == dialect.delimiter || $0 == quote || $0 == 0x0A || $0 == 0x0D }
+    }
+}

@@ -1,0 +1,69 @@
+import FieldGuideArtifact
+import FieldGuideCSV
+
+/// How bad a finding about an input row is.
+public enum Severity: String, Sendable, Codable, Comparable {
+    /// The row was kept; something in it was odd (an unknown code, a cleared field).
+    case warning
+    /// The row was not kept.
+    case rejected
+
+    public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .rejected }
+}
+
+/// One finding about one input row: where it is, which field, what was there, and why.
+///
+/// ```swift
+/// RowIssue(.rejected, file: "MASTER.txt", line: 12, field: "CERT ISSUE DATE",
+///          value: "20230231", reason: "expected a calendar date YYYYMMDD")
+/// ```
+public struct RowIssue: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var severity: Severity
+    public var file: String
+    public var line: Int
+    public var field: String
+    public var value: String
+    public var reason: String
+
+    public init(_ severity: Severity, file: String, line: Int, field: String, value: String, reason: String) {
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.field = field
+        self.value = value
+        self.reason = reason
+    }
+
+    public var description: String {
+        "\(file):\(line): \(severity.rawValue): \(field) \"\(value)\": \(reason)"
+    }
+}
+
+/// The rejects report: every rejected row and every warning, as CSV.
+///
+/// Columns: `severity,file,line,field,value,reason`, in input order.
+public struct RejectsReport: Sendable {
+    public static let header = ["severity", "file", "line", "field", "value", "reason"]
+    public private(set) var issues: [RowIssue] = []
+
+    public init() {}
+
+    public mutating func append(_ issue: RowIssue) { issues.append(issue) }
+
+    public func count(_ severity: Severity) -> Int { issues.filter { $0.severity == severity }.count }
+
+    /// The report as CSV bytes (through the project's libcsv layer).
+    public func csvBytes() -> [UInt8] {
+        var writer = CSVWriter()
+        writer.write(Self.header)
+        for issue in issues {
+            writer.write([issue.severity.rawValue, issue.file, String(issue.line), issue.field, issue.value, issue.reason])
+        }
+        return writer.bytes
+    }
+
+    /// Writes the report atomically.
+    public func write(to path: String) throws(ArtifactError) {
+        try AtomicFile.write(csvBytes(), to: path)
+    }
+}

@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+/// SHA-256 of files and byte buffers, as lowercase hex.
+///
+/// ```swift
+/// let digest = try FileDigest.sha256(ofFileAt: "input/faa/ENGINE.txt")
+/// ```
+public enum FileDigest {
+    public static func sha256(_ bytes: [UInt8]) -> String {
+        hex(SHA256.hash(data: bytes))
+    }
+
+    /// Streams the file through SHA-256 in 1 MiB chunks.
+    public static func sha256(ofFileAt path: String) throws(FileDigestError) -> (digest: String, bytes: Int) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw FileDigestError(path: path) }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var total = 0
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw FileDigestError(path: path) }
+            if chunk.isEmpty { break }
+            total += chunk.count
+            hasher.update(data: chunk)
+        }
+        return (hex(hasher.finalize()), total)
+    }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in digest {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A file could not be read for hashing.
+public struct FileDigestError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var description: String { "\(path): cannot read file for hashing" }
+}
+
+/// SHA-256 over bytes as they stream past (a file is hashed in the same pass that parses it).
+public struct StreamingDigest {
+    private var hasher = SHA256()
+    public private(set) var bytes = 0
+
+    public init() {}
+
+    public mutating func update(_ chunk: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: chunk)
+        bytes += chunk.count
+    }
+
+    public func finalize() -> String { FileDigest.hex(hasher.finalize()) }
+}

@@ -1,0 +1,246 @@
+import FieldGuideArtifact
+import FieldGuideCSV
+import FieldGuideCore
+
+/// What `ingest-faa` found: per source file counts and hashes, join statistics, and status.
+public struct FAAIngestReport: Codable, Sendable, Equatable {
+    public var status: String
+    public var failure: String?
+    public var sources: [Manifest.Source]
+    /// Join and index statistics (`registrationsWithoutModel`, `registrationsWithoutEngine` …).
+    public var counts: [String: Int]
+    /// SHA-256 of each normalized output file, so the next stage can check it read this run's.
+    public var outputs: [String: String]
+
+    public init(status: String, failure: String? = nil, sources: [Manifest.Source], counts: [String: Int], outputs: [String: String]) {
+        self.status = status
+        self.failure = failure
+        self.sources = sources
+        self.counts = counts
+        self.outputs = outputs
+    }
+}
+
+/// Reads ACFTREF, ENGINE and MASTER, normalizes and validates every row, joins MASTER to the
+/// two reference files, and writes the normalized hand-off plus a rejects report.
+///
+/// Streaming: MASTER rows go straight to the output; memory holds the reference files' keys.
+///
+/// ```swift
+/// let ingest = FAAIngest(options: .init(maxRejectShare: 0.02))
+/// let report = try ingest.run(sources: try FAASources.locate("input/faa"), outputDirectory: "output/stage/faa")
+/// ```
+public struct FAAIngest: Sendable {
+    public struct Options: Sendable {
+        /// The stage fails when a file rejects more than this share of its rows (0…1).
+        public var maxRejectShare: Double
+        public init(maxRejectShare: Double = 0.02) { self.maxRejectShare = maxRejectShare }
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Runs the ingest. On success every output is replaced atomically; on failure only the
+    /// rejects report and a report with `status: failed` are written, and the error is thrown.
+    public func run(sources: FAASources, outputDirectory: String) throws -> FAAIngestReport {
+        var rejects = RejectsReport()
+        var sourceEntries: [Manifest.Source] = []
+        var counts: [String: Int] = [:]
+        let out = { (name: String) in outputDirectory + "/" + name }
+
+        func fail(_ error: FAAError) throws -> Never {
+            try rejects.write(to: out(NormalizedFAA.rejectsFile))
+            let report = FAAIngestReport(status: "failed", failure: error.description, sources: sourceEntries, counts: counts, outputs: [:])
+            try writeReport(report, to: out(NormalizedFAA.reportFile))
+            throw error
+        }
+
+        do {
+            // Reference files first: MASTER rows are joined against their keys.
+            let modelsOut = try CSVFileSink(path: out(NormalizedFAA.modelsFile), header: NormalizedFAA.modelHeader)
+            var modelCodes: [String: Int] = [:]
+            let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: &rejects) { record, file in
+                switch FAANormalizer.model(record, file: file) {
+                case let .kept(model, warnings):
+                    if let first = modelCodes[model.code] {
+                        return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: model.code,
+                                                   reason: "duplicate code; first at line \(first)")])
+                    }
+                    modelCodes[model.code] = record.line
+                    try modelsOut.write(NormalizedFAA.fields(model))
+                    return .kept(warnings)
+                case let .rejected(issues): return .rejected(issues)
+                }
+            }
+            sourceEntries.append(modelRows)
+
+            let enginesOut = try CSVFileSink(path: out(NormalizedFAA.enginesFile), header: NormalizedFAA.engineHeader)
+            var engineCodes: [String: Int] = [:]
+            let engineRows = try readFile(sources.engine, kind: .engine, rejects: &rejects) { record, file in
+                switch FAANormalizer.engine(record, file: file) {
+                case let .kept(engine, warnings):
+                    if let first = engineCodes[engine.code] {
+                        return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: engine.code,
+                                                   reason: "duplicate code; first at line \(first)")])
+                    }
+                    engineCodes[engine.code] = record.line
+                    try enginesOut.write(NormalizedFAA.fields(engine))
+                    return .kept(warnings)
+                case let .rejected(issues): return .rejected(issues)
+                }
+            }
+            sourceEntries.append(engineRows)
+
+            let registrationsOut = try CSVFileSink(path: out(NormalizedFAA.registrationsFile), header: NormalizedFAA.registrationHeader)
+            var seen: [String: (file: String, line: Int)] = [:]
+            var withoutModel = 0, withoutEngine = 0, withModeS = 0
+            for part in sources.master {
+                let partRows = try readFile(part, kind: .master, rejects: &rejects) { record, file in
+                    switch FAANormalizer.registration(record, file: file) {
+                    case let .kept(registration, warnings):
+                        if let first = seen[registration.nNumber] {
+                            return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "N-NUMBER",
+                                                       value: registration.nNumber,
+                                                       reason: "duplicate N-number; first at \(first.file):\(first.line)")])
+                        }
+                        seen[registration.nNumber] = (file, record.line)
+                        if modelCodes[registration.modelCode] == nil { withoutModel += 1 }
+                        if !registration.engineCode.isEmpty && engineCodes[registration.engineCode] == nil { withoutEngine += 1 }
+                        if registration.modeS != nil { withModeS += 1 }
+                        try registrationsOut.write(NormalizedFAA.fields(registration))
+                        return .kept(warnings)
+                    case let .rejected(issues): return .rejected(issues)
+                    }
+                }
+                sourceEntries.append(partRows)
+            }
+            counts["registrationsWithoutModel"] = withoutModel
+            counts["registrationsWithoutEngine"] = withoutEngine
+            counts["registrationsWithModeS"] = withModeS
+
+            for source in sourceEntries where source.rows.read > 0 {
+                let share = Double(source.rows.rejected) / Double(source.rows.read)
+                if share > options.maxRejectShare {
+                    try fail(FAAError(.tooManyRejects, file: source.file,
+                                      "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(percent(share))), more than the allowed \(percent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
+                }
+            }
+
+            var outputs: [String: String] = [:]
+            for sink in [modelsOut, enginesOut, registrationsOut] {
+                outputs[sink.name] = try sink.commit()
+            }
+            try rejects.write(to: out(NormalizedFAA.rejectsFile))
+            let report = FAAIngestReport(status: "ok", sources: sourceEntries, counts: counts, outputs: outputs)
+            try writeReport(report, to: out(NormalizedFAA.reportFile))
+            return report
+        } catch let error as FAAError {
+            if error.kind == .tooManyRejects { throw error }
+            try fail(error)
+        } catch let error as CSVError {
+            try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message))
+        }
+    }
+
+    enum RowOutcome { case kept([RowIssue]), rejected([RowIssue]) }
+
+    /// Streams one file: checks its header, hands each data row to `handle`, counts outcomes.
+    private func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
+                          _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> Manifest.Source {
+        var digest = StreamingDigest()
+        var rows = Manifest.Rows()
+        let parser = try CSVParser(dialect: .unquoted, file: source.name)
+        var sawHeader = false
+        func onRecord(_ record: CSVRecord) throws {
+            if record.index == 0 {
+                try checkHeader(record, of: source.name, expected: kind)
+                sawHeader = true
+                return
+            }
+            rows.read += 1
+            switch try handle(record, source.name) {
+            case let .kept(warnings):
+                rows.kept += 1
+                rows.warnings += warnings.count
+                for w in warnings { rejects.append(w) }
+            case let .rejected(issues):
+                rows.rejected += 1
+                for issue in issues { rejects.append(issue) }
+            }
+        }
+        try source.stream { chunk in
+            digest.update(chunk)
+            try parser.parse(chunk, onRecord)
+        }
+        try parser.finish(onRecord)
+        guard sawHeader else {
+            throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(kind.fileName) header, found an empty file")
+        }
+        return Manifest.Source(file: source.name, bytes: digest.bytes, sha256: digest.finalize(), rows: rows)
+    }
+
+    private func checkHeader(_ record: CSVRecord, of file: String, expected: FAAFileKind) throws {
+        let names = record.fields
+        if let found = FAALayout.kind(ofHeader: names) {
+            guard found == expected else {
+                throw FAAError(.wrongHeader, file: file, line: 1,
+                               "expected the \(expected.fileName) header, found the header of \(found.fileName)")
+            }
+            return
+        }
+        let columns = FAALayout.columns(expected)
+        let trimmed = names.map { $0.trimmingSpaces() }
+        for (i, column) in columns.enumerated() {
+            let found = i < trimmed.count ? trimmed[i] : "end of line"
+            if found != column.name {
+                throw FAAError(.wrongHeader, file: file, line: 1,
+                               "expected column \(i + 1) of \(expected.fileName) to be \"\(column.name)\", found \"\(found)\"")
+            }
+        }
+        throw FAAError(.wrongHeader, file: file, line: 1,
+                       "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
+    }
+
+    private func writeReport(_ report: FAAIngestReport, to path: String) throws {
+        try AtomicFile.write(try JSON.encode(report), to: path)
+    }
+
+    private func percent(_ share: Double) -> String {
+        let tenths = Int((share * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+}
+
+/// A CSV output streamed through an `AtomicFileWriter`, hashed as it is written.
+final class CSVFileSink {
+    let name: String
+    private let file: AtomicFileWriter
+    private var writer = CSVWriter()
+    private var digest = StreamingDigest()
+
+    init(path: String, header: [String]) throws {
+        self.name = PathName(path: path).lastComponent
+        self.file = try AtomicFileWriter(path: path)
+        try write(header)
+    }
+
+    func write(_ fields: [String]) throws {
+        writer.write(fields)
+        if writer.bytes.count >= 1 << 20 { try flush() }
+    }
+
+    private func flush() throws {
+        try writer.drain { bytes in
+            bytes.withUnsafeBytes { digest.update($0) }
+            try file.write(bytes)
+        }
+    }
+
+    /// Flushes, renames into place, and returns the file's SHA-256.
+    func commit() throws -> String {
+        try flush()
+        try file.commit()
+        return digest.finalize()
+    }
+}

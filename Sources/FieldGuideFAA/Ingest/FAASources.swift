@@ -1,0 +1,119 @@
+import FieldGuideCSV
+import FieldGuideCore
+import Foundation
+import ZIPFoundation
+
+/// One FAA file to read: a file on disk or an entry of `ReleasableAircraft.zip`.
+public struct FAASourceFile: Sendable, Hashable {
+    public enum Location: Sendable, Hashable {
+        case file(path: String)
+        case zipEntry(archive: String, entry: String)
+    }
+
+    /// The name reports use (`MASTER-2.txt`).
+    public let name: String
+    public let location: Location
+
+    /// Streams the file's bytes in chunks to `body`.
+    func stream(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        switch location {
+        case let .file(path):
+            guard let handle = fopen(path, "rb") else {
+                throw FAAError(.unreadable, file: name, "cannot open \(path): \(String(cString: strerror(errno)))")
+            }
+            defer { fclose(handle) }
+            let size = 1 << 20
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let n = fread(buffer.baseAddress, 1, size, handle)
+                if n > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
+                if n < size {
+                    if ferror(handle) != 0 { throw FAAError(.unreadable, file: name, "read failed") }
+                    return
+                }
+            }
+        case let .zipEntry(archivePath, entryPath):
+            let archive: Archive
+            do { archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read) } catch {
+                throw FAAError(.unreadable, file: archivePath, "not a readable ZIP archive: \(error)")
+            }
+            guard let entry = archive[entryPath] else {
+                throw FAAError(.missingFile, file: archivePath, "no entry \(entryPath)")
+            }
+            do {
+                _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
+                    try data.withUnsafeBytes { try body($0) }
+                }
+            } catch let error as FAAError {
+                throw error
+            } catch let error as CSVError {
+                throw error
+            } catch {
+                throw FAAError(.unreadable, file: name, "cannot extract from \(archivePath): \(error)")
+            }
+        }
+    }
+}
+
+/// The files of one FAA download, found in a directory or in `ReleasableAircraft.zip`.
+public struct FAASources: Sendable {
+    public var aircraftReference: FAASourceFile
+    public var engine: FAASourceFile
+    /// `MASTER.txt`, or its parts `MASTER-1.txt`, `MASTER-2.txt` … in part order.
+    public var master: [FAASourceFile]
+
+    /// Finds the files under `path` (a directory or a `.zip`). File names match case-insensitively.
+    ///
+    /// ```swift
+    /// let sources = try FAASources.locate("downloads/ReleasableAircraft.zip")
+    /// ```
+    public static func locate(_ path: String) throws(FAAError) -> FAASources {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FAAError(.missingFile, file: path, "no such file or directory")
+        }
+        var candidates: [(name: String, location: FAASourceFile.Location)] = []
+        if isDirectory.boolValue {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            for name in names.sorted() {
+                candidates.append((name, .file(path: (path as NSString).appendingPathComponent(name))))
+            }
+        } else {
+            let archive: Archive
+            do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
+                throw FAAError(.unreadable, file: path, "expected a directory or a ZIP archive of the FAA files: \(error)")
+            }
+            for entry in archive where entry.type == .file {
+                let name = (entry.path as NSString).lastPathComponent
+                candidates.append((name, .zipEntry(archive: path, entry: entry.path)))
+            }
+            candidates.sort { $0.name < $1.name }
+        }
+        func find(_ wanted: String) -> FAASourceFile? {
+            candidates.first { $0.name.uppercased() == wanted }.map { FAASourceFile(name: $0.name, location: $0.location) }
+        }
+        guard let reference = find("ACFTREF.TXT") else {
+            throw FAAError(.missingFile, file: path, "expected ACFTREF.txt (the aircraft reference file), found none")
+        }
+        guard let engine = find("ENGINE.TXT") else {
+            throw FAAError(.missingFile, file: path, "expected ENGINE.txt (the engine reference file), found none")
+        }
+        var master: [FAASourceFile] = []
+        if let whole = find("MASTER.TXT") {
+            master = [whole]
+        } else {
+            let parts = candidates.compactMap { candidate -> (Int, FAASourceFile)? in
+                let upper = candidate.name.uppercased()
+                guard upper.hasPrefix("MASTER-"), upper.hasSuffix(".TXT"),
+                      let n = Int(upper.dropFirst(7).dropLast(4)) else { return nil }
+                return (n, FAASourceFile(name: candidate.name, location: candidate.location))
+            }
+            master = parts.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        guard !master.isEmpty else {
+            throw FAAError(.missingFile, file: path, "expected MASTER.txt or its parts MASTER-1.txt…, found none")
+        }
+        return FAASources(aircraftReference: reference, engine: engine, master: master)
+    }
+}

@@ -1,0 +1,155 @@
+import FieldGuideCSV
+import FieldGuideCore
+
+/// The typed hand-off between `ingest-faa` and the index/emit stage: plain CSV files with
+/// trimmed text, raw codes, ISO dates, `N`-prefixed marks and hex Mode S addresses.
+///
+/// Files: `models.csv`, `engines.csv`, `registrations.csv`, and `faa-ingest.json` (the report).
+public enum NormalizedFAA {
+    public static let modelsFile = "models.csv"
+    public static let enginesFile = "engines.csv"
+    public static let registrationsFile = "registrations.csv"
+    public static let reportFile = "faa-ingest.json"
+    public static let rejectsFile = "faa-rejects.csv"
+
+    static let modelHeader = [
+        "code", "manufacturer", "model", "aircraft_type", "engine_type", "category", "builder_certification",
+        "engine_count", "seat_count", "weight_class", "cruise_speed_mph", "tc_data_sheet", "tc_data_holder",
+    ]
+    static let engineHeader = ["code", "manufacturer", "model", "engine_type", "horsepower", "thrust_lbs"]
+    static let registrationHeader = [
+        "n_number", "serial_number", "model_code", "engine_code", "year_manufactured", "registrant_type", "name",
+        "street", "street2", "city", "state", "zip", "region", "county", "country", "last_action_date",
+        "certificate_issue_date", "certification", "airworthiness_class", "approved_operations", "aircraft_type",
+        "engine_type", "status", "mode_s_hex", "fractional_owner", "airworthiness_date", "other_names",
+        "expiration_date", "unique_id", "kit_manufacturer", "kit_model",
+    ]
+
+    // MARK: Writing
+
+    static func fields(_ m: AircraftModel) -> [String] {
+        [m.code, m.manufacturer, m.model, m.aircraftType.raw, m.engineType.raw, m.category.raw,
+         m.builderCertification.raw, m.engineCount.text, m.seatCount.text, m.weightClass.raw,
+         m.cruiseSpeedMPH.text, m.typeCertificateDataSheet, m.typeCertificateHolder]
+    }
+
+    static func fields(_ e: EngineModel) -> [String] {
+        [e.code, e.manufacturer, e.model, e.engineType.raw, e.horsepower.text, e.thrustPounds.text]
+    }
+
+    static func fields(_ r: Registration) -> [String] {
+        [r.nNumber, r.serialNumber, r.modelCode, r.engineCode, r.yearManufactured.text, r.registrantType.raw,
+         r.name, r.street, r.street2, r.city, r.state, r.zip, r.region.raw, r.county, r.country,
+         r.lastActionDate.text, r.certificateIssueDate.text, r.airworthiness.certification,
+         r.airworthiness.classification.raw, r.airworthiness.operations.map(\.raw).joined(separator: "|"),
+         r.aircraftType.raw, r.engineType.raw, r.status.raw, r.modeSHex ?? "", r.fractionalOwner ? "Y" : "",
+         r.airworthinessDate.text, r.otherNames.joined(separator: "|"), r.expirationDate.text, r.uniqueID,
+         r.kitManufacturer, r.kitModel]
+    }
+
+    // MARK: Reading
+
+    /// Reads `models.csv`.
+    public static func readModels(_ path: String) throws -> [AircraftModel] {
+        var models: [AircraftModel] = []
+        try read(path, header: modelHeader) { r in
+            var m = AircraftModel(code: r[0], manufacturer: r[1], model: r[2])
+            m.aircraftType = code(r[3], FAACodeTables.aircraftType)
+            m.engineType = code(r[4], FAACodeTables.engineType)
+            m.category = code(r[5], FAACodeTables.aircraftCategory)
+            m.builderCertification = code(r[6], FAACodeTables.builderCertification)
+            m.engineCount = Int(r[7])
+            m.seatCount = Int(r[8])
+            m.weightClass = code(r[9], FAACodeTables.weightClass)
+            m.cruiseSpeedMPH = Int(r[10])
+            m.typeCertificateDataSheet = r[11]
+            m.typeCertificateHolder = r[12]
+            models.append(m)
+        }
+        return models
+    }
+
+    /// Reads `engines.csv`.
+    public static func readEngines(_ path: String) throws -> [EngineModel] {
+        var engines: [EngineModel] = []
+        try read(path, header: engineHeader) { r in
+            var e = EngineModel(code: r[0], manufacturer: r[1], model: r[2])
+            e.engineType = code(r[3], FAACodeTables.engineType)
+            e.horsepower = Int(r[4])
+            e.thrustPounds = Int(r[5])
+            engines.append(e)
+        }
+        return engines
+    }
+
+    /// Streams `registrations.csv`.
+    public static func readRegistrations(_ path: String, _ body: (Registration) throws -> Void) throws {
+        try read(path, header: registrationHeader) { r in
+            var g = Registration(nNumber: r[0])
+            g.serialNumber = r[1]; g.modelCode = r[2]; g.engineCode = r[3]
+            g.yearManufactured = Int(r[4])
+            g.registrantType = code(r[5], FAACodeTables.registrantType)
+            g.name = r[6]; g.street = r[7]; g.street2 = r[8]; g.city = r[9]; g.state = r[10]; g.zip = r[11]
+            g.region = code(r[12], FAACodeTables.region)
+            g.county = r[13]; g.country = r[14]
+            g.lastActionDate = FAADate(r[15])
+            g.certificateIssueDate = FAADate(r[16])
+            let classCode = r[18]
+            let operations = r[19].isEmpty ? [] : r[19].split(separator: "|").enumerated().map { position, code in
+                FAACode(raw: String(code), name: FAACodeTables.operationName(classCode: classCode, code: String(code), position: position))
+            }
+            g.airworthiness = Airworthiness(certification: r[17], classification: code(classCode, FAACodeTables.airworthinessClass),
+                                            operations: operations)
+            g.aircraftType = code(r[20], FAACodeTables.aircraftType)
+            g.engineType = code(r[21], FAACodeTables.engineType)
+            g.status = code(r[22], FAACodeTables.status)
+            g.modeS = r[23].isEmpty ? nil : UInt32(r[23], radix: 16)
+            g.fractionalOwner = r[24] == "Y"
+            g.airworthinessDate = FAADate(r[25])
+            g.otherNames = r[26].isEmpty ? [] : r[26].split(separator: "|").map(String.init)
+            g.expirationDate = FAADate(r[27])
+            g.uniqueID = r[28]; g.kitManufacturer = r[29]; g.kitModel = r[30]
+            try body(g)
+        }
+    }
+
+    private static func code(_ raw: String, _ table: FAACodeTable) -> FAACode? {
+        raw.isEmpty ? nil : FAACode(raw: raw, name: table.name(of: raw))
+    }
+
+    private static func read(_ path: String, header: [String], _ body: (CSVRecord) throws -> Void) throws {
+        let name = PathName(path: path).lastComponent
+        try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
+            if record.index == 0 {
+                guard record.fields == header else {
+                    throw FAAError(.badHandOff, file: name, line: record.line,
+                                   "expected the normalized header \(header.joined(separator: ",")), found \(record.fields.joined(separator: ","))")
+                }
+                return
+            }
+            guard record.count == header.count else {
+                throw FAAError(.badHandOff, file: name, line: record.line,
+                               "expected \(header.count) fields, found \(record.count)")
+            }
+            try body(record)
+        }
+    }
+}
+
+/// The last path component without Foundation.
+struct PathName {
+    let path: String
+    var lastComponent: String { path.split(separator: "/").last.map(String.init) ?? path }
+}
+
+extension Optional where Wrapped == FAACode {
+    var raw: String { self?.raw ?? "" }
+}
+
+extension Optional where Wrapped == Int {
+    var text: String { self.map(String.init) ?? "" }
+}
+
+extension Optional where Wrapped == FAADate {
+    var text: String { self?.description ?? "" }
+}

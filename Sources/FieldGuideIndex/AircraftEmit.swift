@@ -1,0 +1,73 @@
+import FieldGuideArtifact
+import FieldGuideCore
+import FieldGuideFAA
+import Foundation
+
+/// The index/emit stage: normalized FAA hand-off in, `aircraft.fgb` + `manifest.json` out.
+///
+/// Refuses a hand-off whose report is missing or failed, or whose files do not match the
+/// hashes in the report. Writes the artifact, then the manifest, each atomically; on any error
+/// the previously published files stay as they were.
+///
+/// ```swift
+/// let result = try AircraftEmit.run(handOff: "output/stage/faa", outputDirectory: "output")
+/// ```
+public enum AircraftEmit {
+    public static let artifactFile = "aircraft.fgb"
+    public static let manifestFile = "manifest.json"
+    public static let rejectsFile = "aircraft.rejects.csv"
+
+    public struct Result: Sendable {
+        public var manifest: Manifest
+        public var entry: Manifest.Artifact
+        public var artifactPath: String
+    }
+
+    public static func run(handOff: String, outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
+        let reportPath = handOff + "/" + NormalizedFAA.reportFile
+        guard FileManager.default.fileExists(atPath: reportPath) else {
+            throw FAAError(.badHandOff, file: reportPath, "expected the ingest report of ingest-faa, found none (run ingest-faa first)")
+        }
+        let report: FAAIngestReport
+        do { report = try JSON.decode(FAAIngestReport.self, fromFileAt: reportPath) } catch {
+            throw FAAError(.badHandOff, file: reportPath, "expected an ingest report, found unreadable JSON: \(error)")
+        }
+        guard report.status == "ok" else {
+            throw FAAError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
+        }
+        for (name, expected) in report.outputs.sorted(by: { $0.key < $1.key }) {
+            let path = handOff + "/" + name
+            let found = (try? FileDigest.sha256(ofFileAt: path).digest) ?? "missing"
+            guard found == expected else {
+                throw FAAError(.badHandOff, file: path, "expected SHA-256 \(expected) from the ingest report, found \(found)")
+            }
+        }
+
+        let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
+        let engines = try NormalizedFAA.readEngines(handOff + "/" + NormalizedFAA.enginesFile)
+        var builder = AircraftArtifactBuilder(models: models, engines: engines)
+        try NormalizedFAA.readRegistrations(handOff + "/" + NormalizedFAA.registrationsFile) { builder.add($0) }
+        let (bytes, counts) = builder.build()
+
+        let artifactPath = outputDirectory + "/" + artifactFile
+        try AtomicFile.write(bytes, to: artifactPath)
+        let file = try ArtifactFile(path: artifactPath, expectedKind: AircraftSchema.kind, verification: .full)
+        var allCounts = report.counts
+        for (key, value) in counts { allCounts[key] = value }
+        let entry = Manifest.Artifact(
+            file: artifactFile, kind: AircraftSchema.kind.description, bytes: bytes.count,
+            sha256: FileDigest.sha256(bytes), sections: file.sections, sources: report.sources, counts: allCounts)
+        let manifestPath = outputDirectory + "/" + manifestFile
+        let previous = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
+        var manifest = (previous ?? Manifest(tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: []))
+            .replacing(entry)
+        manifest.tool = .init(name: ToolInfo.name, version: ToolInfo.version)
+        manifest.built = BuildTime.sourceDateEpoch(environment)
+        try AtomicFile.write(try JSON.encode(manifest), to: manifestPath)
+        let rejects = handOff + "/" + NormalizedFAA.rejectsFile
+        if let data = FileManager.default.contents(atPath: rejects) {
+            try AtomicFile.write(Array(data), to: outputDirectory + "/" + rejectsFile)
+        }
+        return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
+    }
+}

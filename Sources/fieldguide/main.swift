@@ -1,0 +1,245 @@
+import ArgumentParser
+import FieldGuide
+import FieldGuideArtifact
+import Foundation
+import StageCLI
+
+struct FieldGuideCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fieldguide",
+        abstract: "Query FieldGuide artifacts.",
+        subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self,
+                      Sighting.self, Codes.self, Inspect.self])
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+struct BundleOptions: ParsableArguments {
+    @Option(help: "The aircraft artifact to read.")
+    var bundle: String = "output/aircraft.fgb"
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func open() throws -> AircraftBundle {
+        do { return try AircraftBundle(path: bundle) } catch {
+            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
+        }
+    }
+
+    /// Prints `value` as JSON, or `text()` as plain lines.
+    func emit<T: Encodable>(_ value: T, text: () -> String) throws {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        case .text:
+            print(text())
+        }
+    }
+}
+
+struct NotFound: Error {}
+
+func notFound(_ what: String) -> StageFailure { StageFailure(.dataRejected, "no \(what) in the bundle") }
+
+func lines(_ pairs: [(String, String?)]) -> String {
+    let width = pairs.map(\.0.count).max() ?? 0
+    return pairs.compactMap { key, value in
+        guard let value, !value.isEmpty else { return nil }
+        return key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value
+    }.joined(separator: "\n")
+}
+
+func describe(_ code: CodeValue?) -> String? {
+    code.map { value in value.name.map { "\($0) (\(value.code))" } ?? "\(value.code) (unknown code)" }
+}
+
+func describe(_ r: RegistrationInfo) -> String {
+    lines([
+        ("N-number", r.nNumber), ("Serial number", r.serialNumber),
+        ("Model", r.model.map { "\($0.manufacturer) \($0.model) (\($0.code))" } ?? "\(r.modelCode) (not in ACFTREF)"),
+        ("Engine", r.engine.map { "\($0.manufacturer) \($0.model) (\($0.code))" } ?? (r.engineCode.isEmpty ? nil : "\(r.engineCode) (not in ENGINE)")),
+        ("Year", r.yearManufactured.map(String.init)), ("Aircraft type", describe(r.aircraftType)),
+        ("Engine type", describe(r.engineType)), ("Airworthiness", describe(r.airworthinessClass)),
+        ("Operations", r.approvedOperations.joined(separator: ", ")), ("Certification", r.certification),
+        ("Status", describe(r.status)), ("Mode S", r.modeSHex), ("Registrant", describe(r.registrantType)),
+        ("Owner", r.name), ("Other names", r.otherNames.joined(separator: "; ")),
+        ("Address", [r.street, r.street2].filter { !$0.isEmpty }.joined(separator: ", ")),
+        ("City", [r.city, r.state, r.zip].filter { !$0.isEmpty }.joined(separator: " ")), ("Country", r.country),
+        ("Region", describe(r.region)), ("Certificate issued", r.certificateIssueDate?.description),
+        ("Airworthiness date", r.airworthinessDate?.description), ("Expires", r.expirationDate?.description),
+        ("Last action", r.lastActionDate?.description),
+        ("Kit", [r.kitManufacturer, r.kitModel].filter { !$0.isEmpty }.joined(separator: " ")),
+    ])
+}
+
+func describe(_ m: ModelInfo) -> String {
+    lines([
+        ("Code", m.code), ("Manufacturer", m.manufacturer), ("Model", m.model), ("Aircraft type", describe(m.aircraftType)),
+        ("Engine type", describe(m.engineType)), ("Category", describe(m.category)),
+        ("Builder certification", describe(m.builderCertification)), ("Engines", m.engineCount.map(String.init)),
+        ("Seats", m.seatCount.map(String.init)), ("Weight class", describe(m.weightClass)),
+        ("Cruise speed", m.cruiseSpeedMPH.map { "\($0) mph" }), ("TC data sheet", m.typeCertificateDataSheet),
+        ("TC holder", m.typeCertificateHolder),
+    ])
+}
+
+extension FieldGuideCommand {
+    struct Aircraft: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Look up a registration by N-number (N90, n90 or 90).")
+        @Argument var registration: String
+        @OptionGroup var options: BundleOptions
+        func run() throws {
+            let bundle = try options.open()
+            guard let record = bundle.aircraft(registration: registration) else { throw notFound("registration \(registration)") }
+            let info = record.info
+            try options.emit(info) { describe(info) }
+        }
+    }
+
+    struct ModeS: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "modes", abstract: "Look up a registration by Mode S hex address (AC6CD2).")
+        @Argument var address: String
+        @OptionGroup var options: BundleOptions
+        func run() throws {
+            let bundle = try options.open()
+            guard let record = bundle.aircraft(modeSHex: address) else { throw notFound("Mode S address \(address)") }
+            let info = record.info
+            try options.emit(info) { describe(info) }
+        }
+    }
+
+    struct Model: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Look up an aircraft model by ACFTREF code (0020901).")
+        @Argument var code: String
+        @OptionGroup var options: BundleOptions
+        func run() throws {
+            let bundle = try options.open()
+            guard let model = bundle.model(code: code) else { throw notFound("model \(code)") }
+            let info = model.info
+            try options.emit(info) { describe(info) }
+        }
+    }
+
+    struct Manufacturers: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Manufacturers whose name starts with PREFIX, with their models.")
+        @Argument var prefix: String
+        @Option(help: "At most this many manufacturers.") var limit: Int = 50
+        @OptionGroup var options: BundleOptions
+        struct Entry: Encodable { let name: String; let models: [ModelInfo] }
+        func run() throws {
+            let bundle = try options.open()
+            let found = bundle.manufacturers(prefix: prefix, limit: limit)
+            let entries = found.map { Entry(name: $0.name, models: $0.models.map(\.info)) }
+            try options.emit(entries) {
+                entries.map { e in
+                    "\(e.name) (\(e.models.count) models)\n" + e.models.map { "  \($0.code)  \($0.model)" }.joined(separator: "\n")
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Engine: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Look up an engine by ENGINE code (17020).")
+        @Argument var code: String
+        @OptionGroup var options: BundleOptions
+        func run() throws {
+            let bundle = try options.open()
+            guard let engine = bundle.engine(code: code) else { throw notFound("engine \(code)") }
+            let e = engine.info
+            try options.emit(e) {
+                lines([("Code", e.code), ("Manufacturer", e.manufacturer), ("Model", e.model), ("Engine type", describe(e.engineType)),
+                       ("Horsepower", e.horsepower.map(String.init)), ("Thrust", e.thrustPounds.map { "\($0) lbs" })])
+            }
+        }
+    }
+
+    struct Enrich: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The aircraft app's enrichment fields for a registration.")
+        @Argument var registration: String
+        @OptionGroup var options: BundleOptions
+        func run() throws {
+            let bundle = try options.open()
+            guard let e = bundle.enrichment(registration: registration) else { throw notFound("registration \(registration)") }
+            try options.emit(e) {
+                lines([("Registration", e.registration), ("Serial number", e.serialNumber), ("Manufacturer", e.manufacturer),
+                       ("Model", e.model), ("Engine type", e.engineType), ("Weight class", e.weightClass),
+                       ("Classification", e.airworthinessClassification), ("Aircraft type", e.aircraftType),
+                       ("Year", e.yearManufactured.map(String.init)), ("Engines", e.engineCount.map(String.init)),
+                       ("Seats", e.seatCount.map(String.init)), ("Country", e.country), ("Owner type", e.ownerType),
+                       ("Airworthiness date", e.airworthinessDate?.description), ("Certificate issued", e.certificateIssueDate?.description),
+                       ("Certificate expires", e.certificateExpirationDate?.description), ("Registered owner", e.registeredOwner),
+                       ("Address", e.addressLine1), ("Address 2", e.addressLine2), ("City", e.city), ("State", e.state), ("Zip", e.zip),
+                       ("Mode S", e.modeSHex)])
+            }
+        }
+    }
+
+    struct Sighting: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The aircraft app's Recent Sightings lines for a registration.")
+        @Argument var registration: String
+        @Option(help: "Airline code shown before the manufacturer (UAL).") var airline: String?
+        @OptionGroup var options: BundleOptions
+        func run() throws {
+            let bundle = try options.open()
+            guard let lines = bundle.sightingLines(registration: registration, airlineCode: airline) else {
+                throw notFound("registration \(registration)")
+            }
+            try options.emit(lines) { [lines.title, lines.subtitle].compactMap { $0 }.joined(separator: "\n") }
+        }
+    }
+
+    struct Codes: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a code table (\(AircraftSchema.CodeTable.allCases.map(\.rawValue).joined(separator: ", "))).")
+        @Argument var table: String
+        @OptionGroup var options: BundleOptions
+        func run() throws {
+            guard let which = AircraftSchema.CodeTable(rawValue: table) else {
+                throw ValidationError("unknown code table \(table); expected one of \(AircraftSchema.CodeTable.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let values = try options.open().codeTable(which)
+            try options.emit(values) { values.map { "\($0.code)\t\($0.name ?? "")" }.joined(separator: "\n") }
+        }
+    }
+
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print an artifact's header, section table and manifest entry.")
+        @Argument(help: "The artifact (default: --bundle).") var artifact: String?
+        @OptionGroup var options: BundleOptions
+        struct Report: Encodable {
+            let path: String; let kind: String; let format: String; let bytes: Int
+            let sections: [SectionInfo]; let manifest: Manifest.Artifact?
+        }
+        func run() throws {
+            let path = artifact ?? options.bundle
+            let file: ArtifactFile
+            do { file = try ArtifactFile(path: path, verification: .full) } catch {
+                throw StageFailure(.dataRejected, error.description)
+            }
+            let manifestPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("manifest.json").path
+            let manifest = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let report = Report(path: path, kind: file.kind.description, format: "\(file.majorVersion).\(file.minorVersion)",
+                                bytes: file.bytes.count, sections: file.sections, manifest: manifest?.artifact(named: name))
+            try options.emit(report) {
+                var out = ["\(path): \(report.kind) artifact, format \(report.format), \(formatCount(report.bytes)) bytes, checksums ok",
+                           "section  offset      bytes        rows         crc32"]
+                for s in file.sections {
+                    out.append("\(s.tag)     \(String(s.offset).padding(toLength: 11, withPad: " ", startingAt: 0)) \(String(s.length).padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(s.rows).padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(s.crc32, radix: 16))")
+                }
+                if let entry = report.manifest {
+                    out.append("manifest: sha256 \(entry.sha256)")
+                    for source in entry.sources {
+                        out.append("  source \(source.file): \(formatCount(source.bytes)) bytes, sha256 \(source.sha256.prefix(16))…, rows read \(source.rows.read), kept \(source.rows.kept), rejected \(source.rows.rejected), warnings \(source.rows.warnings)")
+                    }
+                    for (key, value) in entry.counts.sorted(by: { $0.key < $1.key }) { out.append("  \(key): \(formatCount(value))") }
+                }
+                return out.joined(separator: "\n")
+            }
+        }
+    }
+}
+
+FieldGuideCommand.runStage(name: "fieldguide")

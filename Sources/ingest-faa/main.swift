@@ -1,0 +1,54 @@
+import ArgumentParser
+import FieldGuideCore
+import FieldGuideFAA
+import StageCLI
+
+struct IngestFAA: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest-faa",
+        abstract: "Read the FAA aircraft registry files, normalize and validate every row.",
+        discussion: """
+        SOURCES is a directory holding ACFTREF.txt, ENGINE.txt and MASTER.txt (or its parts \
+        MASTER-1.txt, MASTER-2.txt …), or ReleasableAircraft.zip itself. Writes models.csv, \
+        engines.csv, registrations.csv, faa-rejects.csv and faa-ingest.json into --output.
+
+        Exit status: 0 ok; 1 data rejected (wrong header, rejects over the threshold); 2 usage or I/O.
+        """)
+
+    @Argument(help: "Directory or ZIP archive with the FAA releasable files.")
+    var sources: String
+
+    @Option(name: .shortAndLong, help: "Directory for the normalized files and the rejects report.")
+    var output: String
+
+    @Option(help: "Fail when a file rejects more than this share of its rows (0 to 1).")
+    var maxRejectShare: Double = 0.02
+
+    func validate() throws {
+        guard (0...1).contains(maxRejectShare) else {
+            throw ValidationError("--max-reject-share must be between 0 and 1, found \(maxRejectShare)")
+        }
+    }
+
+    func run() throws {
+        let log = StageLog(stage: "ingest-faa")
+        let located: FAASources
+        do { located = try FAASources.locate(sources) } catch {
+            throw StageFailure(error.kind == .missingFile ? .usageOrIO : .dataRejected, error.description)
+        }
+        log.info("reading \(([located.aircraftReference, located.engine] + located.master).map(\.name).joined(separator: ", ")) from \(sources)")
+        do {
+            let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: located, outputDirectory: output)
+            for source in report.sources {
+                log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
+            }
+            log.info("joins: \(formatCount(report.counts["registrationsWithoutModel"] ?? 0)) registrations without an ACFTREF model, \(formatCount(report.counts["registrationsWithoutEngine"] ?? 0)) without an ENGINE record")
+            log.info("wrote \(report.outputs.keys.sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output)")
+        } catch let error as FAAError {
+            let exit: StageExit = error.kind == .unreadable ? .usageOrIO : .dataRejected
+            throw StageFailure(exit, error.description)
+        }
+    }
+}
+
+IngestFAA.runStage(name: "ingest-faa")
