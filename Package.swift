@@ -101,7 +101,10 @@ let package = Package(
         .testTarget(name: "FieldGuideArtifactTests", dependencies: ["FieldGuideArtifact", "TestSupport"]),
         .testTarget(
             name: "FieldGuideFAATests",
-            dependencies: ["FieldGuideFAA", "FieldGuideCore", "TestSupport"]
+            dependencies: [
+                "FieldGuideFAA", "FieldGuideCore", "FieldGuideCSV", "TestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .testTarget(
             name: "FieldGuideEndToEndTests",

@@ -45,3 +45,41 @@ extension Data {
         return data
     }
 }
+
+/// Builds FAA source directories for tests: the project's fixtures, the real files under
+/// `../shared`, or files written from lines.
+public enum FAAFixtures {
+    /// `input/faa`, the project's embedded default data.
+    public static var inputDirectory: String { TestPaths.input.appendingPathComponent("faa").path }
+
+    /// A directory holding the real shared files under their FAA names, or nil when absent.
+    public static func sharedDirectory() throws -> String? {
+        guard let reference = TestPaths.shared("faa/ACFTREF.sample.txt"),
+              let engine = TestPaths.shared("faa/ENGINE.txt"),
+              let master = TestPaths.shared("faa/MASTER.sample.txt") else { return nil }
+        let directory = try TestPaths.temporaryDirectory("faa-shared")
+        for (name, url) in [("ACFTREF.txt", reference), ("ENGINE.txt", engine), ("MASTER.txt", master)] {
+            try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(name), withDestinationURL: url)
+        }
+        return directory.path
+    }
+
+    /// A copy of `input/faa` with some files replaced by `overrides` (name → bytes).
+    public static func inputCopy(overriding overrides: [String: Data] = [:], removing: [String] = []) throws -> String {
+        let directory = try TestPaths.temporaryDirectory("faa-input")
+        for name in ["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"] where !removing.contains(name) {
+            let data = try overrides[name] ?? Data(contentsOf: URL(fileURLWithPath: inputDirectory + "/" + name))
+            try data.write(to: directory.appendingPathComponent(name))
+        }
+        for (name, data) in overrides where !["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"].contains(name) {
+            try data.write(to: directory.appendingPathComponent(name))
+        }
+        return directory.path
+    }
+
+    /// The lines of a fixture file without BOM and CRLF.
+    public static func lines(_ name: String) throws -> [String] {
+        let text = try String(contentsOfFile: inputDirectory + "/" + name, encoding: .utf8)
+        return text.replacingOccurrences(of: "\u{FEFF}", with: "").components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    }
+}

@@ -1,6 +1,6 @@
 /// Assembles sections into an artifact file's bytes.
 ///
-/// The output depends only on the sections given (in tag order), so identical inputs give
+/// The output depends only on the sections given (stored in tag order), so identical inputs give
 /// byte-identical files.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ public struct ArtifactBuilder: Sendable {
 
     /// The complete file.
     public func serialize() -> [UInt8] {
-        let ordered = sections.sorted { $0.tag.rawValue < $1.tag.rawValue }
+        let ordered = sections.sorted { $0.tag < $1.tag }
         let tableEnd = ArtifactFormat.headerSize + ordered.count * ArtifactFormat.sectionEntrySize
         var offsets: [Int] = []
         var cursor = align(tableEnd)

@@ -1,0 +1,64 @@
+# FieldGuide: `make` runs the nightly pipeline over input/ into output/; `make test` runs every test.
+# Both first install the Debian packages the build needs when they are missing.
+
+SWIFT      ?= swift
+BIN        := .build/release
+SOURCES    ?= input/faa
+OUT        ?= output
+BENCH_DATA ?= bench-data
+APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
+
+.PHONY: all nightly deps build test faa bench-data bench clean
+
+all: nightly
+
+## deps: install missing system libraries (libcsv has no pkg-config file: look for its header).
+deps:
+	@missing=""; \
+	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
+	[ -f /usr/include/libxml2/libxml/xmlreader.h ] || missing="$$missing libxml2-dev"; \
+	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing missing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing \
+	    || { echo "make: could not install$$missing; install them and run make again" >&2; exit 2; }; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product ingest-faa
+	$(SWIFT) build -c release --product emit-aircraft
+	$(SWIFT) build -c release --product fieldguide
+
+## nightly: the main job, over the embedded default data.
+nightly: build
+	BIN=$(BIN) pipelines/nightly input $(OUT)
+
+## faa: the aircraft artifact from any FAA download: make faa SOURCES=dir-or-zip OUT=dir
+faa: build
+	$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa"
+	$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)"
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench-data: full-size generated FAA files (94K ACFTREF, 316K MASTER), outside git.
+bench-data: deps
+	cd Benchmarks && $(SWIFT) build -c release --product generate-faa-data
+	@if [ ! -f $(BENCH_DATA)/faa/MASTER.txt ]; then Benchmarks/.build/release/generate-faa-data $(BENCH_DATA)/faa; \
+	else echo "bench-data: $(BENCH_DATA)/faa exists (delete it to regenerate)"; fi
+
+## bench: timings and peak memory of the FAA build on full-size data, then query latencies.
+bench: build bench-data
+	cd Benchmarks && $(SWIFT) build -c release --product fieldguide-bench
+	@rm -rf $(OUT)/bench
+	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa)"
+	@/usr/bin/time -f "ingest-faa:    %e s wall, %M KB peak RSS" $(BIN)/ingest-faa $(BENCH_DATA)/faa --output $(OUT)/bench/stage 2>&1 | grep -v '^ingest-faa:' || true
+	@/usr/bin/time -f "emit-aircraft: %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft $(OUT)/bench/stage --output $(OUT)/bench 2>&1 | grep -v '^emit-aircraft:' || true
+	@echo "== Queries"
+	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
+
+clean:
+	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench

@@ -1,0 +1,169 @@
+import FieldGuideArtifact
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Artifact container")
+struct ArtifactContainerTests {
+    enum Column: Int, RowColumn {
+        case name, count
+        var kind: ColumnKind { self == .name ? .string : .u16 }
+    }
+
+    /// A small two-section artifact: a string pool and a row table sorted by name.
+    func sampleBytes() -> [UInt8] {
+        var pool = StringPoolBuilder()
+        var table = RowTableBuilder<Column>()
+        for (name, count) in [("wren", 3), ("heron", 12), ("Émeu", 1), ("coot", 40)] {
+            var row = table.newRow()
+            row[.name] = pool.intern(name)
+            row[.count] = UInt32(count)
+            table.append(row)
+        }
+        let (poolBytes, remap) = pool.finish()
+        table.remapStrings(remap)
+        table.sort(by: [.name])
+        var builder = ArtifactBuilder(kind: FourCC("TEST"))
+        builder.addSection(FourCC("STRS"), rows: remap.count, bytes: poolBytes)
+        builder.addSection(FourCC("ROWS"), rows: table.count, bytes: table.serialize())
+        return builder.serialize()
+    }
+
+    func write(_ bytes: [UInt8]) throws -> String {
+        let path = try TestPaths.temporaryDirectory("artifact").appendingPathComponent("t.fgb").path
+        try AtomicFile.write(bytes, to: path)
+        return path
+    }
+
+    @Test("CRC-32 matches the IEEE check value, in one call and in pieces")
+    func crcCheckValue() {
+        let bytes = Array("123456789".utf8)
+        #expect(CRC32.checksum(bytes) == 0xCBF4_3926)
+        let first = CRC32.checksum(Array(bytes[0..<4]))
+        #expect(CRC32.checksum(Array(bytes[4...]), seed: first) == 0xCBF4_3926)
+        #expect(CRC32.checksum([UInt8](repeating: 0x61, count: 1000)) == CRC32.checksum(Array(String(repeating: "a", count: 1000).utf8)))
+    }
+
+    @Test("round trip: sections, sorted string ids, binary search by key")
+    func roundTrip() throws {
+        let file = try ArtifactFile(path: try write(sampleBytes()), expectedKind: FourCC("TEST"))
+        #expect(file.kind.description == "TEST")
+        #expect(file.sections.map(\.tag) == ["ROWS", "STRS"])
+        let pool = try StringPool(file.section(FourCC("STRS")), path: file.path)
+        #expect(pool.count == 5)
+        #expect(pool.string(0) == "")
+        // Sorted byte-wise: "coot" < "heron" < "wren" < "Émeu" (0xC3 sorts after ASCII).
+        #expect((1..<5).map { pool.string(UInt32($0)) } == ["coot", "heron", "wren", "Émeu"])
+        #expect(pool.id(of: "heron") == 2)
+        #expect(pool.id(of: "gull") == nil)
+        let table = try RowTable(file.section(FourCC("ROWS")), layout: RowLayout<Column>(), tag: FourCC("ROWS"), path: file.path)
+        #expect(table.count == 4)
+        let row = try #require(table.find(.name, pool.id(of: "coot")!))
+        #expect(table.value(row, .count) == 40)
+        #expect(table.find(.name, 99) == nil)
+    }
+
+    @Test("identical inputs give byte-identical files")
+    func deterministic() {
+        #expect(sampleBytes() == sampleBytes())
+    }
+
+    @Test("a wrong magic is a typed error")
+    func badMagic() throws {
+        var bytes = sampleBytes()
+        bytes[0] = UInt8(ascii: "X")
+        let path = try write(bytes)
+        #expect(throws: ArtifactError.badMagic(path: path)) { try ArtifactFile(path: path) }
+    }
+
+    @Test("a text file is not an artifact")
+    func textFile() throws {
+        let path = try write(Array("CODE,MFR,MODEL\r\n".utf8))
+        let error = #expect(throws: ArtifactError.self) { try ArtifactFile(path: path) }
+        if case .badMagic = error {} else { Issue.record("expected badMagic, got \(String(describing: error))") }
+    }
+
+    @Test("an unknown major version is refused, naming both versions")
+    func unknownMajor() throws {
+        var bytes = sampleBytes()
+        bytes[8] = 2
+        let error = #expect(throws: ArtifactError.self) { try ArtifactFile(path: try write(bytes)) }
+        guard case let .unsupportedVersion(_, major, _, supported) = error else {
+            Issue.record("expected unsupportedVersion, got \(String(describing: error))"); return
+        }
+        #expect(major == 2 && supported == 1)
+    }
+
+    @Test("a truncated file is refused, at every length short of whole")
+    func truncated() throws {
+        let bytes = sampleBytes()
+        for length in [0, 7, 40, 64, bytes.count / 2, bytes.count - 1] {
+            let path = try write(Array(bytes.prefix(length)))
+            #expect(throws: ArtifactError.self) { try ArtifactFile(path: path) }
+        }
+        let error = #expect(throws: ArtifactError.self) { try ArtifactFile(path: try write(Array(bytes.dropLast(8)))) }
+        if case .truncated = error {} else { Issue.record("expected truncated, got \(String(describing: error))") }
+    }
+
+    @Test("a flipped byte in a section fails its checksum; header-only opening defers the check to verify()")
+    func badChecksum() throws {
+        var bytes = sampleBytes()
+        let file = try ArtifactFile(path: try write(bytes))
+        let rows = try #require(file.info(FourCC("ROWS")))
+        bytes[Int(rows.offset) + 1] ^= 0xFF
+        let path = try write(bytes)
+        let error = #expect(throws: ArtifactError.self) { try ArtifactFile(path: path) }
+        guard case let .checksumMismatch(_, section, _, _) = error else {
+            Issue.record("expected checksumMismatch, got \(String(describing: error))"); return
+        }
+        #expect(section == "ROWS")
+        let deferred = try ArtifactFile(path: path, verification: .headerOnly)
+        #expect(throws: ArtifactError.self) { try deferred.verify() }
+    }
+
+    @Test("a flipped byte in the section table fails the header checksum")
+    func badHeaderChecksum() throws {
+        var bytes = sampleBytes()
+        bytes[ArtifactFormat.headerSize + 9] ^= 0x01  // a section offset
+        let error = #expect(throws: ArtifactError.self) { try ArtifactFile(path: try write(bytes), verification: .headerOnly) }
+        guard case let .checksumMismatch(_, section, _, _) = error else {
+            Issue.record("expected checksumMismatch, got \(String(describing: error))"); return
+        }
+        #expect(section == "header")
+    }
+
+    @Test("the wrong kind of artifact is refused")
+    func wrongKind() throws {
+        let path = try write(sampleBytes())
+        #expect(throws: ArtifactError.wrongKind(path: path, expected: "ACFT", found: "TEST")) {
+            try ArtifactFile(path: path, expectedKind: AircraftSchema.kind)
+        }
+    }
+
+    @Test("a row table whose size is not whole rows is malformed")
+    func partialRows() throws {
+        let bytes = [UInt8](repeating: 0, count: 7)
+        _ = bytes.withUnsafeBytes { raw in
+            #expect(throws: ArtifactError.self) {
+                try RowTable(raw, layout: RowLayout<Column>(), tag: FourCC("ROWS"), path: "x")
+            }
+        }
+    }
+
+    @Test("an atomic write that is abandoned leaves the old file untouched")
+    func atomicAbort() throws {
+        let path = try write(Array("old".utf8))
+        let writer = try AtomicFileWriter(path: path)
+        try writer.write(Array("new, half written".utf8))
+        writer.abort()
+        #expect(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self) == "old")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        #expect(leftovers == ["t.fgb"])
+    }
+
+    @Test("name folding ignores case and diacritics")
+    func folding() {
+        #expect(NameFolding.fold("Cèssna") == "CESSNA")
+        #expect(NameFolding.fold("piper") == "PIPER")
+    }
+}

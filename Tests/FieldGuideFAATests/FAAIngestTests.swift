@@ -1,0 +1,176 @@
+import FieldGuideArtifact
+import FieldGuideCore
+import FieldGuideFAA
+import Foundation
+import Testing
+import TestSupport
+import ZIPFoundation
+
+func readText(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+func ingest(_ sources: String, maxRejectShare: Double = 0.02) throws -> (FAAIngestReport, String) {
+    let out = try TestPaths.temporaryDirectory("faa-out").path
+    let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: try FAASources.locate(sources), outputDirectory: out)
+    return (report, out)
+}
+
+@Suite("FAA ingest")
+struct FAAIngestTests {
+    @Test("input/faa: every row kept, joins counted, outputs hashed")
+    func fixtures() throws {
+        let (report, out) = try ingest(FAAFixtures.inputDirectory)
+        #expect(report.status == "ok")
+        #expect(report.sources.map(\.file) == ["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"])
+        #expect(report.sources.map(\.rows.read) == [20, 12, 20])
+        #expect(report.sources.map(\.rows.rejected) == [0, 0, 0])
+        #expect(report.counts["registrationsWithoutModel"] == 1)
+        #expect(report.counts["registrationsWithoutEngine"] == 1)
+        for (name, digest) in report.outputs {
+            #expect(try FileDigest.sha256(ofFileAt: out + "/" + name).digest == digest)
+        }
+        let source = try FileDigest.sha256(ofFileAt: FAAFixtures.inputDirectory + "/MASTER.txt")
+        #expect(report.sources[2].sha256 == source.digest && report.sources[2].bytes == source.bytes)
+        #expect(try readText(out + "/faa-rejects.csv") == "severity,file,line,field,value,reason\n")
+    }
+
+    @Test("real FAA files: every row kept or rejected with a reason; N90 decodes")
+    func realFiles() throws {
+        guard let directory = try FAAFixtures.sharedDirectory() else { return }
+        let (report, out) = try ingest(directory)
+        let expectedRows = ["ACFTREF.txt": 3_535, "ENGINE.txt": 4_751, "MASTER.txt": 311]
+        for source in report.sources {
+            #expect(source.rows.read == expectedRows[source.file])
+            #expect(source.rows.kept + source.rows.rejected == source.rows.read)
+        }
+        let rejectLines = try readText(out + "/faa-rejects.csv").split(separator: "\n").dropFirst()
+        let rejectedRows = report.sources.map(\.rows.rejected).reduce(0, +)
+        let warnings = report.sources.map(\.rows.warnings).reduce(0, +)
+        #expect(rejectLines.count >= rejectedRows + warnings)
+        // Most MASTER sample rows point at models outside the ACFTREF sample: orphans, counted.
+        #expect(report.counts["registrationsWithoutModel"] == 292)
+
+        var n90: Registration?
+        try NormalizedFAA.readRegistrations(out + "/" + NormalizedFAA.registrationsFile) { if $0.nNumber == "N90" { n90 = $0 } }
+        let r = try #require(n90)
+        #expect(r.airworthiness.classification?.name == "Standard")
+        #expect(r.airworthiness.operations.compactMap(\.name) == ["Transport"])
+        #expect(r.modeSHex == "AC6CD2")
+        #expect(r.engineCode == "30069")
+        #expect(r.zip == "73169-6936")
+        #expect(r.registrantType?.name == "Government")
+        let engines = try NormalizedFAA.readEngines(out + "/" + NormalizedFAA.enginesFile)
+        #expect(engines.first { $0.code == "30069" }?.model == "CF34-3B")
+        let models = try NormalizedFAA.readModels(out + "/" + NormalizedFAA.modelsFile)
+        #expect(models.first { $0.code == "00301TN" }?.model == "BABY ACE \"D\"")
+    }
+
+    @Test("a file with another FAA file's header is refused, naming both")
+    func wrongKind() throws {
+        let engine = try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/ENGINE.txt"))
+        let sources = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": engine])
+        let error = #expect(throws: FAAError.self) { try ingest(sources) }
+        #expect(error?.kind == .wrongHeader)
+        #expect(error?.description == "ACFTREF.txt:1: expected the ACFTREF.txt header, found the header of ENGINE.txt")
+    }
+
+    @Test("a misspelled header column is named with its position")
+    func wrongHeader() throws {
+        var lines = try FAAFixtures.lines("ACFTREF.txt")
+        lines[0] = lines[0].replacingOccurrences(of: "MODEL", with: "MODL")
+        let sources = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": .faaFile(lines)])
+        let error = #expect(throws: FAAError.self) { try ingest(sources) }
+        #expect(error?.description == "ACFTREF.txt:1: expected column 3 of ACFTREF.txt to be \"MODEL\", found \"MODL\"")
+    }
+
+    @Test("a truncated MASTER: the cut row is rejected with its line, the rest kept")
+    func truncated() throws {
+        var data = try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/MASTER.txt"))
+        data = data.prefix(data.count - 300)
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": data])
+        let (report, out) = try ingest(sources, maxRejectShare: 0.1)
+        #expect(report.sources[2].rows.read == 20)
+        #expect(report.sources[2].rows.rejected == 1)
+        let rejects = try readText(out + "/faa-rejects.csv")
+        #expect(rejects.contains("rejected,MASTER.txt,21,record,"))
+    }
+
+    @Test("rejects over the threshold fail the stage, report it, and keep the previous outputs")
+    func threshold() throws {
+        var lines = try FAAFixtures.lines("MASTER.txt")
+        for i in 1...3 {  // three of twenty rows get an impossible date: 15% > 2%
+            var fields = lines[i].components(separatedBy: ",")
+            fields[15] = "20231301"
+            lines[i] = fields.joined(separator: ",")
+        }
+        let out = try TestPaths.temporaryDirectory("faa-threshold").path
+        _ = try FAAIngest().run(sources: try FAASources.locate(FAAFixtures.inputDirectory), outputDirectory: out)
+        let before = try readText(out + "/registrations.csv")
+
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(lines)])
+        let error = #expect(throws: FAAError.self) {
+            try FAAIngest().run(sources: try FAASources.locate(sources), outputDirectory: out)
+        }
+        #expect(error?.kind == .tooManyRejects)
+        #expect(error?.description.hasPrefix("MASTER.txt: 3 of 20 rows rejected (15.0%), more than the allowed 2.0%") == true)
+        #expect(try readText(out + "/registrations.csv") == before)
+        let report = try JSON.decode(FAAIngestReport.self, fromFileAt: out + "/faa-ingest.json")
+        #expect(report.status == "failed")
+        let rejects = try readText(out + "/faa-rejects.csv")
+        #expect(rejects.contains("rejected,MASTER.txt,2,LAST ACTION DATE,20231301,"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("a duplicate N-number is rejected, pointing at the first")
+    func duplicate() throws {
+        var lines = try FAAFixtures.lines("MASTER.txt")
+        lines.append(lines[1])
+        let (report, out) = try ingest(try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(lines)]), maxRejectShare: 0.1)
+        #expect(report.sources[2].rows.rejected == 1)
+        #expect(try readText(out + "/faa-rejects.csv").contains("N-NUMBER,N100A,duplicate N-number; first at MASTER.txt:2"))
+    }
+
+    @Test("a missing required file is named")
+    func missing() throws {
+        let sources = try FAAFixtures.inputCopy(removing: ["ENGINE.txt"])
+        let error = #expect(throws: FAAError.self) { try FAASources.locate(sources) }
+        #expect(error?.kind == .missingFile)
+        #expect(error?.message.contains("ENGINE.txt") == true)
+    }
+
+    @Test("MASTER split into parts reads every part in order")
+    func parts() throws {
+        let lines = try FAAFixtures.lines("MASTER.txt")
+        let header = lines[0]
+        let sources = try FAAFixtures.inputCopy(
+            overriding: ["MASTER-1.txt": .faaFile([header] + lines[1...12]), "MASTER-2.txt": .faaFile([header] + lines[13...])],
+            removing: ["MASTER.txt"])
+        let (report, out) = try ingest(sources)
+        #expect(report.sources.map(\.file) == ["ACFTREF.txt", "ENGINE.txt", "MASTER-1.txt", "MASTER-2.txt"])
+        #expect(report.sources.suffix(2).map(\.rows.kept) == [12, 8])
+        var count = 0
+        try NormalizedFAA.readRegistrations(out + "/registrations.csv") { _ in count += 1 }
+        #expect(count == 20)
+    }
+
+    @Test("ReleasableAircraft.zip reads like the directory")
+    func zipArchive() throws {
+        let zipPath = try TestPaths.temporaryDirectory("faa-zip").appendingPathComponent("ReleasableAircraft.zip")
+        let archive = try Archive(url: zipPath, accessMode: .create)
+        for name in ["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"] {
+            try archive.addEntry(with: name, relativeTo: URL(fileURLWithPath: FAAFixtures.inputDirectory), compressionMethod: .deflate)
+        }
+        let (fromZip, zipOut) = try ingest(zipPath.path)
+        let (fromDirectory, directoryOut) = try ingest(FAAFixtures.inputDirectory)
+        #expect(fromZip.sources == fromDirectory.sources)
+        #expect(try readText(zipOut + "/registrations.csv") == readText(directoryOut + "/registrations.csv"))
+    }
+
+    @Test("a file that is not a ZIP nor a directory is refused")
+    func notAnArchive() throws {
+        let path = try TestPaths.temporaryDirectory("faa-bad").appendingPathComponent("x.zip")
+        try Data("not a zip".utf8).write(to: path)
+        let error = #expect(throws: FAAError.self) { try FAASources.locate(path.path) }
+        #expect(error?.kind == .unreadable)
+    }
+}
