@@ -1,0 +1,35 @@
+// swift-tools-version:6.1
+//
+// FieldGuide benchmarks: a nested package, so the main package stays free of benchmark code
+// and its build is untouched. It links only the query library (and the artifact container)
+// of the parent package; the pipeline stages are run as the parent's executables.
+//
+//   generate-faa-data   full-size synthetic FAA releasable files (ACFTREF, ENGINE, MASTER)
+//   fieldguide-bench    open and lookup latency of an aircraft artifact
+//
+// Build from this directory: `swift build -c release --product generate-faa-data`.
+import PackageDescription
+
+let package = Package(
+    name: "FieldGuideBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "FieldGuide", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "generate-faa-data",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "fieldguide-bench",
+            dependencies: [
+                .product(name: "FieldGuide", package: "FieldGuide"),
+                .product(name: "FieldGuideArtifact", package: "FieldGuide"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

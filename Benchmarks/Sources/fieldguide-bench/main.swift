@@ -1,0 +1,2 @@
+import FieldGuide
+print("x")
