@@ -6,7 +6,7 @@
 //
 // Data flows one way: sources → stage libraries → artifacts → query library.
 //   C shims        CCSV, CLibXML2             (system libraries, no pkg-config for libcsv)
-//   foundations    FieldGuideCSV, FieldGuideCore, FieldGuideArtifact
+//   foundations    FieldGuideCSV, FieldGuideXML, FieldGuideCore, FieldGuideArtifact
 //   sources        FieldGuideFAA
 //   indexing       FieldGuideIndex
 //   query          FieldGuide                 (FieldGuideArtifact + Foundation only: iOS-safe)
@@ -52,6 +52,7 @@ let package = Package(
             ]
         ),
         .target(name: "FieldGuideArtifact"),
+        .target(name: "FieldGuideXML", dependencies: ["CLibXML2"]),
 
         // MARK: Sources
         .target(
@@ -99,6 +100,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "TestSupport"]),
         .testTarget(name: "FieldGuideArtifactTests", dependencies: ["FieldGuideArtifact", "TestSupport"]),
+        .testTarget(name: "FieldGuideXMLTests", dependencies: ["FieldGuideXML", "TestSupport"]),
         .testTarget(
             name: "FieldGuideFAATests",
             dependencies: [

@@ -43,7 +43,7 @@ struct SplitMix64 {
 /// let status = Weighted([("V", 90), ("M", 2), ("7", 8)])
 /// let code = status.draw(&rng)
 /// ```
-struct Weighted<Value> {
+struct Weighted<Value: Sendable>: Sendable {
     private let values: [Value]
     private let cumulative: [Int]
 

@@ -1,1 +1,99 @@
-print("x")
+import ArgumentParser
+import Foundation
+
+/// Writes full-size synthetic FAA releasable files for benchmarking the pipeline.
+struct GenerateFAAData: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate-faa-data",
+        abstract: "Write full-size synthetic FAA releasable files (ACFTREF, ENGINE, MASTER).",
+        discussion: """
+        The files have the exact shape of the FAA download: a UTF-8 byte order mark, the FAA's \
+        headers, fixed-width fields padded with spaces (numbers with zeros), a comma after every \
+        field and CR LF line ends. Every row is valid for ingest-faa. The same seed and counts \
+        always give the same bytes.
+        """)
+
+    @Argument(help: "Directory for ACFTREF.txt, ENGINE.txt and MASTER.txt (created if missing).")
+    var directory = "bench-data/faa"
+
+    @Option(help: "ACFTREF rows (aircraft models).")
+    var models = 94_069
+
+    @Option(help: "ENGINE rows (engine models).")
+    var engines = 4_751
+
+    @Option(name: .customLong("master-rows"), help: "MASTER rows (registrations, each a distinct N-number).")
+    var masterRows = 316_000
+
+    @Option(help: "Seed of the generator.")
+    var seed: UInt64 = 20_250_508
+
+    func validate() throws {
+        guard (1...1_000_000).contains(models) else { throw ValidationError("--models must be 1…1,000,000, found \(models)") }
+        guard (2...19_000).contains(engines) else { throw ValidationError("--engines must be 2…19,000, found \(engines)") }
+        guard (0...NNumber.count).contains(masterRows) else {
+            throw ValidationError("--master-rows must be 0…\(grouped(NNumber.count)) (every valid N-number), found \(masterRows)")
+        }
+    }
+
+    func run() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw GeneratorError("cannot create \(directory): \(error.localizedDescription)")
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        var reference = ReferenceGenerator(seed: seed)
+
+        try write("ENGINE.txt", header: FAAHeaders.engine) { file throws(GeneratorError) in
+            try reference.writeEngines(rows: engines, to: &file)
+        }
+        try write("ACFTREF.txt", header: FAAHeaders.aircraftReference) { file throws(GeneratorError) in
+            try reference.writeAircraftReference(rows: models, to: &file)
+        }
+        var master = MasterGenerator(reference: reference.data, seed: seed ^ 0x4D41_5354_4552_0000)  // "MASTER"
+        try write("MASTER.txt", header: FAAHeaders.master) { file throws(GeneratorError) in
+            try master.write(rows: masterRows, to: &file)
+        }
+        print("done in \(seconds(clock.now - started)) (seed \(seed))")
+    }
+
+    /// Creates `name` in the output directory, lets `body` fill it, and prints what was written.
+    private func write(_ name: String, header: [String],
+                       _ body: (inout FixedWidthFile) throws(GeneratorError) -> Void) throws(GeneratorError) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let path = (directory as NSString).appendingPathComponent(name)
+        var file = try FixedWidthFile(path: path, header: header)
+        try body(&file)
+        let bytes = try file.close()
+        let columns = [path, "\(grouped(file.lines)) rows", "\(grouped(bytes)) bytes", seconds(clock.now - started)]
+        print(columns[0].padding(toLength: max(columns[0].count, 28), withPad: " ", startingAt: 0),
+              columns[1].leftPadded(13), columns[2].leftPadded(19), columns[3].leftPadded(8))
+    }
+}
+
+/// `1234567` → `1,234,567`.
+func grouped(_ n: Int) -> String {
+    let digits = Array(String(n))
+    var out = ""
+    for (i, c) in digits.enumerated() {
+        if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+        out.append(c)
+    }
+    return out
+}
+
+/// A duration in seconds with two decimals (`0.42 s`).
+func seconds(_ duration: Duration) -> String {
+    let (s, attoseconds) = duration.components
+    return String(format: "%.2f s", Double(s) + Double(attoseconds) / 1e18)
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
+GenerateFAAData.main()

@@ -1,0 +1,131 @@
+internal import CLibXML2
+
+/// One event of a streamed XML document.
+public enum XMLEvent: Sendable, Equatable {
+    /// An element opens: its qualified name (`exif:GPSLatitude`), attributes, and where.
+    case start(name: String, attributes: [XMLAttribute], line: Int)
+    /// An element closes (also sent right after `start` for an empty element `<a/>`).
+    case end(name: String)
+    /// Character data or CDATA inside the current element.
+    case text(String)
+}
+
+/// An attribute as written: qualified name and value.
+public struct XMLAttribute: Sendable, Equatable {
+    public let name: String
+    public let value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Why an XML file could not be read: where (file:line:column) and what libxml2 said.
+public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}
+
+/// Streams an XML file through libxml2's xmlTextReader: constant memory in the file size.
+///
+/// Untrusted input is safe to read: no network access, no external DTD or entity loading, no
+/// entity substitution, and libxml2's built-in limits refuse entity amplification
+/// ("billion laughs").
+///
+/// ```swift
+/// let reader = try XMLStreamReader(path: "track.gpx")
+/// while let event = try reader.next() {
+///     if case let .start(name, attributes, line) = event, name == "wpt" { ... }
+/// }
+/// ```
+public final class XMLStreamReader {
+    public let file: String
+    private let reader: xmlTextReaderPtr
+    private let errors = ErrorSink()
+    private var pendingEnd: String?
+
+    public init(path: String, displayName: String? = nil) throws(XMLError) {
+        file = displayName ?? path
+        guard let reader = xmlReaderForFile(path, nil, fieldguide_xml_safe_options()) else {
+            throw XMLError(file: file, line: 0, column: 0, message: "cannot open for reading")
+        }
+        self.reader = reader
+        xmlTextReaderSetStructuredErrorHandler(reader, collectError, Unmanaged.passUnretained(errors).toOpaque())
+    }
+
+    deinit { xmlFreeTextReader(reader) }
+
+    /// The next event, or nil at the end of the document.
+    public func next() throws(XMLError) -> XMLEvent? {
+        if let name = pendingEnd {
+            pendingEnd = nil
+            return .end(name: name)
+        }
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if let error = errors.first { throw XMLError(file: file, line: error.line, column: error.column, message: error.message) }
+            if status == 0 { return nil }
+            if status < 0 {
+                throw XMLError(file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                               column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: "malformed XML")
+            }
+            switch Int32(xmlTextReaderNodeType(reader)) {
+            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                let name = string(xmlTextReaderConstName(reader))
+                var attributes: [XMLAttribute] = []
+                if xmlTextReaderHasAttributes(reader) == 1 {
+                    while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                        attributes.append(XMLAttribute(name: string(xmlTextReaderConstName(reader)),
+                                                       value: string(xmlTextReaderConstValue(reader))))
+                    }
+                    xmlTextReaderMoveToElement(reader)
+                }
+                if xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = name }
+                // The node's own line (the parser itself may have read ahead).
+                let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
+                return .start(name: name, attributes: attributes, line: line)
+            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                return .end(name: string(xmlTextReaderConstName(reader)))
+            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
+                return .text(string(xmlTextReaderConstValue(reader)))
+            case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
+                throw XMLError(file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                               column: Int(xmlTextReaderGetParserColumnNumber(reader)),
+                               message: "entity references are not expanded; refusing \(string(xmlTextReaderConstName(reader)))")
+            default:
+                continue
+            }
+        }
+    }
+
+    private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+}
+
+/// Collects libxml2's first error with its position.
+private final class ErrorSink {
+    var first: (line: Int, column: Int, message: String)?
+}
+
+private func collectError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+    guard let context, let error else { return }
+    let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
+    guard sink.first == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+    let message = error.pointee.message.map { String(cString: $0) }?.trimmingTrailingNewline() ?? "XML error"
+    sink.first = (Int(error.pointee.line), Int(error.pointee.int2), message)
+}
+
+extension String {
+    fileprivate func trimmingTrailingNewline() -> String {
+        var s = self
+        while s.last == "\n" { s.removeLast() }
+        return s
+    }
+}
