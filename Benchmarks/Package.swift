@@ -18,13 +18,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        // The seeded random generator and number formatting both tools share.
+        .target(name: "BenchSupport"),
         .executableTarget(
             name: "generate-faa-data",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["BenchSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "fieldguide-bench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "FieldGuide", package: "FieldGuide"),
                 .product(name: "FieldGuideArtifact", package: "FieldGuide"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

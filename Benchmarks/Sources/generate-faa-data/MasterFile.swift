@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// Writes MASTER.txt: one registration per distinct N-number, consistent with the generated
 /// ACFTREF and ENGINE files.
 ///

@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// The column headers of the three files, exactly as the FAA writes them (MASTER's
 /// `" KIT MODEL"` keeps its leading space).
 enum FAAHeaders {
@@ -47,10 +49,8 @@ struct ReferenceData {
 /// Generated codes use every third value from `base`, so the values in between are codes that
 /// are certainly not in ACFTREF: MASTER uses them for its orphan rows.
 enum AmateurCode {
-    /// `05600000`: the first code (base 36 `60000`).
+    /// Base 36 `60000`: the first code is `0560000`. Five digits leave room for 16.8 million codes.
     static let base = 6 * 36 * 36 * 36 * 36
-    /// How many codes fit in five base-36 digits above `base`.
-    static let capacity = (36 * 36 * 36 * 36 * 36 - base) / 3
 
     /// The code of the `k`-th amateur-built model.
     static func code(_ k: Int) -> [UInt8] { encode(base + 3 * k) }
@@ -354,12 +354,12 @@ struct ModelProfile {
         case 0x33:  // blimp
             p.engineCount = 2; p.seatCount = rng.within(2...12)
         case 0x34:  // fixed wing single engine
-            p.engineType = amateur ? [1, 1, 1, 1, 8, 7, 10].randomElement(&rng) : [1, 1, 1, 1, 1, 1, 2, 2, 5, 10].randomElement(&rng)
+            p.engineType = amateur ? rng.pick([1, 1, 1, 1, 8, 7, 10]) : rng.pick([1, 1, 1, 1, 1, 1, 2, 2, 5, 10])
             p.seatCount = amateur ? rng.within(1...4) : rng.within(2...6)
             if rng.chance(perMille: 60) { p.category = 3 } else if rng.chance(perMille: 20) { p.category = 2 }
         case 0x35:  // fixed wing multi engine
-            p.engineType = [1, 1, 2, 2, 5, 5, 5, 4].randomElement(&rng)
-            p.engineCount = [2, 2, 2, 2, 3, 4].randomElement(&rng)
+            p.engineType = rng.pick([1, 1, 2, 2, 5, 5, 5, 4])
+            p.engineCount = rng.pick([2, 2, 2, 2, 3, 4])
             p.seatCount = p.engineType >= 4 ? rng.within(6...189) : rng.within(4...19)
             p.weightClass = p.engineType >= 4 ? (p.seatCount > 19 ? 3 : 2) : (p.engineType == 2 ? rng.within(1...3) : 1)
         case 0x36:  // rotorcraft
@@ -377,7 +377,7 @@ struct ModelProfile {
             p.engineType = 10; p.engineCount = rng.within(4...12); p.seatCount = rng.within(0...4)
             p.weightClass = rng.chance(perMille: 500) ? 4 : 1
         default:  // other
-            p.engineType = [9, 10, 1].randomElement(&rng)
+            p.engineType = rng.pick([9, 10, 1])
             p.seatCount = rng.within(0...2)
             p.weightClass = rng.chance(perMille: 600) ? 4 : 1
         }
@@ -386,11 +386,6 @@ struct ModelProfile {
         }
         return p
     }
-}
-
-extension Array {
-    /// A uniform element, drawn from `rng` (non-empty arrays only).
-    func randomElement(_ rng: inout SplitMix64) -> Element { rng.pick(self) }
 }
 
 /// `value` in decimal ASCII, zero-padded to `width` digits (no padding for width 0).

@@ -14,7 +14,7 @@ enum WordLists {
         text.split(separator: "\n").map { Array($0.utf8) }
     }
 
-    /// About 500 U.S. surnames.
+    /// About 560 surnames common in the U.S. registry.
     static let surnames = words("""
         SMITH JOHNSON WILLIAMS BROWN JONES GARCIA MILLER DAVIS RODRIGUEZ MARTINEZ HERNANDEZ LOPEZ GONZALEZ
         WILSON ANDERSON THOMAS TAYLOR MOORE JACKSON MARTIN LEE PEREZ THOMPSON WHITE HARRIS SANCHEZ CLARK
@@ -305,8 +305,8 @@ enum WordLists {
          RIDGE
         """)
 
-    /// Two-letter state codes with their FAA region (1 Eastern … S Northwest Mountain), each
-    /// repeated by rough share of registered aircraft.
+    /// Two-letter state codes with their FAA region (1 Eastern … S Northwest Mountain) and a
+    /// weight: a rough share of registered aircraft.
     static let states: [(state: String, region: String, weight: Int)] = [
         ("AL", "7", 2), ("AK", "5", 3), ("AZ", "4", 3), ("AR", "2", 2), ("CA", "4", 10), ("CO", "S", 3),
         ("CT", "E", 1), ("DE", "1", 1), ("DC", "1", 1), ("FL", "7", 8), ("GA", "7", 3), ("HI", "4", 1),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchSupport
 import Foundation
 
 /// Writes full-size synthetic FAA releasable files for benchmarking the pipeline.
@@ -69,31 +70,14 @@ struct GenerateFAAData: ParsableCommand {
         try body(&file)
         let bytes = try file.close()
         let columns = [path, "\(grouped(file.lines)) rows", "\(grouped(bytes)) bytes", seconds(clock.now - started)]
-        print(columns[0].padding(toLength: max(columns[0].count, 28), withPad: " ", startingAt: 0),
-              columns[1].leftPadded(13), columns[2].leftPadded(19), columns[3].leftPadded(8))
+        print(columns[0].rightPadded(28), columns[1].leftPadded(13), columns[2].leftPadded(19), columns[3].leftPadded(8))
     }
-}
-
-/// `1234567` → `1,234,567`.
-func grouped(_ n: Int) -> String {
-    let digits = Array(String(n))
-    var out = ""
-    for (i, c) in digits.enumerated() {
-        if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-        out.append(c)
-    }
-    return out
 }
 
 /// A duration in seconds with two decimals (`0.42 s`).
 func seconds(_ duration: Duration) -> String {
     let (s, attoseconds) = duration.components
     return String(format: "%.2f s", Double(s) + Double(attoseconds) / 1e18)
-}
-
-extension String {
-    /// The string right-aligned in `width` columns.
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }
 
 GenerateFAAData.main()
