@@ -63,6 +63,10 @@ let package = Package(
             ]
         ),
 
+        // MARK: Sources: birds (issue 3: FieldGuideBirds, ingest-birds, validate)
+        // BIRDS-TARGETS-BEGIN
+        // BIRDS-TARGETS-END
+
         // MARK: Indexing
         .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideFAA", "FieldGuideCore"]),
 
