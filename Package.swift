@@ -68,7 +68,7 @@ let package = Package(
         // BIRDS-TARGETS-END
 
         // MARK: Indexing
-        .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideFAA", "FieldGuideCore"]),
+        .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideCSV", "FieldGuideFAA", "FieldGuideCore"]),
 
         // MARK: Query library (what apps link: artifact format + Foundation only)
         .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),

@@ -21,23 +21,33 @@ public final class CSVParser {
     public let file: String
 
     private var parser = csv_parser()
-    private let state = ParseState()
+    /// Callback state lives behind a raw pointer: libcsv calls back once per field, and a class
+    /// property there would pay Swift's dynamic exclusivity check on every call.
+    private let state: UnsafeMutablePointer<ParseState>
     private var startedFile = false
 
     public init(dialect: CSVDialect = .rfc4180, file: String) throws(CSVError) {
         self.dialect = dialect
         self.file = file
+        state = .allocate(capacity: 1)
+        state.initialize(to: ParseState())
         guard csv_init(&parser, 0) == 0 else {
+            state.deinitialize(count: 1)
+            state.deallocate()
             throw CSVError(.resources, file: file, message: "libcsv could not initialise a parser")
         }
         fieldguide_csv_disable_trimming(&parser)
         csv_set_delim(&parser, dialect.delimiter)
         // A quote byte that never appears in text: FAA fields are never quoted and `"` is data.
         csv_set_quote(&parser, dialect.quote ?? 0)
-        if dialect.quote == nil { state.rejectsNUL = true }
+        if dialect.quote == nil { state.pointee.rejectsNUL = true }
     }
 
-    deinit { csv_free(&parser) }
+    deinit {
+        csv_free(&parser)
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
 
     /// Parses the next chunk; calls `body` for every record completed by it.
     public func parse(_ chunk: UnsafeRawBufferPointer, _ body: (CSVRecord) throws -> Void) throws {
@@ -68,12 +78,12 @@ public final class CSVParser {
 
     /// Ends the input, flushing a last record that has no line terminator.
     public func finish(_ body: (CSVRecord) throws -> Void) throws {
-        let context = Unmanaged.passUnretained(state).toOpaque()
+        let context = UnsafeMutableRawPointer(state)
         // libcsv's parser states (csv.h): 2 is FIELD_BEGUN; with `quoted` set the field's
         // closing quote never came. CSV_STRICT_FINI would say so only in strict mode, which
         // would also refuse the stray quotes real exports contain.
         if parser.quoted != 0 && parser.pstate == 2 {
-            throw CSVError(.malformed, file: file, line: state.rowStartLine,
+            throw CSVError(.malformed, file: file, line: state.pointee.rowStartLine,
                            message: "expected a closing quote for the field that opens on this line, found the end of the file")
         }
         csv_fini(&parser, fieldCallback, rowCallback, context)
@@ -81,35 +91,35 @@ public final class CSVParser {
     }
 
     private func feed(_ base: UnsafeRawPointer, _ length: Int, endsLine: Bool, _ body: (CSVRecord) throws -> Void) throws {
-        if state.rejectsNUL, memchr(base, 0, length) != nil {
-            throw CSVError(.malformed, file: file, line: state.currentLine,
+        if state.pointee.rejectsNUL, memchr(base, 0, length) != nil {
+            throw CSVError(.malformed, file: file, line: state.pointee.currentLine,
                            message: "expected text, found a NUL byte (binary or wrongly encoded file)")
         }
-        if !state.rowInProgress {
-            state.rowStartLine = state.currentLine
+        if !state.pointee.rowInProgress {
+            state.pointee.rowStartLine = state.pointee.currentLine
         }
-        let context = Unmanaged.passUnretained(state).toOpaque()
+        let context = UnsafeMutableRawPointer(state)
         let consumed = csv_parse(&parser, base, length, fieldCallback, rowCallback, context)
         if consumed != length {
             let code = csv_error(&parser)
             let reason = String(cString: csv_strerror(code))
-            throw CSVError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.currentLine,
+            throw CSVError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.pointee.currentLine,
                            message: "libcsv stopped: \(reason)")
         }
-        if endsLine { state.currentLine += 1 }
+        if endsLine { state.pointee.currentLine += 1 }
         try deliver(body)
     }
 
     private func deliver(_ body: (CSVRecord) throws -> Void) throws {
-        guard !state.completed.isEmpty else { return }
-        let records = state.completed
-        state.completed.removeAll(keepingCapacity: true)
+        guard !state.pointee.completed.isEmpty else { return }
+        let records = state.pointee.completed
+        state.pointee.completed.removeAll(keepingCapacity: true)
         for record in records { try body(record) }
     }
 }
 
 /// Callback state shared with libcsv through an opaque pointer.
-private final class ParseState {
+private struct ParseState {
     var currentLine = 1
     var rowStartLine = 1
     var rowInProgress = false
@@ -121,21 +131,22 @@ private final class ParseState {
 }
 
 private func fieldCallback(_ data: UnsafeMutableRawPointer?, _ length: Int, _ context: UnsafeMutableRawPointer?) {
-    let state = Unmanaged<ParseState>.fromOpaque(context!).takeUnretainedValue()
-    state.rowInProgress = true
+    let state = context!.assumingMemoryBound(to: ParseState.self)
+    state.pointee.rowInProgress = true
     if let data, length > 0 {
-        state.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+        state.pointee.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
     }
-    state.ends.append(state.bytes.count)
+    state.pointee.ends.append(state.pointee.bytes.count)
 }
 
 private func rowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
-    let state = Unmanaged<ParseState>.fromOpaque(context!).takeUnretainedValue()
-    state.completed.append(CSVRecord(line: state.rowStartLine, index: state.recordIndex, bytes: state.bytes, ends: state.ends))
-    state.recordIndex += 1
-    state.bytes.removeAll(keepingCapacity: true)
-    state.ends.removeAll(keepingCapacity: true)
-    state.rowInProgress = false
+    let state = context!.assumingMemoryBound(to: ParseState.self)
+    state.pointee.completed.append(CSVRecord(line: state.pointee.rowStartLine, index: state.pointee.recordIndex,
+                                             bytes: state.pointee.bytes, ends: state.pointee.ends))
+    state.pointee.recordIndex += 1
+    state.pointee.bytes.removeAll(keepingCapacity: true)
+    state.pointee.ends.removeAll(keepingCapacity: true)
+    state.pointee.rowInProgress = false
 }
 
 /// Reads CSV files from disk in chunks.

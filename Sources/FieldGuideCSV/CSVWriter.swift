@@ -23,12 +23,10 @@ public struct CSVWriter: Sendable {
     }
 
     /// Appends one record.
-    public mutating func write<S: Sequence>(_ fields: S) where S.Element == String {
-        var first = true
-        for field in fields {
-            if !first { bytes.append(dialect.delimiter) }
-            first = false
-            append(field)
+    public mutating func write(_ fields: [String]) {
+        for index in fields.indices {
+            if index > 0 { bytes.append(dialect.delimiter) }
+            append(fields[index])
         }
         bytes.append(UInt8(ascii: "\n"))
     }
@@ -61,7 +59,8 @@ public struct CSVWriter: Sendable {
     private func needsQuoting(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = utf8.first, let last = utf8.last else { return false }
         if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return true }
-        let quote = dialect.quote!
-        return utf8.contains { $0 == dialect.delimiter || $0 == quote || $0 == 0x0A || $0 == 0x0D }
+        let quote = dialect.quote!, delimiter = dialect.delimiter
+        for byte in utf8 where byte == delimiter || byte == quote || byte == 0x0A || byte == 0x0D { return true }
+        return false
     }
 }

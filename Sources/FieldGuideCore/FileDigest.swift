@@ -11,6 +11,13 @@ public enum FileDigest {
         hex(SHA256.hash(data: bytes))
     }
 
+    /// SHA-256 of a buffer (a mapped file, say).
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hasher = SHA256()
+        hasher.update(bufferPointer: bytes)
+        return hex(hasher.finalize())
+    }
+
     /// Streams the file through SHA-256 in 1 MiB chunks.
     public static func sha256(ofFileAt path: String) throws(FileDigestError) -> (digest: String, bytes: Int) {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw FileDigestError(path: path) }

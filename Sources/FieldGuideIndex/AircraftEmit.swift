@@ -45,18 +45,19 @@ public enum AircraftEmit {
 
         let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
         let engines = try NormalizedFAA.readEngines(handOff + "/" + NormalizedFAA.enginesFile)
-        var builder = AircraftArtifactBuilder(models: models, engines: engines)
-        try NormalizedFAA.readRegistrations(handOff + "/" + NormalizedFAA.registrationsFile) { builder.add($0) }
-        let (bytes, counts) = builder.build()
+        let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
+        var builder = AircraftArtifactBuilder(models: models, engines: engines, expectedRegistrations: expected)
+        try NormalizedFAA.readRegistrationRecords(handOff + "/" + NormalizedFAA.registrationsFile) { try builder.addRegistration($0) }
+        let (artifact, counts) = builder.build()
 
         let artifactPath = outputDirectory + "/" + artifactFile
-        try AtomicFile.write(bytes, to: artifactPath)
-        let file = try ArtifactFile(path: artifactPath, expectedKind: AircraftSchema.kind, verification: .full)
+        var digest = StreamingDigest()
+        let (size, sections) = try artifact.write(to: artifactPath) { digest.update($0) }
         var allCounts = report.counts
         for (key, value) in counts { allCounts[key] = value }
         let entry = Manifest.Artifact(
-            file: artifactFile, kind: AircraftSchema.kind.description, bytes: bytes.count,
-            sha256: FileDigest.sha256(bytes), sections: file.sections, sources: report.sources, counts: allCounts)
+            file: artifactFile, kind: AircraftSchema.kind.description, bytes: size,
+            sha256: digest.finalize(), sections: sections, sources: report.sources, counts: allCounts)
         let manifestPath = outputDirectory + "/" + manifestFile
         let previous = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
         var manifest = (previous ?? Manifest(tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: []))

@@ -22,6 +22,10 @@ public final class AircraftBundle: Sendable {
     let engines: RowTable<S.EngineColumn>
     let registrations: RowTable<S.RegistrationColumn>
     let modeS: RowTable<S.ModeSColumn>
+    let modelKeys: KeyTable
+    let engineKeys: KeyTable
+    let registrationKeys: KeyTable
+    let manufacturerKeys: KeyTable
     let codeNames: [String: [String: String]]
 
     /// Opens and checks the artifact at `path`.
@@ -39,6 +43,12 @@ public final class AircraftBundle: Sendable {
             engines = try RowTable(file.section(S.Section.engines), layout: .init(), tag: S.Section.engines, path: path)
             registrations = try RowTable(file.section(S.Section.registrations), layout: .init(), tag: S.Section.registrations, path: path)
             modeS = try RowTable(file.section(S.Section.modeS), layout: .init(), tag: S.Section.modeS, path: path)
+            modelKeys = try KeyTable(file.section(S.Section.modelKeys), rows: models.count, tag: S.Section.modelKeys, path: path)
+            engineKeys = try KeyTable(file.section(S.Section.engineKeys), rows: engines.count, tag: S.Section.engineKeys, path: path)
+            registrationKeys = try KeyTable(file.section(S.Section.registrationKeys), rows: registrations.count,
+                                            tag: S.Section.registrationKeys, path: path)
+            manufacturerKeys = try KeyTable(file.section(S.Section.manufacturerKeys), rows: manufacturerRows.count,
+                                            tag: S.Section.manufacturerKeys, path: path)
             let codes = try RowTable<S.CodeColumn>(file.section(S.Section.codes), layout: .init(), tag: S.Section.codes, path: path)
             var names: [String: [String: String]] = [:]
             for row in 0..<codes.count {
@@ -66,52 +76,50 @@ public final class AircraftBundle: Sendable {
 
     /// The model with ACFTREF code `code` (`"0020901"`); surrounding spaces are ignored.
     public func model(code: String) -> ModelRecord? {
-        guard let id = strings.id(of: code.trimmingCharacters(in: .whitespaces)) else { return nil }
-        return models.find(.code, id).map { ModelRecord(bundle: self, row: $0) }
+        find(Self.trimmedASCII(code, uppercase: true), keys: modelKeys) { strings.bytes(models.value($0, .code)) }
+            .map { ModelRecord(bundle: self, row: $0) }
     }
 
     /// Manufacturers whose name starts with `prefix`, case- and diacritic-insensitively,
     /// in name order, each with its models.
     public func manufacturers(prefix: String, limit: Int = 100) -> [ManufacturerRecord] {
-        let key = NameFolding.fold(prefix.trimmingCharacters(in: .whitespaces))
-        var key8 = Array(key.utf8)
-        let start = key8.withUnsafeMutableBytes { keyBytes -> Int in
-            var low = 0, high = manufacturerRows.count
-            while low < high {
-                let mid = (low + high) / 2
-                if compare(strings.bytes(manufacturerRows.value(mid, .foldedName)), UnsafeRawBufferPointer(keyBytes)) < 0 {
-                    low = mid + 1
-                } else {
-                    high = mid
-                }
-            }
-            return low
-        }
+        let trimmed = Self.trimmedASCII(prefix, uppercase: true)
+        // ASCII needs only upper-casing; anything else goes through the shared folding.
+        let key = trimmed.allSatisfy { $0 < 0x80 } ? trimmed : Array(NameFolding.fold(String(decoding: trimmed, as: UTF8.self)).utf8)
         var result: [ManufacturerRecord] = []
-        var row = start
-        while row < manufacturerRows.count, result.count < limit {
-            let name = strings.bytes(manufacturerRows.value(row, .foldedName))
-            guard name.count >= key8.count, key8.withUnsafeBytes({ compare(UnsafeRawBufferPointer(rebasing: name[0..<key8.count]), $0) == 0 }) else {
-                break
+        key.withUnsafeBytes { key in
+            // Packed keys order like the folded names, so the first candidate is a binary search away.
+            var row = manufacturerKeys.lowerBound(PackedKey.pack(key))
+            while row < manufacturerRows.count, result.count < limit {
+                let name = strings.bytes(manufacturerRows.value(row, .foldedName))
+                guard name.count >= key.count, compare(UnsafeRawBufferPointer(rebasing: name[0..<key.count]), key) == 0 else { break }
+                result.append(ManufacturerRecord(bundle: self, row: row))
+                row += 1
             }
-            result.append(ManufacturerRecord(bundle: self, row: row))
-            row += 1
         }
-        key8.removeAll()
         return result
     }
 
     /// The registration for an N-number: `N12345`, `n12345` and `12345` all work.
     public func aircraft(registration: String) -> RegistrationRecord? {
-        guard let nNumber = Self.normalizedRegistration(registration), let id = strings.id(of: nNumber) else { return nil }
-        return registrations.find(.nNumber, id).map { RegistrationRecord(bundle: self, row: $0) }
+        guard let nNumber = Self.registrationKey(registration) else { return nil }
+        return find(nNumber, keys: registrationKeys) { strings.bytes(registrations.value($0, .nNumber)) }
+            .map { RegistrationRecord(bundle: self, row: $0) }
     }
 
     /// The registration whose transponder has this ICAO 24-bit address (`"AC6CD2"`, case-insensitive).
     public func aircraft(modeSHex: String) -> RegistrationRecord? {
-        var text = modeSHex.trimmingCharacters(in: .whitespaces)
-        if text.lowercased().hasPrefix("0x") { text.removeFirst(2) }
-        guard !text.isEmpty, text.count <= 6, let address = UInt32(text, radix: 16) else { return nil }
+        var hex = Self.trimmedASCII(modeSHex, uppercase: true)
+        if hex.count > 2, hex[0] == UInt8(ascii: "0"), hex[1] == UInt8(ascii: "X") { hex.removeFirst(2) }
+        guard (1...6).contains(hex.count) else { return nil }
+        var address: UInt32 = 0
+        for byte in hex {
+            switch byte {
+            case 0x30...0x39: address = address << 4 | UInt32(byte - 0x30)
+            case 0x41...0x46: address = address << 4 | UInt32(byte - 0x41 + 10)
+            default: return nil
+            }
+        }
         guard let index = modeS.find(.address, address) else { return nil }
         let row = Int(modeS.value(index, .registrationRow))
         return row < registrations.count ? RegistrationRecord(bundle: self, row: row) : nil
@@ -119,8 +127,8 @@ public final class AircraftBundle: Sendable {
 
     /// The engine with ENGINE code `code` (`"17020"`).
     public func engine(code: String) -> EngineRecord? {
-        guard let id = strings.id(of: code.trimmingCharacters(in: .whitespaces)) else { return nil }
-        return engines.find(.code, id).map { EngineRecord(bundle: self, row: $0) }
+        find(Self.trimmedASCII(code, uppercase: false), keys: engineKeys) { strings.bytes(engines.value($0, .code)) }
+            .map { EngineRecord(bundle: self, row: $0) }
     }
 
     /// The display name of a code (`displayName(.aircraftType, "4")` → `"Fixed wing single engine"`).
@@ -135,10 +143,44 @@ public final class AircraftBundle: Sendable {
 
     /// `N12345`, `n12345`, ` 12345 ` → `N12345`; nil when it cannot be an N-number.
     public static func normalizedRegistration(_ text: String) -> String? {
-        var mark = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "-", with: "")
-        if mark.hasPrefix("N") { mark.removeFirst() }
-        guard (1...5).contains(mark.count), mark.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else { return nil }
-        return "N" + mark
+        registrationKey(text).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The N-number's bytes (`N` + upper-cased mark), without Foundation: this is the hot path.
+    static func registrationKey(_ text: String) -> [UInt8]? {
+        var mark = trimmedASCII(text, uppercase: true)
+        mark.removeAll { $0 == UInt8(ascii: "-") }
+        if mark.first == UInt8(ascii: "N") { mark.removeFirst() }
+        guard (1...5).contains(mark.count),
+              mark.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) }) else { return nil }
+        mark.insert(UInt8(ascii: "N"), at: 0)
+        return mark
+    }
+
+    /// UTF-8 bytes of `text` without surrounding spaces and tabs, ASCII letters upper-cased if asked.
+    static func trimmedASCII(_ text: String, uppercase: Bool) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        var start = 0
+        while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        if start > 0 { bytes.removeFirst(start) }
+        if uppercase {
+            for i in bytes.indices where bytes[i] >= 0x61 && bytes[i] <= 0x7A { bytes[i] -= 0x20 }
+        }
+        return bytes
+    }
+
+    /// Binary search on packed keys, then an exact comparison of the stored string.
+    private func find(_ key: [UInt8], keys: KeyTable, stored: (Int) -> UnsafeRawBufferPointer) -> Int? {
+        key.withUnsafeBytes { key in
+            let packed = PackedKey.pack(key)
+            var row = keys.lowerBound(packed)
+            while row < keys.count, keys[row] == packed {
+                if compare(stored(row), key) == 0 { return row }
+                row += 1
+            }
+            return nil
+        }
     }
 
     // MARK: Internals

@@ -20,8 +20,38 @@ public struct ArtifactBuilder: Sendable {
         sections.append((tag, rows, bytes))
     }
 
-    /// The complete file.
+    /// The complete file, in memory.
     public func serialize() -> [UInt8] {
+        var out: [UInt8] = []
+        forEachPiece { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Writes the file atomically, section by section (no in-memory copy of the whole file).
+    ///
+    /// `observe` sees every byte written, in order (to hash the file in the same pass).
+    /// Returns the file size and the section table as written.
+    @discardableResult
+    public func write(to path: String, observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(ArtifactError)
+        -> (bytes: Int, sections: [SectionInfo]) {
+        let file = try AtomicFileWriter(path: path)
+        var size = 0
+        var failure: ArtifactError?
+        let sections = forEachPiece { piece in
+            guard failure == nil else { return }
+            do throws(ArtifactError) { try file.write(piece) } catch { failure = error }
+            observe(piece)
+            size += piece.count
+        }
+        if let failure { throw failure }
+        try file.commit()
+        return (size, sections)
+    }
+
+    /// Calls `body` with the file's bytes in order: header and section table, then each
+    /// section after the zero padding that aligns it.
+    @discardableResult
+    private func forEachPiece(_ body: (UnsafeRawBufferPointer) -> Void) -> [SectionInfo] {
         let ordered = sections.sorted { $0.tag < $1.tag }
         let tableEnd = ArtifactFormat.headerSize + ordered.count * ArtifactFormat.sectionEntrySize
         var offsets: [Int] = []
@@ -32,30 +62,38 @@ public struct ArtifactBuilder: Sendable {
         }
         let fileSize = cursor
 
-        var out = ByteWriter(capacity: fileSize)
-        out.append(ArtifactFormat.magic)
-        out.u16(ArtifactFormat.majorVersion)
-        out.u16(ArtifactFormat.minorVersion)
-        out.u32(kind.rawValue)
-        out.u32(UInt32(ordered.count))
-        out.u32(0)  // header CRC, patched below
-        out.u64(UInt64(fileSize))
-        out.zeros(32)
+        var infos: [SectionInfo] = []
+        var header = ByteWriter(capacity: tableEnd)
+        header.append(ArtifactFormat.magic)
+        header.u16(ArtifactFormat.majorVersion)
+        header.u16(ArtifactFormat.minorVersion)
+        header.u32(kind.rawValue)
+        header.u32(UInt32(ordered.count))
+        header.u32(0)  // header CRC, patched below
+        header.u64(UInt64(fileSize))
+        header.zeros(32)
         for (section, offset) in zip(ordered, offsets) {
-            out.u32(section.tag.rawValue)
-            out.u32(CRC32.checksum(section.bytes))
-            out.u64(UInt64(offset))
-            out.u64(UInt64(section.bytes.count))
-            out.u64(UInt64(section.rows))
+            let crc = CRC32.checksum(section.bytes)
+            header.u32(section.tag.rawValue)
+            header.u32(crc)
+            header.u64(UInt64(offset))
+            header.u64(UInt64(section.bytes.count))
+            header.u64(UInt64(section.rows))
+            infos.append(SectionInfo(tag: section.tag.description, offset: UInt64(offset), length: UInt64(section.bytes.count),
+                                     rows: UInt64(section.rows), crc32: crc))
         }
-        let headerCRC = out.bytes.withUnsafeBytes { CRC32.checksum($0) }
-        out.patchU32(headerCRC, at: 20)
+        let headerCRC = header.bytes.withUnsafeBytes { CRC32.checksum($0) }
+        header.patchU32(headerCRC, at: 20)
+        header.bytes.withUnsafeBytes(body)
+        var written = tableEnd
+        let zeros = [UInt8](repeating: 0, count: ArtifactFormat.alignment)
         for (section, offset) in zip(ordered, offsets) {
-            out.zeros(offset - out.count)
-            out.append(section.bytes)
+            zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(offset - written)])) }
+            section.bytes.withUnsafeBytes(body)
+            written = offset + section.bytes.count
         }
-        out.zeros(fileSize - out.count)
-        return out.bytes
+        zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(fileSize - written)])) }
+        return infos
     }
 
     private func align(_ value: Int) -> Int {
@@ -71,6 +109,7 @@ public struct ByteWriter: Sendable {
 
     public var count: Int { bytes.count }
     public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    public mutating func append(_ other: UnsafeRawBufferPointer) { bytes.append(contentsOf: other) }
     public mutating func u8(_ v: UInt8) { bytes.append(v) }
     public mutating func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     public mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }

@@ -54,22 +54,24 @@ public final class AtomicFileWriter {
     deinit { if !finished { abort() } }
 
     public func write(_ bytes: [UInt8]) throws(ArtifactError) {
-        var failure: String?
+        var failure: ArtifactError?
         bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += n
-            }
+            do throws(ArtifactError) { try write(buffer) } catch { failure = error }
         }
-        if let failure {
-            abort()
-            throw .io(path: path, reason: "write failed: \(failure)")
+        if let failure { throw failure }
+    }
+
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(ArtifactError) {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                abort()
+                throw .io(path: path, reason: "write failed: \(reason)")
+            }
+            offset += n
         }
     }
 

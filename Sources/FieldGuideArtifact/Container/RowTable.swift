@@ -53,46 +53,83 @@ public struct RowLayout<Column: RowColumn>: Sendable {
     }
 }
 
-/// Builds a row table: rows of `UInt32` values, string columns remapped on serialization.
+/// Builds a row table: rows of `UInt32` values stored flat, string columns remapped and rows
+/// sorted before serialization.
+///
+/// ```swift
+/// var table = RowTableBuilder<EngineColumn>()
+/// let row = table.appendRow()
+/// table[row, .code] = pool.intern("17020")
+/// ```
 public struct RowTableBuilder<Column: RowColumn>: Sendable {
     public let layout = RowLayout<Column>()
-    public private(set) var rows: [[UInt32]] = []
+    private let width = Column.allCases.count
+    private let absent = Column.allCases.map { $0.kind.absent }
+    /// Row-major values: row `r`, column `c` at `r * width + c`.
+    private var values: [UInt32] = []
 
     public init() {}
 
-    public var count: Int { rows.count }
+    public var count: Int { values.count / width }
 
-    /// A row with every column absent, to fill in and `append`.
-    public func newRow() -> Row { Row(values: Self.absentRow) }
+    /// Reserves room for `rows` rows.
+    public mutating func reserve(_ rows: Int) { values.reserveCapacity(rows * width) }
+
+    /// Appends a row with every column absent; returns its index.
+    public mutating func appendRow() -> Int {
+        values.append(contentsOf: absent)
+        return count - 1
+    }
+
+    public subscript(row: Int, column: Column) -> UInt32 {
+        get { values[row * width + column.rawValue] }
+        set { values[row * width + column.rawValue] = newValue }
+    }
+
+    /// A row with every column absent, to fill in and `append` (for small tables).
+    public func newRow() -> Row { Row(values: absent) }
 
     /// Appends a row made by `newRow()`.
-    public mutating func append(_ row: Row) { rows.append(row.values) }
-
-    private static var absentRow: [UInt32] { Column.allCases.map { $0.kind.absent } }
+    public mutating func append(_ row: Row) { values.append(contentsOf: row.values) }
 
     /// Applies the string pool's final ids to every string column.
     public mutating func remapStrings(_ remap: [UInt32]) {
         let stringColumns = Column.allCases.filter { $0.kind == .string }.map(\.rawValue)
-        for r in rows.indices {
-            for c in stringColumns { rows[r][c] = remap[Int(rows[r][c])] }
+        for r in 0..<count {
+            for c in stringColumns { values[r * width + c] = remap[Int(values[r * width + c])] }
         }
     }
 
-    /// Sorts rows by the given columns (ascending; after remapping, string ids sort as strings).
-    public mutating func sort(by columns: [Column]) {
+    /// Sorts rows by the given columns, ascending and stable (after remapping, string ids
+    /// sort as their strings). Returns `old row → new row`.
+    @discardableResult
+    public mutating func sort(by columns: [Column]) -> [Int] {
         let keys = columns.map(\.rawValue)
-        rows.sort { a, b in
-            for k in keys where a[k] != b[k] { return a[k] < b[k] }
-            return false
+        let width = self.width
+        let order = values.withUnsafeBufferPointer { v in
+            (0..<count).sorted { a, b in
+                for k in keys where v[a * width + k] != v[b * width + k] { return v[a * width + k] < v[b * width + k] }
+                return a < b
+            }
         }
+        var sorted = [UInt32]()
+        sorted.reserveCapacity(values.count)
+        var newIndex = [Int](repeating: 0, count: order.count)
+        for (new, old) in order.enumerated() {
+            sorted.append(contentsOf: values[old * width ..< (old + 1) * width])
+            newIndex[old] = new
+        }
+        values = sorted
+        return newIndex
     }
 
     /// The section bytes.
     public func serialize() -> [UInt8] {
-        var out = ByteWriter(capacity: rows.count * layout.stride)
-        for row in rows {
-            for column in Column.allCases {
-                let value = row[column.rawValue]
+        var out = ByteWriter(capacity: count * layout.stride)
+        let columns = Column.allCases
+        for r in 0..<count {
+            for column in columns {
+                let value = values[r * width + column.rawValue]
                 switch column.kind {
                 case .u8: out.u8(UInt8(truncatingIfNeeded: value))
                 case .u16: out.u16(UInt16(truncatingIfNeeded: value))

@@ -24,6 +24,14 @@ public enum AircraftSchema {
         public static let modeS = FourCC("MODS")
         /// Code tables: (table, code, display name), sorted by table then code.
         public static let codes = FourCC("CODE")
+        /// `PackedKey` of each model's code, parallel to `MODL`.
+        public static let modelKeys = FourCC("MKEY")
+        /// `PackedKey` of each engine's code, parallel to `ENGN`.
+        public static let engineKeys = FourCC("EKEY")
+        /// `PackedKey` of each registration's N-number, parallel to `REGS`.
+        public static let registrationKeys = FourCC("RKEY")
+        /// `PackedKey` of each manufacturer's folded name (its first 8 bytes), parallel to `MFRS`.
+        public static let manufacturerKeys = FourCC("FKEY")
     }
 
     public enum ModelColumn: Int, RowColumn {

@@ -17,6 +17,14 @@ public enum NormalizedFAA {
         "engine_count", "seat_count", "weight_class", "cruise_speed_mph", "tc_data_sheet", "tc_data_holder",
     ]
     static let engineHeader = ["code", "manufacturer", "model", "engine_type", "horsepower", "thrust_lbs"]
+    /// The columns of `registrations.csv`, in order.
+    public enum RegistrationField: Int, CaseIterable, Sendable {
+        case nNumber, serialNumber, modelCode, engineCode, yearManufactured, registrantType, name, street, street2
+        case city, state, zip, region, county, country, lastActionDate, certificateIssueDate, certification
+        case airworthinessClass, approvedOperations, aircraftType, engineType, status, modeSHex, fractionalOwner
+        case airworthinessDate, otherNames, expirationDate, uniqueID, kitManufacturer, kitModel
+    }
+
     static let registrationHeader = [
         "n_number", "serial_number", "model_code", "engine_code", "year_manufactured", "registrant_type", "name",
         "street", "street2", "city", "state", "zip", "region", "county", "country", "last_action_date",
@@ -80,6 +88,12 @@ public enum NormalizedFAA {
             engines.append(e)
         }
         return engines
+    }
+
+    /// Streams the raw records of `registrations.csv` (header checked), for readers that work on
+    /// field bytes; columns are `RegistrationField`s.
+    public static func readRegistrationRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws {
+        try read(path, header: registrationHeader, body)
     }
 
     /// Streams `registrations.csv`.

@@ -57,9 +57,16 @@ struct FieldReader {
 
     /// A `YYYYMMDD` date; blank is absent, an impossible date rejects the row.
     mutating func date(_ i: Int) -> FAADate? {
-        let value = text(i)
-        if value.isEmpty { return nil }
-        guard value.utf8.count == 8, let date = FAADate(value) else {
+        let parsed: (blank: Bool, date: FAADate?) = record.withField(i) { buffer in
+            var end = buffer.count
+            while end > 0, buffer[end - 1] == 0x20 { end -= 1 }
+            if end == 0 { return (true, nil) }
+            guard end == 8, let n = FAADate.digits(UnsafeBufferPointer(rebasing: buffer[0..<8])) else { return (false, nil) }
+            return (false, FAADate(year: n / 10_000, month: n / 100 % 100, day: n % 100))
+        }
+        if parsed.blank { return nil }
+        guard let date = parsed.date else {
+            let value = text(i)
             reject(i, value: value, "expected a calendar date YYYYMMDD, found \"\(value)\"")
             return nil
         }

@@ -15,11 +15,21 @@ public struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConv
 
     /// Parses `YYYYMMDD` or ISO `YYYY-MM-DD`.
     public init?(_ text: String) {
-        let digits = text.utf8.filter { $0 != UInt8(ascii: "-") }
-        guard digits.count == 8, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              text.utf8.count == 8 || text.utf8.count == 10 else { return nil }
-        let n = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        var text = text
+        guard let n = text.withUTF8({ FAADate.digits($0) }) else { return nil }
         self.init(year: n / 10_000, month: n / 100 % 100, day: n % 100)
+    }
+
+    /// `YYYYMMDD` or `YYYY-MM-DD` bytes as the number yyyymmdd, without building a string.
+    static func digits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let dashed = bytes.count == 10
+        guard bytes.count == 8 || (dashed && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")) else { return nil }
+        var n = 0
+        for (i, byte) in bytes.enumerated() where !(dashed && (i == 4 || i == 7)) {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            n = n * 10 + Int(byte - 0x30)
+        }
+        return n
     }
 
     /// `20230426`.
@@ -27,8 +37,12 @@ public struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConv
 
     /// `2023-04-26`.
     public var description: String {
-        func pad(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        let digits: [UInt8] = [
+            UInt8(0x30 + year / 1000 % 10), UInt8(0x30 + year / 100 % 10), UInt8(0x30 + year / 10 % 10), UInt8(0x30 + year % 10),
+            UInt8(ascii: "-"), UInt8(0x30 + month / 10), UInt8(0x30 + month % 10),
+            UInt8(ascii: "-"), UInt8(0x30 + day / 10), UInt8(0x30 + day % 10),
+        ]
+        return String(decoding: digits, as: UTF8.self)
     }
 
     public static func < (a: FAADate, b: FAADate) -> Bool { a.yyyymmdd < b.yyyymmdd }
