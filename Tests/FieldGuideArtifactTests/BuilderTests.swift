@@ -1,0 +1,87 @@
+import FieldGuideArtifact
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Artifact builders")
+struct BuilderTests {
+    @Test("packed keys order like their bytes, for keys up to 8 bytes")
+    func packedKeyOrder() {
+        let keys = ["", "N1", "N10", "N100", "N2", "N90", "N900", "0020901", "00301TN", "A", "a", "ZZZZZZZZ"]
+        let byBytes = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let byPacked = keys.sorted { PackedKey.pack($0) < PackedKey.pack($1) }
+        #expect(byBytes == byPacked)
+        #expect(PackedKey.pack("N90") == 0x4E39_3000_0000_0000)
+        // Longer keys share their first 8 bytes: the reader falls back to a string comparison.
+        #expect(PackedKey.pack("ABCDEFGHX") == PackedKey.pack("ABCDEFGHY"))
+    }
+
+    @Test("key table: binary search finds every key and the insertion point of missing ones")
+    func keyTable() throws {
+        let keys = (0..<1000).map { UInt64($0 * 3) }
+        let bytes = KeyTable.serialize(keys)
+        try bytes.withUnsafeBytes { raw in
+            let table = try KeyTable(raw, rows: keys.count, tag: FourCC("TKEY"), path: "t")
+            for (row, key) in keys.enumerated() { #expect(table.lowerBound(key) == row) }
+            #expect(table.lowerBound(4) == 2)
+            #expect(table.lowerBound(UInt64.max) == keys.count)
+            #expect(throws: ArtifactError.self) { try KeyTable(raw, rows: keys.count + 1, tag: FourCC("TKEY"), path: "t") }
+        }
+    }
+
+    @Test("string pool: deduplicates across rehashes, sorts byte-wise, and remaps every id")
+    func poolDedup() throws {
+        var pool = StringPoolBuilder(expectedStrings: 4)  // forces several rehashes
+        var ids: [String: UInt32] = [:]
+        let words = (0..<20_000).map { "w\(($0 * 7919) % 5003)" }  // 5,003 distinct, each seen ~4 times
+        for word in words {
+            let id = pool.intern(word)
+            if let earlier = ids[word] { #expect(earlier == id) } else { ids[word] = id }
+        }
+        #expect(pool.count == 5_004)  // plus ""
+        #expect(pool.intern("") == 0)
+        let (bytes, remap) = pool.finish()
+        try bytes.withUnsafeBytes { raw in
+            let reader = try StringPool(raw, path: "t")
+            #expect(reader.count == 5_004)
+            for (word, id) in ids { #expect(reader.string(remap[Int(id)]) == word) }
+            let all = (0..<reader.count).map { reader.string(UInt32($0)) }
+            #expect(all == all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            #expect(reader.id(of: "w42") == remap[Int(ids["w42"]!)])
+        }
+    }
+
+    @Test("row table sort is stable and reports where each row went")
+    func rowSort() {
+        enum Column: Int, RowColumn {
+            case key, payload
+            var kind: ColumnKind { .u32 }
+        }
+        var table = RowTableBuilder<Column>()
+        for (key, payload) in [(3, 0), (1, 1), (3, 2), (2, 3)] {
+            let row = table.appendRow()
+            table[row, .key] = UInt32(key)
+            table[row, .payload] = UInt32(payload)
+        }
+        let moved = table.sort(by: [.key])
+        #expect((0..<4).map { table[$0, .payload] } == [1, 3, 0, 2])
+        #expect(moved == [2, 0, 3, 1])
+    }
+
+    @Test("streamed writing gives the same bytes and section table as in-memory serialization")
+    func streamedWrite() throws {
+        var builder = ArtifactBuilder(kind: FourCC("TEST"))
+        builder.addSection(FourCC("BBBB"), rows: 3, bytes: [1, 2, 3])
+        builder.addSection(FourCC("AAAA"), rows: 1, bytes: Array(repeating: 7, count: 13))
+        let path = try TestPaths.temporaryDirectory("stream").appendingPathComponent("t.fgb").path
+        var observed: [UInt8] = []
+        let (size, sections) = try builder.write(to: path) { observed.append(contentsOf: $0) }
+        let onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(onDisk == builder.serialize())
+        #expect(observed == onDisk && size == onDisk.count)
+        let file = try ArtifactFile(path: path)
+        #expect(file.sections == sections)
+        #expect(sections.map(\.tag) == ["AAAA", "BBBB"])
+        #expect(sections.allSatisfy { $0.offset % 8 == 0 })
+    }
+}
