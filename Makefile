@@ -8,7 +8,7 @@ OUT        ?= output
 BENCH_DATA ?= bench-data
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
-.PHONY: all nightly deps build test faa bench-data bench clean
+.PHONY: all nightly deps build test faa bench-data bench clean validate
 
 all: nightly
 
@@ -59,6 +59,14 @@ bench: build bench-data
 	@/usr/bin/time -f "emit-aircraft: %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft $(OUT)/bench/stage --output $(OUT)/bench 2>&1 | grep -v '^emit-aircraft:' || true
 	@echo "== Queries"
 	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
+	cd Benchmarks && $(SWIFT) build -c release --product birds-bench
+	Benchmarks/.build/release/birds-bench
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench
+
+## validate: the bird seed JSON check CI runs: make validate [PATHS=dir-or-files] [FORMAT=github] [STRICT=1]
+PATHS ?= input
+validate: deps
+	$(SWIFT) build -c release --product validate
+	BIN=$(BIN) pipelines/validate-seeds $(PATHS)

@@ -22,6 +22,11 @@ let package = Package(
         .executable(name: "ingest-faa", targets: ["ingest-faa"]),
         .executable(name: "emit-aircraft", targets: ["emit-aircraft"]),
         .executable(name: "fieldguide", targets: ["fieldguide"]),
+        .library(name: "FieldGuideBirds", targets: ["FieldGuideBirds"]),
+        .executable(name: "ingest-birds", targets: ["ingest-birds"]),
+        .executable(name: "validate", targets: ["validate"]),
+        .library(name: "FieldGuideExports", targets: ["FieldGuideExports"]),
+        .executable(name: "ingest-exports", targets: ["ingest-exports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,7 +70,37 @@ let package = Package(
 
         // MARK: Sources: birds (issue 3: FieldGuideBirds, ingest-birds, validate)
         // BIRDS-TARGETS-BEGIN
+        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact"]),
+        .executableTarget(
+            name: "ingest-birds",
+            dependencies: [
+                "FieldGuideBirds", "FieldGuideCore", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "validate",
+            dependencies: [
+                "FieldGuideBirds", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // BIRDS-TARGETS-END
+
+        // MARK: Sources: metadata exports (issue 5: FieldGuideExports, ingest-exports)
+        // EXPORTS-TARGETS-BEGIN
+        .target(
+            name: "FieldGuideExports",
+            dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuide"]
+        ),
+        .executableTarget(
+            name: "ingest-exports",
+            dependencies: [
+                "FieldGuideExports", "FieldGuideCore", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // EXPORTS-TARGETS-END
 
         // MARK: Indexing
         .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideCSV", "FieldGuideFAA", "FieldGuideCore"]),
@@ -115,6 +150,13 @@ let package = Package(
         .testTarget(
             name: "FieldGuideEndToEndTests",
             dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideFAA", "FieldGuideCore", "TestSupport"]
+        ),
+        .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
+        .testTarget(
+            name: "FieldGuideExportsTests",
+            dependencies: [
+                "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideIndex", "TestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,6 +6,7 @@
 //
 //   generate-faa-data   full-size synthetic FAA releasable files (ACFTREF, ENGINE, MASTER)
 //   fieldguide-bench    open and lookup latency of an aircraft artifact
+//   birds-bench         validating an 11,000-species bird database with hotspots (FieldGuideBirds)
 //
 // Build from this directory: `swift build -c release --product generate-faa-data`.
 import PackageDescription
@@ -32,6 +33,10 @@ let package = Package(
                 .product(name: "FieldGuideArtifact", package: "FieldGuide"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "birds-bench",
+            dependencies: ["BenchSupport", .product(name: "FieldGuideBirds", package: "FieldGuide")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,21 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Runs a built executable from `.build/debug` and captures its exit status and output.
+/// Runs a built executable (from the test binary's build directory) and captures its exit status and output.
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let binary = TestPaths.packageRoot.appendingPathComponent(".build/debug/\(executable)")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = TestPaths.packageRoot
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    try TestPaths.run(executable, arguments)
 }
 
 @Suite("Stage executables", .serialized)

@@ -28,6 +28,45 @@ public enum TestPaths {
         return nil
     }
 
+    /// A built executable of this package: looked up in `FIELDGUIDE_BIN_DIR` when set, then in
+    /// the build directory of the running test binary (so `--scratch-path` builds work), then
+    /// in `.build/debug`.
+    public static func executable(_ name: String) -> URL {
+        var candidates: [URL] = []
+        if let dir = ProcessInfo.processInfo.environment["FIELDGUIDE_BIN_DIR"] { candidates.append(URL(fileURLWithPath: dir)) }
+        // The test binary lives in <build>/debug (Linux) or <build>/debug/X.xctest/Contents/MacOS (macOS).
+        for start in [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), Bundle.main.executableURL, Bundle.main.bundleURL] {
+            guard var url = start else { continue }
+            for _ in 0..<5 {
+                url.deleteLastPathComponent()
+                candidates.append(url)
+            }
+        }
+        candidates.append(packageRoot.appendingPathComponent(".build/debug"))
+        for directory in candidates {
+            let binary = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/\(name)")
+    }
+
+    /// Runs a built executable of this package from the package root and captures its exit
+    /// status and output.
+    public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = TestPaths.executable(executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
     /// A fresh temporary directory, removed by the caller.
     public static func temporaryDirectory(_ label: String = "fieldguide") throws -> URL {
         let url = FileManager.default.temporaryDirectory

@@ -1,0 +1,429 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a document is not JSON, and exactly where (RFC 8259, strict: no comments, no trailing
+/// commas, no `NaN`).
+///
+/// ```swift
+/// do { _ = try JSONDocument.parse(Array("[1,]".utf8)) }
+/// catch { print(error) }   // 1:4: expected a value, found ']'
+/// ```
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        case unexpectedCharacter, unexpectedEnd, invalidNumber, invalidEscape, invalidUnicode
+        case controlCharacter, invalidUTF8, tooDeep, trailingContent
+    }
+
+    public var kind: Kind
+    /// Byte offset of the offending byte.
+    public var offset: Int
+    public var location: SourceLocation
+    public var message: String
+
+    public init(_ kind: Kind, offset: Int, location: SourceLocation, message: String) {
+        self.kind = kind
+        self.offset = offset
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { "\(location): \(message)" }
+}
+
+/// A recursive-descent JSON parser over UTF-8 bytes that records where every value starts.
+///
+/// ```swift
+/// let document = try JSONParser.parse(Array(#"{"a": [1, 2.5, "x"]}"#.utf8))
+/// document.root["a"]?.array?.count   // 3
+/// ```
+public struct JSONParser {
+    /// Nesting deeper than this is refused (a stack guard, far beyond any seed file).
+    public static let defaultMaxDepth = 256
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let allBytes: [UInt8]
+    private var position: Int
+    private let maxDepth: Int
+    private var depth = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, allBytes: [UInt8], start: Int, maxDepth: Int) {
+        self.bytes = bytes
+        self.allBytes = allBytes
+        self.position = start
+        self.maxDepth = maxDepth
+    }
+
+    /// Parses a whole document. A UTF-8 byte order mark is skipped.
+    public static func parse(_ input: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONDocument {
+        // A trailing NUL lets strtod stop at the end of a number that ends the buffer.
+        var padded = input
+        padded.append(0)
+        let start = input.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let result: Result<(JSONValue, [Int]), JSONSyntaxError> = padded.withUnsafeBufferPointer { whole in
+            let buffer = UnsafeBufferPointer(rebasing: whole[0..<input.count])
+            let lineStarts = LineTable.lineStarts(buffer)
+            var parser = JSONParser(bytes: buffer, allBytes: input, start: start, maxDepth: maxDepth)
+            do {
+                parser.skipWhitespace()
+                let root = try parser.parseValue()
+                parser.skipWhitespace()
+                if parser.position < buffer.count {
+                    throw parser.error(.trailingContent, "expected the end of the document after the top-level value, found \(parser.describeCurrent())",
+                                       lineStarts: lineStarts)
+                }
+                return .success((root, lineStarts))
+            } catch let error as JSONSyntaxError {
+                return .failure(error)
+            } catch let pending as PendingError {
+                return .failure(parser.error(pending.kind, pending.message, at: pending.offset, lineStarts: lineStarts))
+            } catch {
+                return .failure(JSONSyntaxError(.unexpectedCharacter, offset: 0, location: SourceLocation(line: 1, column: 1), message: "\(error)"))
+            }
+        }
+        switch result {
+        case let .success((root, lineStarts)): return JSONDocument(root: root, bytes: input, lineStarts: lineStarts)
+        case let .failure(error): throw error
+        }
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws -> JSONValue {
+        guard position < bytes.count else { throw pending(.unexpectedEnd, "expected a value, found the end of the file") }
+        let start = position
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return JSONValue(.object(try parseObject()), offset: start)
+        case UInt8(ascii: "["): return JSONValue(.array(try parseArray()), offset: start)
+        case UInt8(ascii: "\""): return JSONValue(.string(try parseString()), offset: start)
+        case UInt8(ascii: "t"): try literal("true"); return JSONValue(.bool(true), offset: start)
+        case UInt8(ascii: "f"): try literal("false"); return JSONValue(.bool(false), offset: start)
+        case UInt8(ascii: "n"): try literal("null"); return JSONValue(.null, offset: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONValue(.number(try parseNumber()), offset: start)
+        default: throw pending(.unexpectedCharacter, "expected a value, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func parseObject() throws -> [JSONMember] {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var members: [JSONMember] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return members
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected a key or '}', found the end of the file") }
+            guard bytes[position] == UInt8(ascii: "\"") else {
+                throw pending(.unexpectedCharacter, "expected a key in double quotes, found \(describeCurrent())")
+            }
+            let keyOffset = position
+            let key = try parseString()
+            skipWhitespace()
+            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected ':' after the key \"\(key)\", found the end of the file") }
+            guard bytes[position] == UInt8(ascii: ":") else {
+                throw pending(.unexpectedCharacter, "expected ':' after the key \"\(key)\", found \(describeCurrent())")
+            }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
+            skipWhitespace()
+            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected ',' or '}' after the value of \"\(key)\", found the end of the file") }
+            switch bytes[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                    throw pending(.unexpectedCharacter, "expected a key after ',', found '}' (a trailing comma)")
+                }
+            case UInt8(ascii: "}"):
+                position += 1
+                return members
+            default:
+                throw pending(.unexpectedCharacter, "expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws -> [JSONValue] {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return items
+        }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue())
+            skipWhitespace()
+            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected ',' or ']' in an array, found the end of the file") }
+            switch bytes[position] {
+            case UInt8(ascii: ","):
+                position += 1
+                skipWhitespace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                    throw pending(.unexpectedCharacter, "expected a value after ',', found ']' (a trailing comma)")
+                }
+            case UInt8(ascii: "]"):
+                position += 1
+                return items
+            default:
+                throw pending(.unexpectedCharacter, "expected ',' or ']' after an array element, found \(describeCurrent())")
+            }
+        }
+    }
+
+    private mutating func enter() throws {
+        depth += 1
+        if depth > maxDepth { throw pending(.tooDeep, "nesting deeper than \(maxDepth) levels") }
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+        for i in 0..<count {
+            guard position + i < bytes.count, bytes[position + i] == expected[i] else {
+                let found = position + i < bytes.count ? describe(at: position + i) : "the end of the file"
+                throw PendingError(kind: .unexpectedCharacter, offset: position + i,
+                                   message: "expected '\(word)', found \(found)")
+            }
+        }
+        position += count
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws -> String {
+        let open = position
+        position += 1
+        let start = position
+        // Scan to the closing quote; most strings have no escapes.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                return try makeString(slice, offset: start)
+            }
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte < 0x20 { throw controlCharacter() }
+            position += 1
+        }
+        throw PendingError(kind: .unexpectedEnd, offset: open, message: "expected a closing '\"' for the string that opens here, found the end of the file")
+    }
+
+    private mutating func parseEscapedString(from start: Int) throws -> String {
+        var out: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                return try out.withUnsafeBufferPointer { try makeString($0, offset: start) }
+            case UInt8(ascii: "\\"):
+                let escape = position
+                position += 1
+                guard position < bytes.count else { throw pending(.unexpectedEnd, "expected an escape after '\\', found the end of the file") }
+                let code = bytes[position]
+                position += 1
+                switch code {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"): appendScalar(try parseUnicodeEscape(escapeAt: escape), to: &out)
+                default:
+                    throw PendingError(kind: .invalidEscape, offset: escape,
+                                       message: "expected an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX), found '\\\(Self.printable(code))'")
+                }
+            default:
+                if byte < 0x20 { throw controlCharacter() }
+                out.append(byte)
+                position += 1
+            }
+        }
+        throw pending(.unexpectedEnd, "expected a closing '\"', found the end of the file")
+    }
+
+    /// Reads the 4 hex digits after `\u` (and a low surrogate's escape after a high one).
+    private mutating func parseUnicodeEscape(escapeAt escape: Int) throws -> Unicode.Scalar {
+        let first = try hex4(escapeAt: escape)
+        if (0xDC00...0xDFFF).contains(first) {
+            throw PendingError(kind: .invalidUnicode, offset: escape, message: "expected a high surrogate before the low surrogate \\u\(hexString(first))")
+        }
+        guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first)! }
+        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+            throw PendingError(kind: .invalidUnicode, offset: escape, message: "expected a low surrogate \\uDC00-\\uDFFF after the high surrogate \\u\(hexString(first))")
+        }
+        let second = position
+        position += 2
+        let low = try hex4(escapeAt: second)
+        guard (0xDC00...0xDFFF).contains(low) else {
+            throw PendingError(kind: .invalidUnicode, offset: second, message: "expected a low surrogate \\uDC00-\\uDFFF after the high surrogate \\u\(hexString(first)), found \\u\(hexString(low))")
+        }
+        return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00))!
+    }
+
+    private mutating func hex4(escapeAt escape: Int) throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected 4 hex digits after \\u, found the end of the file") }
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw PendingError(kind: .invalidEscape, offset: escape, message: "expected 4 hex digits after \\u, found \(describe(at: position))")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private func hexString(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    private func appendScalar(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        UTF8.encode(scalar) { out.append($0) }
+    }
+
+    private func makeString(_ slice: UnsafeBufferPointer<UInt8>, offset: Int) throws -> String {
+        // ASCII needs no validation (the common case); anything else is validated as UTF-8.
+        if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        if let string = String(validating: slice, as: UTF8.self) { return string }
+        // Find the first bad byte for the message.
+        var iterator = slice.makeIterator()
+        var decoder = UTF8()
+        var consumed = 0
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case let .scalarValue(scalar): consumed += UTF8.width(scalar)
+            case .emptyInput, .error: break loop
+            }
+        }
+        throw PendingError(kind: .invalidUTF8, offset: offset + consumed, message: "expected UTF-8 text, found an invalid byte sequence")
+    }
+
+    private func controlCharacter() -> PendingError {
+        PendingError(kind: .controlCharacter, offset: position,
+                     message: "expected a printable character or an escape in a string, found the control character U+00\(hexString(UInt32(bytes[position])).suffix(2)) (a raw line break or tab must be written as \\n or \\t)")
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws -> JSONNumber {
+        let start = position
+        var isInteger = true
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else {
+            throw pending(.invalidNumber, "expected a digit in the number, found \(describeCurrentOrEnd())")
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count, isDigit(bytes[position]) {
+                throw pending(.invalidNumber, "expected no leading zero in a number, found another digit after '0'")
+            }
+        } else {
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw pending(.invalidNumber, "expected a digit after the decimal point, found \(describeCurrentOrEnd())")
+            }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw pending(.invalidNumber, "expected a digit in the exponent, found \(describeCurrentOrEnd())")
+            }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        let length = position - start
+        if isInteger, length <= 18 {
+            var value = 0
+            var i = start
+            let negative = bytes[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            while i < position {
+                value = value * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+                i += 1
+            }
+            return JSONNumber(integer: negative ? -value : value)
+        }
+        // The byte after the number is not part of it (or is the NUL pad): strtod stops there.
+        let pointer = UnsafeRawPointer(bytes.baseAddress! + start).assumingMemoryBound(to: CChar.self)
+        return JSONNumber(strtod(pointer, nil))
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    // MARK: Whitespace and errors
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private func pending(_ kind: JSONSyntaxError.Kind, _ message: String) -> PendingError {
+        PendingError(kind: kind, offset: position, message: message)
+    }
+
+    private func error(_ kind: JSONSyntaxError.Kind, _ message: String, at offset: Int? = nil, lineStarts: [Int]) -> JSONSyntaxError {
+        let at = offset ?? position
+        return JSONSyntaxError(kind, offset: at, location: LineTable.location(ofOffset: at, bytes: allBytes, lineStarts: lineStarts), message: message)
+    }
+
+    private func describeCurrent() -> String { describe(at: position) }
+
+    private func describeCurrentOrEnd() -> String {
+        position < bytes.count ? describe(at: position) : "the end of the file"
+    }
+
+    private func describe(at offset: Int) -> String {
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Self.printable(byte))'" }
+        if byte >= 0x80 {
+            // Name the whole character when it decodes.
+            var iterator = UnsafeBufferPointer(rebasing: bytes[offset..<min(offset + 4, bytes.count)]).makeIterator()
+            var decoder = UTF8()
+            if case let .scalarValue(scalar) = decoder.decode(&iterator) { return "'\(Character(scalar))'" }
+            return "the byte 0x\(String(byte, radix: 16, uppercase: true))"
+        }
+        return "the control character U+00\(hexString(UInt32(byte)).suffix(2))"
+    }
+
+    private static func printable(_ byte: UInt8) -> String { String(UnicodeScalar(byte)) }
+}
+
+/// An error found mid-parse; its line and column are computed once, at the top.
+private struct PendingError: Error {
+    var kind: JSONSyntaxError.Kind
+    var offset: Int
+    var message: String
+}

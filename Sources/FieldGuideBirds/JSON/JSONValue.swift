@@ -1,0 +1,228 @@
+/// A parsed JSON value together with the byte offset where it starts in its document.
+///
+/// Objects keep their members in document order, duplicates included, so a validator can
+/// report a repeated key instead of silently keeping one.
+///
+/// ```swift
+/// let document = try JSONDocument.parse(Array(#"{"size_category": 2}"#.utf8))
+/// document.root["size_category"]?.integer            // 2
+/// document.location(of: document.root["size_category"]!) // line 1, column 20
+/// ```
+public struct JSONValue: Sendable {
+    /// The value itself.
+    public enum Content: Sendable {
+        case null
+        case bool(Bool)
+        case number(JSONNumber)
+        case string(String)
+        case array([JSONValue])
+        case object([JSONMember])
+    }
+
+    public var content: Content
+    /// Byte offset of the value's first byte in the document (after any byte order mark is counted).
+    public var offset: Int
+
+    public init(_ content: Content, offset: Int) {
+        self.content = content
+        self.offset = offset
+    }
+
+    /// The first member named `key`, if this is an object.
+    public subscript(key: String) -> JSONValue? { member(key)?.value }
+
+    /// The first member named `key`, if this is an object.
+    public func member(_ key: String) -> JSONMember? {
+        guard case let .object(members) = content else { return nil }
+        return members.first { $0.key == key }
+    }
+
+    public var string: String? { if case let .string(s) = content { s } else { nil } }
+    public var number: JSONNumber? { if case let .number(n) = content { n } else { nil } }
+    /// The number when it is integral (`2` or `2.0`), else nil.
+    public var integer: Int? { number?.integer }
+    public var double: Double? { number?.double }
+    public var bool: Bool? { if case let .bool(b) = content { b } else { nil } }
+    public var array: [JSONValue]? { if case let .array(a) = content { a } else { nil } }
+    public var members: [JSONMember]? { if case let .object(m) = content { m } else { nil } }
+    public var isNull: Bool { if case .null = content { true } else { false } }
+
+    /// What kind of value this is, in the words an error message uses ("a string", "an array").
+    public var kindDescription: String {
+        switch content {
+        case .null: "null"
+        case let .bool(b): b ? "true" : "false"
+        case let .number(n): n.integer != nil ? "an integer" : "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// One `"key": value` pair of an object.
+public struct JSONMember: Sendable {
+    public var key: String
+    /// Byte offset of the key's opening quote.
+    public var keyOffset: Int
+    public var value: JSONValue
+
+    public init(key: String, keyOffset: Int, value: JSONValue) {
+        self.key = key
+        self.keyOffset = keyOffset
+        self.value = value
+    }
+}
+
+/// A JSON number: its value as a `Double`, and as an `Int` when it is integral and fits.
+public struct JSONNumber: Sendable, Hashable {
+    public var double: Double
+    public var integer: Int?
+
+    public init(_ double: Double) {
+        self.double = double
+        self.integer = double.rounded() == double && abs(double) < 9.0e15 ? Int(double) : nil
+    }
+
+    public init(integer: Int) {
+        self.double = Double(integer)
+        self.integer = integer
+    }
+}
+
+/// A 1-based line and column; the column counts Unicode scalars, as editors show it.
+///
+/// ```swift
+/// SourceLocation(line: 12, column: 5).description   // "12:5"
+/// ```
+public struct SourceLocation: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+
+    public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// A parsed document: the root value, plus what it takes to turn an offset into line:column
+/// and to find the value a JSON pointer names.
+///
+/// ```swift
+/// let document = try JSONDocument.parse(bytes)
+/// let size = document.value(at: "/birds/3/size_category")
+/// let where = document.location(ofOffset: size!.offset)     // 61:30
+/// ```
+public struct JSONDocument: Sendable {
+    public let root: JSONValue
+    /// The document's bytes (a leading byte order mark included, so offsets match the file).
+    public let bytes: [UInt8]
+    private let lineStarts: [Int]
+
+    init(root: JSONValue, bytes: [UInt8], lineStarts: [Int]) {
+        self.root = root
+        self.bytes = bytes
+        self.lineStarts = lineStarts
+    }
+
+    /// Parses UTF-8 bytes (a UTF-8 byte order mark is skipped).
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) throws(JSONSyntaxError) -> JSONDocument {
+        try JSONParser.parse(bytes, maxDepth: maxDepth)
+    }
+
+    /// The line and column of a byte offset.
+    public func location(ofOffset offset: Int) -> SourceLocation {
+        LineTable.location(ofOffset: offset, bytes: bytes, lineStarts: lineStarts)
+    }
+
+    /// The line and column where `value` starts.
+    public func location(of value: JSONValue) -> SourceLocation { location(ofOffset: value.offset) }
+
+    /// The value `pointer` (RFC 6901, e.g. `/birds/0/validMonths/2`) names, or nil.
+    public func value(at pointer: String) -> JSONValue? {
+        let resolved = deepestValue(at: pointer)
+        return resolved.matchedAll ? resolved.value : nil
+    }
+
+    /// The value `pointer` names or, when part of it does not exist (a missing key), its
+    /// deepest existing ancestor: where a "missing field" finding points.
+    public func deepestValue(at pointer: String) -> (value: JSONValue, matchedAll: Bool) {
+        var current = root
+        for token in JSONPointer.tokens(pointer) {
+            switch current.content {
+            case let .object(members):
+                guard let member = members.first(where: { $0.key == token }) else { return (current, false) }
+                current = member.value
+            case let .array(items):
+                guard let index = Int(token), items.indices.contains(index) else { return (current, false) }
+                current = items[index]
+            default:
+                return (current, false)
+            }
+        }
+        return (current, true)
+    }
+}
+
+/// RFC 6901 JSON pointers: building and splitting them.
+///
+/// ```swift
+/// JSONPointer.appending("/birds/0", "a/b")   // "/birds/0/a~1b"
+/// JSONPointer.tokens("/birds/0/a~1b")        // ["birds", "0", "a/b"]
+/// ```
+public enum JSONPointer {
+    /// `pointer` with one more reference token, escaped.
+    public static func appending(_ pointer: String, _ token: String) -> String {
+        if !token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+            return pointer + "/" + token
+        }
+        return pointer + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// `pointer` with an array index appended.
+    public static func appending(_ pointer: String, _ index: Int) -> String { pointer + "/" + String(index) }
+
+    /// The unescaped reference tokens of `pointer` (empty for the whole document, `""`).
+    public static func tokens(_ pointer: String) -> [String] {
+        guard !pointer.isEmpty else { return [] }
+        return pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+    }
+}
+
+/// Line starts of a byte buffer, and offset → line:column.
+enum LineTable {
+    static func lineStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var starts = [0]
+        starts.reserveCapacity(bytes.count / 24 + 1)
+        for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") { starts.append(i + 1) }
+        return starts
+    }
+
+    static func location(ofOffset offset: Int, bytes: [UInt8], lineStarts: [Int]) -> SourceLocation {
+        // The last line start at or before offset.
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        var start = lineStarts[low]
+        // A byte order mark is not a column.
+        if low == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = min(3, offset) }
+        var column = 1
+        var i = start
+        let end = min(offset, bytes.count)
+        while i < end {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return SourceLocation(line: low + 1, column: column)
+    }
+}

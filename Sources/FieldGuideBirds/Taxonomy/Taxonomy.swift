@@ -1,0 +1,183 @@
+import FieldGuideCSV
+
+/// One row of the eBird/Clements taxonomy.
+public struct Taxon: Sendable, Hashable, Codable {
+    public var taxonOrder: Int?
+    /// `species`, `issf`, `slash`, `spuh`, `hybrid`, `form`, `domestic`, `intergrade`.
+    public var category: String
+    /// The stable eBird species code (`houspa`).
+    public var speciesCode: String
+    public var conceptID: String?
+    public var commonName: String
+    public var scientificName: String
+    public var order: String
+    /// `FAMILY` as written: `Passeridae (Old World Sparrows)`.
+    public var family: String
+    public var speciesGroup: String
+    public var reportAs: String
+    /// The line of the row in the CSV file.
+    public var line: Int
+
+    /// The family's scientific name, without the English name in brackets (`Passeridae`).
+    public var familyName: String {
+        guard let bracket = family.firstIndex(of: "(") else { return family.trimmingSpaces }
+        return String(family[..<bracket]).trimmingSpaces
+    }
+
+    public init(taxonOrder: Int?, category: String, speciesCode: String, conceptID: String?, commonName: String,
+                scientificName: String, order: String, family: String, speciesGroup: String, reportAs: String, line: Int) {
+        self.taxonOrder = taxonOrder
+        self.category = category
+        self.speciesCode = speciesCode
+        self.conceptID = conceptID
+        self.commonName = commonName
+        self.scientificName = scientificName
+        self.order = order
+        self.family = family
+        self.speciesGroup = speciesGroup
+        self.reportAs = reportAs
+        self.line = line
+    }
+}
+
+/// Why a taxonomy CSV could not be read.
+public struct TaxonomyError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable { case unreadable, wrongHeader, malformed }
+    public var kind: Kind
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public init(_ kind: Kind, file: String, line: Int, _ message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// The eBird/Clements taxonomy CSV, read by column name through the project's libcsv layer.
+///
+/// Handles the header changes between versions: `ORDER1` (2021) or `ORDER` (later), and the
+/// optional `TAXON_CONCEPT_ID` after `SPECIES_CODE`. A UTF-8 byte order mark is skipped.
+///
+/// ```swift
+/// let taxonomy = try Taxonomy.read(fileAt: "eBird_Taxonomy_v2021.csv")
+/// taxonomy.taxon(scientificName: "Passer domesticus")?.speciesCode   // "houspa"
+/// ```
+public struct Taxonomy: Sendable {
+    public let file: String
+    public let taxa: [Taxon]
+    /// The order column's name in this version (`ORDER1` or `ORDER`).
+    public let orderColumn: String
+    public let hasConceptIDs: Bool
+    private let byScientificName: [String: Int]
+    private let byFoldedCommonName: [String: Int]
+
+    public static let requiredColumns = ["CATEGORY", "SPECIES_CODE", "PRIMARY_COM_NAME", "SCI_NAME", "FAMILY"]
+
+    public init(file: String, taxa: [Taxon], orderColumn: String = "ORDER", hasConceptIDs: Bool = false) {
+        self.file = file
+        self.taxa = taxa
+        self.orderColumn = orderColumn
+        self.hasConceptIDs = hasConceptIDs
+        var bySci: [String: Int] = [:], byCommon: [String: Int] = [:]
+        for (index, taxon) in taxa.enumerated() {
+            // A species wins over other categories sharing its name.
+            if let existing = bySci[taxon.scientificName], taxa[existing].category == "species" {} else {
+                bySci[taxon.scientificName] = index
+            }
+            let folded = Taxonomy.fold(taxon.commonName)
+            if let existing = byCommon[folded], taxa[existing].category == "species" {} else { byCommon[folded] = index }
+        }
+        byScientificName = bySci
+        byFoldedCommonName = byCommon
+    }
+
+    /// Whether a CSV header (first record) is a taxonomy header.
+    public static func isTaxonomyHeader(_ fields: [String]) -> Bool {
+        let names = Set(fields.map(\.trimmingSpaces))
+        return requiredColumns.allSatisfy(names.contains)
+    }
+
+    /// Reads the whole file.
+    public static func read(fileAt path: String, displayName: String? = nil) throws(TaxonomyError) -> Taxonomy {
+        let name = displayName ?? path
+        var columns: [String: Int] = [:]
+        var taxa: [Taxon] = []
+        var orderColumn = "ORDER"
+        do {
+            try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
+                if record.index == 0 {
+                    let fields = record.fields.map(\.trimmingSpaces)
+                    for (index, field) in fields.enumerated() where columns[field] == nil { columns[field] = index }
+                    let missing = requiredColumns.filter { columns[$0] == nil }
+                    guard missing.isEmpty else {
+                        throw TaxonomyError(.wrongHeader, file: name, line: record.line,
+                                            "expected an eBird/Clements taxonomy header with \(missing.joined(separator: ", ")), found \(fields.joined(separator: ","))")
+                    }
+                    orderColumn = columns["ORDER1"] != nil ? "ORDER1" : "ORDER"
+                    return
+                }
+                func field(_ column: String) -> String {
+                    guard let index = columns[column], index < record.count else { return "" }
+                    return record[index].trimmingSpaces
+                }
+                if record.count == 1 && field("CATEGORY").isEmpty { return }   // a blank line
+                let taxon = Taxon(taxonOrder: Int(field("TAXON_ORDER")), category: field("CATEGORY"), speciesCode: field("SPECIES_CODE"),
+                                  conceptID: columns["TAXON_CONCEPT_ID"] != nil ? field("TAXON_CONCEPT_ID") : nil,
+                                  commonName: field("PRIMARY_COM_NAME"), scientificName: field("SCI_NAME"), order: field(orderColumn),
+                                  family: field("FAMILY"), speciesGroup: field("SPECIES_GROUP"), reportAs: field("REPORT_AS"), line: record.line)
+                guard !taxon.speciesCode.isEmpty, !taxon.scientificName.isEmpty else {
+                    throw TaxonomyError(.malformed, file: name, line: record.line, "expected SPECIES_CODE and SCI_NAME, found an empty field")
+                }
+                taxa.append(taxon)
+            }
+        } catch let error as TaxonomyError {
+            throw error
+        } catch let error as CSVError {
+            throw TaxonomyError(error.kind == .io ? .unreadable : .malformed, file: name, line: error.line ?? 1, error.message)
+        } catch {
+            throw TaxonomyError(.malformed, file: name, line: 1, "\(error)")
+        }
+        if columns.isEmpty { throw TaxonomyError(.wrongHeader, file: name, line: 1, "expected a taxonomy header, found an empty file") }
+        return Taxonomy(file: name, taxa: taxa, orderColumn: orderColumn, hasConceptIDs: columns["TAXON_CONCEPT_ID"] != nil)
+    }
+
+    public func taxon(scientificName: String) -> Taxon? {
+        byScientificName[scientificName].map { taxa[$0] }
+    }
+
+    public func taxon(commonName: String) -> Taxon? {
+        byFoldedCommonName[Taxonomy.fold(commonName)].map { taxa[$0] }
+    }
+
+    /// The species whose scientific name is fewest edits from `scientificName` (at most 6).
+    public func closestSpecies(scientificName: String) -> Taxon? {
+        let target = Array(scientificName.unicodeScalars)
+        var best: (Int, Int)?
+        for (index, taxon) in taxa.enumerated() where taxon.category == "species" {
+            let limit = min(best?.0 ?? 6, 6)
+            if let d = EditDistance.distance(target, Array(taxon.scientificName.unicodeScalars), limit: limit), d < (best?.0 ?? .max) {
+                best = (d, index)
+            }
+        }
+        return best.map { taxa[$0.1] }
+    }
+
+    /// Lower-cased letters and digits only: `Indian Scops-Owl` and `Indian Scops Owl` fold alike.
+    public static func fold(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import FieldGuideBirds
+import Foundation
+import StageCLI
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check bird seed JSON (databases, watchlists, home data) and report every problem.",
+        discussion: """
+        PATH is a file or a directory (searched recursively for *.json seed files and *.csv \
+        taxonomies). Every problem is reported in one run: syntax errors at the line and column \
+        where the JSON breaks; missing or mistyped fields, broken references, duplicates, values \
+        out of range, total_species mismatches (errors); near-duplicate vocabulary, non-binomial \
+        scientific names, disagreements with the taxonomy (warnings). Watchlists and home data are \
+        checked against the bird database in their directory.
+
+        Formats: human (file:line:col: error: message), json (the whole report), github (GitHub \
+        Actions ::error annotations).
+
+        Exit status: 0 clean (warnings allowed unless --strict); 1 problems found; 2 usage or I/O.
+        """)
+
+    @Argument(help: "Seed files or directories to check.")
+    var paths: [String]
+
+    @Flag(help: "Fail on warnings too.")
+    var strict = false
+
+    @Option(help: "Output format: human, json or github.")
+    var format: FindingFormatter.Format = .human
+
+    @Option(help: "eBird/Clements taxonomy CSV to link birds to (default: a taxonomy CSV among PATHs).")
+    var taxonomy: String?
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one file or directory to check") }
+    }
+
+    func run() throws {
+        let log = StageLog(stage: "validate")
+        let report: SeedValidationReport
+        do {
+            report = try SeedValidator(taxonomyPath: taxonomy).validate(paths: paths)
+        } catch {
+            throw StageFailure(.usageOrIO, error.message)
+        }
+        FileHandle.standardOutput.write(Data(try FindingFormatter.format(report, as: format).utf8))
+        let kinds = report.files.map { summary in
+            summary.generation.map { "\(summary.file) (\(summary.kind.rawValue) \($0.rawValue))" } ?? "\(summary.file) (\(summary.kind.rawValue))"
+        }
+        log.info("checked \(formatCount(report.files.count)) files: \(kinds.joined(separator: ", "))")
+        let summary = "\(formatCount(report.errors)) errors, \(formatCount(report.warnings)) warnings"
+        guard report.passes(strict: strict) else {
+            throw StageFailure(.dataRejected, summary + (report.errors == 0 ? " (--strict: warnings fail)" : ""))
+        }
+        log.info(summary)
+    }
+}
+
+extension FindingFormatter.Format: ExpressibleByArgument {}
+
+Validate.runStage(name: "validate")

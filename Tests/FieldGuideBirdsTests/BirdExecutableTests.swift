@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("validate and ingest-birds executables", .serialized)
+struct BirdExecutableTests {
+    @Test("validate input/: exit 0, nothing on stdout")
+    func clean() throws {
+        let result = try TestPaths.run("validate", ["input"])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("validate: checked 5 files"))
+        #expect(result.stderr.contains("validate: 0 errors, 0 warnings"))
+    }
+
+    @Test("every problem in one run, in each format; exit 1")
+    func formats() throws {
+        let paths = ["Tests/Fixtures/birds/rules/ranges.json", "Tests/Fixtures/birds/broken"]
+        let human = try TestPaths.run("validate", paths)
+        #expect(human.status == 1)
+        #expect(human.stdout == """
+            Tests/Fixtures/birds/rules/ranges.json:120:30: error: Mallard: size_category 7 is outside 0–4
+            Tests/Fixtures/birds/rules/ranges.json:166:17: error: Gray Heron: month 13 is outside 1–12
+            Tests/Fixtures/birds/rules/ranges.json:167:17: error: Gray Heron: month 2 is listed twice
+            Tests/Fixtures/birds/rules/ranges.json:189:30: error: Common Buzzard: size_category -1 is outside 0–4
+            Tests/Fixtures/birds/broken/home_data.json:70:17: error: expected ',' or ']' after an array element, found '{'
+
+            """)
+        #expect(human.stderr.contains("validate: error: 5 errors, 0 warnings"))
+        let github = try TestPaths.run("validate", paths + ["--format", "github"])
+        #expect(github.status == 1)
+        #expect(github.stdout.split(separator: "\n").last == "::error file=Tests/Fixtures/birds/broken/home_data.json,line=70,col=17,title=syntax::expected ',' or ']' after an array element, found '{'")
+        let json = try TestPaths.run("validate", paths + ["--format", "json"])
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(decoded?["errors"] as? Int == 5)
+        #expect((decoded?["files"] as? [[String: Any]])?.count == 4)
+    }
+
+    @Test("--strict fails on warnings; exit codes for usage and missing paths")
+    func strictAndUsage() throws {
+        let vocabulary = "Tests/Fixtures/birds/rules/vocabulary.json"
+        #expect(try TestPaths.run("validate", [vocabulary]).status == 0)
+        let strict = try TestPaths.run("validate", [vocabulary, "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("0 errors, 2 warnings (--strict: warnings fail)"))
+        #expect(try TestPaths.run("validate", []).status == 2)
+        #expect(try TestPaths.run("validate", ["input", "--format", "xml"]).status == 2)
+        #expect(try TestPaths.run("validate", ["/nonexistent"]).status == 2)
+        #expect(try TestPaths.run("validate", ["input", "--taxonomy", "/nonexistent.csv"]).status == 2)
+        let help = try TestPaths.run("validate", ["--help"])
+        #expect(help.status == 0 && help.stdout.contains("--strict"))
+    }
+
+    @Test("ingest-birds: exit 0 with counts and generation; 1 on errors; 2 on usage")
+    func ingest() throws {
+        let out = try TestPaths.temporaryDirectory("ingest-birds-cli").path
+        let ok = try TestPaths.run("ingest-birds", ["input/birds", "--output", out])
+        #expect(ok.status == 0)
+        #expect(ok.stderr.contains("ingest-birds: input/birds/bird_database.json: database 3.0: 8 birds, 4 fieldMarks, 6 shapes, 9 variants"))
+        #expect(ok.stderr.contains("ingest-birds: read schema generation 3.0\n"))
+        #expect(FileManager.default.fileExists(atPath: out + "/species.csv"))
+        let legacy = try TestPaths.run("ingest-birds", ["Tests/Fixtures/birds/generations/v2_1/bird_database.json", "--output", out + "/v21"])
+        #expect(legacy.status == 0)
+        #expect(legacy.stderr.contains("read schema generation 2.1, migrated to 3.0"))
+        let failed = try TestPaths.run("ingest-birds", ["Tests/Fixtures/birds/rules/count.json", "--output", out + "/bad"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("count.json:4:26: error: metadata.total_species is 12 but the file lists 4 birds"))
+        #expect(try TestPaths.run("ingest-birds", ["input/birds"]).status == 2)
+        #expect(try TestPaths.run("ingest-birds", ["Tests/Fixtures/birds/generations", "--output", out]).status == 2)
+    }
+}
