@@ -105,6 +105,10 @@ let package = Package(
         // MARK: Indexing
         .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideCSV", "FieldGuideFAA", "FieldGuideCore"]),
 
+        // MARK: Birds artifact (issue 4: tables, index, emit stage)
+        // BIRDS-ARTIFACT-TARGETS-BEGIN
+        // BIRDS-ARTIFACT-TARGETS-END
+
         // MARK: Query library (what apps link: artifact format + Foundation only)
         .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),
 
