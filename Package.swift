@@ -25,8 +25,6 @@ let package = Package(
         .library(name: "FieldGuideBirds", targets: ["FieldGuideBirds"]),
         .executable(name: "ingest-birds", targets: ["ingest-birds"]),
         .executable(name: "validate", targets: ["validate"]),
-        .library(name: "FieldGuideExports", targets: ["FieldGuideExports"]),
-        .executable(name: "ingest-exports", targets: ["ingest-exports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -89,17 +87,6 @@ let package = Package(
 
         // MARK: Sources: metadata exports (issue 5: FieldGuideExports, ingest-exports)
         // EXPORTS-TARGETS-BEGIN
-        .target(
-            name: "FieldGuideExports",
-            dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuide"]
-        ),
-        .executableTarget(
-            name: "ingest-exports",
-            dependencies: [
-                "FieldGuideExports", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
         // EXPORTS-TARGETS-END
 
         // MARK: Indexing
@@ -156,12 +143,6 @@ let package = Package(
             dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideFAA", "FieldGuideCore", "TestSupport"]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
-        .testTarget(
-            name: "FieldGuideExportsTests",
-            dependencies: [
-                "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideIndex", "TestSupport",
-            ]
-        ),
     ],
     swiftLanguageModes: [.v6]
 )
