@@ -94,13 +94,30 @@ public final class XMLStreamReader {
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
                 return .text(string(xmlTextReaderConstValue(reader)))
             case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
-                throw XMLError(file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                // The reference's own line when libxml2 kept it (the parser may have read ahead).
+                let nodeLine = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
+                throw XMLError(file: file, line: nodeLine > 0 ? nodeLine : Int(xmlTextReaderGetParserLineNumber(reader)),
                                column: Int(xmlTextReaderGetParserColumnNumber(reader)),
                                message: "entity references are not expanded; refusing \(string(xmlTextReaderConstName(reader)))")
             default:
                 continue
             }
         }
+    }
+
+    /// The namespace URI of the element the last `.start` event opened (`http://ns.adobe.com/exif/1.0/`
+    /// for `exif:GPSLatitude`), or nil when it has none. Valid until the next call to `next()`.
+    public var elementNamespaceURI: String? {
+        xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) }
+    }
+
+    /// The namespace URI of an attribute (by its qualified name, as in `XMLAttribute.name`) of the
+    /// element the last `.start` event opened; nil for an unprefixed attribute or one not there.
+    /// Valid until the next call to `next()`.
+    public func attributeNamespaceURI(_ qualifiedName: String) -> String? {
+        guard xmlTextReaderMoveToAttribute(reader, qualifiedName) == 1 else { return nil }
+        defer { xmlTextReaderMoveToElement(reader) }
+        return xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) }
     }
 
     private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {

@@ -1,0 +1,113 @@
+import BenchSupport
+import FieldGuideExports
+import Foundation
+
+/// Generates a GPX file and an Apple XML property list of app records at two sizes (10 MB and
+/// 100 MB by default) in a temporary directory, then streams each through the exports readers
+/// (libxml2 xmlTextReader → observations) and prints throughput and peak memory. Peak RSS
+/// (getrusage ru_maxrss) is a high-water mark, so the small files run first: a flat figure
+/// from 10 MB to 100 MB means memory does not grow with the file. Target: under 100 MB.
+///
+///     exports-bench [LARGE_MB=100] [SMALL_MB=10]
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let largeMB = arguments.first ?? 100
+let smallMB = arguments.dropFirst().first ?? 10
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("exports-bench-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+
+/// Streams generated text to a file in 1 MiB pieces until it reaches `megabytes`.
+func generate(_ name: String, megabytes: Int, head: String, tail: String, record: (inout SplitMix64, Int) -> String) throws -> String {
+    let path = directory.appendingPathComponent(name).path
+    FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    let target = megabytes << 20
+    var written = 0, index = 0
+    var rng = SplitMix64(seed: 2026)
+    var buffer = head
+    while written + buffer.utf8.count < target {
+        buffer += record(&rng, index)
+        index += 1
+        if buffer.utf8.count >= 1 << 20 {
+            handle.write(Data(buffer.utf8))
+            written += buffer.utf8.count
+            buffer = ""
+        }
+    }
+    handle.write(Data((buffer + tail).utf8))
+    return path
+}
+
+func coordinate(_ rng: inout SplitMix64, _ span: Double) -> String { String(format: "%.6f", (rng.unit() * 2 - 1) * span) }
+
+func gpx(_ megabytes: Int) throws -> String {
+    try generate("track-\(megabytes).gpx", megabytes: megabytes,
+                 head: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"exports-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><name>Generated</name><trkseg>\n",
+                 tail: "</trkseg></trk>\n</gpx>\n") { rng, i in
+        let second = i % 86_400
+        return "<trkpt lat=\"\(coordinate(&rng, 80))\" lon=\"\(coordinate(&rng, 179))\"><ele>\(rng.within(0...4000)).\(rng.within(0...9))</ele><time>2024-05-\(String(format: "%02d", 1 + (i / 86_400) % 28))T\(String(format: "%02d:%02d:%02d", second / 3600, second / 60 % 60, second % 60))Z</time><name>P\(i)</name></trkpt>\n"
+    }
+}
+
+let species = ["Grey Heron", "Eurasian Wren", "Common Cuckoo", "Great Crested Grebe", "Mallard", "Common Swift", "Barn Swallow", "Song Thrush"]
+
+func plist(_ megabytes: Int) throws -> String {
+    try generate("recordings-\(megabytes).plist", megabytes: megabytes,
+                 head: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<array>\n",
+                 tail: "</array>\n</plist>\n") { rng, i in
+        """
+        \t<dict>
+        \t\t<key>species</key>
+        \t\t<string>\(rng.pick(species))</string>
+        \t\t<key>title</key>
+        \t\t<string>Recording \(i)</string>
+        \t\t<key>notes</key>
+        \t\t<string>Generated note \(rng.within(0...999_999)) for a benchmark record.</string>
+        \t\t<key>latitude</key>
+        \t\t<real>\(coordinate(&rng, 80))</real>
+        \t\t<key>longitude</key>
+        \t\t<real>\(coordinate(&rng, 179))</real>
+        \t\t<key>date</key>
+        \t\t<date>2024-05-18T04:\(String(format: "%02d:%02d", i / 60 % 60, i % 60))Z</date>
+        \t\t<key>audioFileName</key>
+        \t\t<string>rec-\(i).m4a</string>
+        \t\t<key>starred</key>
+        \t\t<\(rng.chance(perMille: 500) ? "true" : "false")/>
+        \t</dict>
+
+        """
+    }
+}
+
+func peakRSSMB() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_maxrss) / 1024   // Linux: kilobytes
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    return Double(usage.ru_maxrss) / 1_048_576   // macOS: bytes
+    #endif
+}
+
+/// Streams the file through the format reader, counting observations.
+func measure(_ label: String, _ path: String) throws {
+    let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    var observations = 0, issues = 0
+    let sink = RecordSink(observe: { _ in observations += 1 }, issue: { _ in issues += 1 })
+    let start = ContinuousClock.now
+    _ = try ExportFileReader.read(path: path, sink: sink)
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let megabytes = Double(bytes) / 1_048_576
+    print("\(label.rightPadded(22)) \(String(format: "%6.1f MB", megabytes))  \(grouped(observations).leftPadded(11)) observations  \(String(format: "%6.2f s  %6.1f MB/s  peak RSS %6.1f MB", seconds, megabytes / seconds, peakRSSMB()))\(issues > 0 ? "  (\(issues) issues)" : "")")
+}
+
+print("== Exports: streaming XML through libxml2 (xmlTextReader), peak RSS is the process high-water mark")
+for (label, path) in [("GPX \(smallMB) MB", try gpx(smallMB)), ("plist \(smallMB) MB", try plist(smallMB)),
+                      ("GPX \(largeMB) MB", try gpx(largeMB)), ("plist \(largeMB) MB", try plist(largeMB))] {
+    try measure(label, path)
+    try? FileManager.default.removeItem(atPath: path)
+}

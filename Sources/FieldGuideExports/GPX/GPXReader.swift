@@ -1,0 +1,100 @@
+import FieldGuideCore
+import FieldGuideXML
+
+/// Reads GPX 1.0 and 1.1: every waypoint (`wpt`) and track point (`trkpt`) becomes an `other`
+/// observation with its position, elevation, time, name and description.
+///
+/// A track point without a name takes its track's name as subject. Route points (`rtept`, a
+/// plan, not a place visited) are counted as skipped. Only direct children of a point are
+/// read, so extension elements (`gpxx:…`, `groundspeak:name`) never shadow `name` or `time`.
+/// Memory stays flat: one point is held at a time.
+///
+/// ```swift
+/// let summary = try ExportFileReader.read(path: "trip.gpx", sink: RecordSink { print($0.subject, $0.position!) })
+/// ```
+public enum GPXReader {
+    struct Point {
+        var record: RecordKind
+        var line: Int
+        var depth: Int
+        var latitude: String?
+        var longitude: String?
+        var fields: [String: String] = [:]
+    }
+
+    static let pointFields: Set<String> = ["ele", "time", "name", "desc"]
+
+    static func read(_ xml: inout XMLCursor, root: [XMLAttribute], file: String, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+        var summary = ExportFileSummary(format: .gpx)
+        var point: Point?
+        var field: (name: String, text: String)?
+        var trackName: String?
+        var trackDepth: Int?
+        var trackNameOpen = false
+        while let event = try xml.next() {
+            switch event {
+            case let .start(name, attributes, line):
+                if let p = point {
+                    // Points do not nest: inside one, only its direct children count.
+                    if xml.depth == p.depth + 1, pointFields.contains(name) { field = (name, "") }
+                } else if name == "wpt" || name == "trkpt" {
+                    point = Point(record: name == "wpt" ? .waypoint : .trackPoint, line: line, depth: xml.depth,
+                                  latitude: attributes.first { $0.name == "lat" }?.value,
+                                  longitude: attributes.first { $0.name == "lon" }?.value)
+                } else if name == "rtept" {
+                    summary.skipped["route points", default: 0] += 1
+                } else if name == "trk" {
+                    trackDepth = xml.depth
+                    trackName = nil
+                } else if name == "name", let t = trackDepth, xml.depth == t + 1 {
+                    trackNameOpen = true
+                    trackName = ""
+                }
+            case .text(let text):
+                if field != nil { field!.text += text } else if trackNameOpen { trackName! += text }
+            case .end(let name):
+                if let f = field, name == f.name {
+                    point?.fields[f.name] = f.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    field = nil
+                } else if let p = point, xml.depth == p.depth - 1 {
+                    summary.records += 1
+                    emit(p, trackName: trackName, file: file, sink: sink)
+                    point = nil
+                } else if trackNameOpen {
+                    trackNameOpen = false
+                    trackName = trackName?.trimmingCharacters(in: .whitespacesAndNewlines)
+                } else if let t = trackDepth, xml.depth == t - 1 {
+                    trackDepth = nil
+                    trackName = nil
+                }
+            }
+        }
+        return summary
+    }
+
+    static func emit(_ p: Point, trackName: String?, file: String, sink: RecordSink) {
+        let name = p.fields["name"].flatMap { $0.isEmpty ? nil : $0 }
+        let desc = p.fields["desc"].flatMap { $0.isEmpty ? nil : $0 }
+        var observation = Observation(file: file, line: p.line, format: .gpx, record: p.record, kind: .other,
+                                      subject: name ?? (p.record == .trackPoint ? trackName : desc) ?? "")
+        observation.title = p.record == .trackPoint ? trackName : nil
+        observation.notes = desc
+        do throws(FieldProblem) {
+            guard let latitude = p.latitude, let longitude = p.longitude else {
+                throw FieldProblem(field: p.latitude == nil ? "lat" : "lon", value: "", reason: "a \(p.record.rawValue) needs both lat and lon attributes")
+            }
+            observation.position = try Coordinate.parse(latitude: latitude, longitude: longitude, latitudeField: "lat", longitudeField: "lon")
+            if let ele = p.fields["ele"], !ele.isEmpty {
+                guard let value = Double(ele), value.isFinite else { throw FieldProblem(field: "ele", value: ele, reason: "expected metres as a decimal number") }
+                observation.elevation = value
+            }
+            if let time = p.fields["time"], !time.isEmpty {
+                do throws(TimeFormatError) { observation.time = try ObservationTime.iso8601(time) } catch { throw FieldProblem(field: "time", value: time, reason: error.reason) }
+            }
+        } catch {
+            sink.reject(file: file, line: p.line, error)
+            return
+        }
+        sink.observe(observation)
+    }
+}

@@ -1,0 +1,127 @@
+import FieldGuideCore
+import FieldGuideXML
+import Foundation
+
+/// Where a reader hands its results: each observation, and each rejected record or warning.
+///
+/// ```swift
+/// var kept: [Observation] = []
+/// let sink = RecordSink(observe: { kept.append($0) }, issue: { print($0) })
+/// ```
+public struct RecordSink {
+    public var observe: (Observation) -> Void
+    public var issue: (RowIssue) -> Void
+
+    public init(observe: @escaping (Observation) -> Void, issue: @escaping (RowIssue) -> Void = { _ in }) {
+        self.observe = observe
+        self.issue = issue
+    }
+
+    func reject(file: String, line: Int, _ problem: FieldProblem) {
+        issue(RowIssue(.rejected, file: file, line: line, field: problem.field, value: problem.value, reason: problem.reason))
+    }
+
+    func warn(file: String, line: Int, _ problem: FieldProblem) {
+        issue(RowIssue(.warning, file: file, line: line, field: problem.field, value: problem.value, reason: problem.reason))
+    }
+}
+
+/// What one export file held, besides its observations.
+public struct ExportFileSummary: Sendable, Hashable, Codable {
+    public var format: ExportFormat
+    /// Records turned into observations or rejected.
+    public var records = 0
+    /// Things read but deliberately not turned into observations, with a count
+    /// (`"route points"`, `"plist values that are not app records"`).
+    public var skipped: [String: Int] = [:]
+
+    public init(format: ExportFormat) { self.format = format }
+}
+
+/// Reads any supported export file, deciding the format from its content: XML by its root
+/// element (`x:xmpmeta`/`rdf:RDF` → XMP, `gpx` → GPX, `plist` → property list), CSV by its
+/// header (eBird "My eBird Data", the aircraft app's capture export).
+///
+/// ```swift
+/// let summary = try ExportFileReader.read(path: "input/exports/heron.xmp", sink: RecordSink { print($0.subject) })
+/// ```
+public enum ExportFileReader {
+    /// File name extensions picked up when a directory is given.
+    public static let extensions: Set<String> = ["xmp", "gpx", "plist", "doentry", "csv", "xml"]
+
+    public static func read(path: String, displayName: String? = nil, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+        let file = displayName ?? path
+        switch try sniff(path: path, file: file) {
+        case .xml: return try readXML(path: path, file: file, sink: sink)
+        case .csv: return try TabularExportReader.read(path: path, file: file, sink: sink)
+        }
+    }
+
+    enum Shape { case xml, csv }
+
+    /// Empty files are refused here; otherwise the first significant byte decides.
+    static func sniff(path: String, file: String) throws(ExportsError) -> Shape {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ExportsError(.unreadable, file: file, message: "cannot open for reading")
+        }
+        defer { try? handle.close() }
+        let head: Data
+        do { head = try handle.read(upToCount: 4096) ?? Data() } catch {
+            throw ExportsError(.unreadable, file: file, message: "cannot read: \(error.localizedDescription)")
+        }
+        var bytes = Array(head)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            if head.count < 4096 { throw ExportsError(.empty, file: file, line: 1, column: 1, message: "empty file: expected XML or a CSV header") }
+            return .csv
+        }
+        return first == UInt8(ascii: "<") ? .xml : .csv
+    }
+
+    static func readXML(path: String, file: String, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+        let reader: XMLStreamReader
+        do { reader = try XMLStreamReader(path: path, displayName: file) } catch { throw ExportsError(error) }
+        var xml = XMLCursor(reader: reader)
+        while let event = try xml.next() {
+            guard case let .start(name, attributes, line) = event else { continue }
+            let local = XMLCursor.localName(name)
+            switch local {
+            case "xmpmeta", "RDF":
+                return try XMPReader.read(&xml, rootLine: line, file: file, sink: sink)
+            case "gpx":
+                return try GPXReader.read(&xml, root: attributes, file: file, sink: sink)
+            case "plist":
+                return try PropertyListReader.read(&xml, file: file, sink: sink)
+            default:
+                throw ExportsError(.unrecognized, file: file, line: line,
+                                   message: "expected an XMP sidecar (x:xmpmeta), GPX (gpx) or property list (plist), found <\(name)>")
+            }
+        }
+        throw ExportsError(.malformed, file: file, line: 1, column: 1, message: "no root element")
+    }
+}
+
+/// The XML stream with errors mapped to `ExportsError` and a running element depth.
+struct XMLCursor {
+    let reader: XMLStreamReader
+    /// Elements open right now (after the event last returned).
+    private(set) var depth = 0
+
+    init(reader: XMLStreamReader) { self.reader = reader }
+
+    mutating func next() throws(ExportsError) -> XMLEvent? {
+        let event: XMLEvent?
+        do { event = try reader.next() } catch { throw ExportsError(error) }
+        switch event {
+        case .start: depth += 1
+        case .end: depth -= 1
+        default: break
+        }
+        return event
+    }
+
+    static func localName(_ qualified: String) -> String {
+        guard let colon = qualified.lastIndex(of: ":") else { return qualified }
+        return String(qualified[qualified.index(after: colon)...])
+    }
+}

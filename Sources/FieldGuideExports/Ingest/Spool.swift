@@ -1,0 +1,73 @@
+import FieldGuideArtifact
+import FieldGuideCore
+import Foundation
+
+/// A scratch file that can roll back to a mark: each input file's rows are appended, and a
+/// file that fails part-way is cut off again, so memory stays flat however large the inputs.
+/// `commit(to:)` copies it atomically into place.
+final class Spool {
+    let path: String
+    private var fd: Int32
+    private(set) var size: off_t = 0
+
+    init(directory: String, name: String) throws(ExportsError) {
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw ExportsError(.unreadable, file: directory, message: "cannot create directory: \(error.localizedDescription)")
+        }
+        path = (directory as NSString).appendingPathComponent(".\(name).spool-\(getpid())")
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw ExportsError(.unreadable, file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        unlink(path)
+    }
+
+    func append(_ bytes: [UInt8]) throws(ExportsError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ExportsError(.unreadable, file: path, message: "write failed: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        size += off_t(bytes.count)
+    }
+
+    /// Cuts the spool back to `mark` (a size it had).
+    func rollBack(to mark: off_t) throws(ExportsError) {
+        guard ftruncate(fd, mark) == 0, lseek(fd, mark, SEEK_SET) == mark else {
+            throw ExportsError(.unreadable, file: path, message: "cannot roll back: \(String(cString: strerror(errno)))")
+        }
+        size = mark
+    }
+
+    /// Copies the spool into `destination` atomically; returns its SHA-256.
+    func commit(to destination: String) throws(ExportsError) -> String {
+        do throws(ArtifactError) {
+            let writer = try AtomicFileWriter(path: destination)
+            var digest = StreamingDigest()
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
+            var offset: off_t = 0
+            while offset < size {
+                let n = pread(fd, buffer.baseAddress, buffer.count, offset)
+                guard n > 0 else {
+                    writer.abort()
+                    throw ArtifactError.io(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
+                }
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                try writer.write(chunk)
+                digest.update(chunk)
+                offset += off_t(n)
+            }
+            try writer.commit()
+            return digest.finalize()
+        } catch {
+            throw ExportsError(.unreadable, file: destination, message: "\(error)")
+        }
+    }
+}

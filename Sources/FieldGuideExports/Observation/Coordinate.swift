@@ -1,0 +1,88 @@
+import Foundation
+
+/// A validated WGS 84 position in decimal degrees.
+///
+/// ```swift
+/// let p = try Coordinate.validated(latitude: 52.52, longitude: 13.37, field: "lat/lon")
+/// try Coordinate.xmpDegrees("87,21.291962N", axis: .latitude)      // 87.354866…
+/// ```
+public struct Coordinate: Sendable, Hashable, Codable {
+    public let latitude: Double
+    public let longitude: Double
+
+    public enum Axis: Sendable { case latitude, longitude }
+
+    /// A coordinate after range checks: latitude −90…90, longitude −180…180, both finite.
+    public static func validated(latitude: Double, longitude: Double, field: String) throws(FieldProblem) -> Coordinate {
+        guard latitude.isFinite, (-90...90).contains(latitude) else {
+            throw FieldProblem(field: field, value: String(latitude), reason: "latitude out of range −90…90")
+        }
+        guard longitude.isFinite, (-180...180).contains(longitude) else {
+            throw FieldProblem(field: field, value: String(longitude), reason: "longitude out of range −180…180")
+        }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// Both texts as decimal degrees (either both present or both empty: nil).
+    public static func parse(latitude: String, longitude: String, latitudeField: String, longitudeField: String) throws(FieldProblem) -> Coordinate? {
+        let lat = latitude.trimmingCharacters(in: .whitespaces), lon = longitude.trimmingCharacters(in: .whitespaces)
+        if lat.isEmpty && lon.isEmpty { return nil }
+        guard !lat.isEmpty else { throw FieldProblem(field: latitudeField, value: "", reason: "longitude given without latitude") }
+        guard !lon.isEmpty else { throw FieldProblem(field: longitudeField, value: "", reason: "latitude given without longitude") }
+        guard let la = Double(lat) else { throw FieldProblem(field: latitudeField, value: latitude, reason: "expected decimal degrees") }
+        guard let lo = Double(lon) else { throw FieldProblem(field: longitudeField, value: longitude, reason: "expected decimal degrees") }
+        do { return try validated(latitude: la, longitude: lo, field: latitudeField) } catch {
+            throw FieldProblem(field: error.reason.hasPrefix("latitude") ? latitudeField : longitudeField,
+                               value: error.reason.hasPrefix("latitude") ? latitude : longitude, reason: error.reason)
+        }
+    }
+
+    /// An XMP GPS value: `DDD,MM.mmmmH`, `DDD,MM,SSH` (EXIF/XMP spec), or decimal degrees
+    /// with an optional hemisphere letter; `ref` (`N`/`S`/`E`/`W`, from `GPSLatitudeRef`)
+    /// applies when the value has no letter.
+    public static func xmpDegrees(_ text: String, axis: Axis, ref: String? = nil, field: String) throws(FieldProblem) -> Double {
+        var body = text.trimmingCharacters(in: .whitespaces)
+        var hemisphere: Character?
+        if let last = body.last, "NSEWnsew".contains(last) {
+            hemisphere = Character(last.uppercased())
+            body.removeLast()
+        } else if let ref = ref?.trimmingCharacters(in: .whitespaces).uppercased(), let letter = ref.first, ref.count == 1 {
+            hemisphere = letter
+        }
+        let allowed: Set<Character> = axis == .latitude ? ["N", "S"] : ["E", "W"]
+        if let hemisphere, !allowed.contains(hemisphere) {
+            throw FieldProblem(field: field, value: text, reason: "hemisphere \(hemisphere) does not fit a \(axis == .latitude ? "latitude" : "longitude")")
+        }
+        let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil }) else {
+            throw FieldProblem(field: field, value: text, reason: "expected DDD,MM.mmmmH, DDD,MM,SSH or decimal degrees")
+        }
+        let numbers = parts.map { $0! }
+        if numbers.count > 1 {
+            guard numbers[0] >= 0, numbers[0] == numbers[0].rounded(), (0..<60).contains(numbers[1]),
+                  numbers.count < 3 || (0..<60).contains(numbers[2]) else {
+                throw FieldProblem(field: field, value: text, reason: "degrees, minutes or seconds out of range")
+            }
+        }
+        var degrees = numbers[0] + (numbers.count > 1 ? numbers[1] / 60 : 0) + (numbers.count > 2 ? numbers[2] / 3600 : 0)
+        if hemisphere == "S" || hemisphere == "W" { degrees = -degrees }
+        let limit: Double = axis == .latitude ? 90 : 180
+        guard degrees.isFinite, abs(degrees) <= limit else {
+            throw FieldProblem(field: field, value: text, reason: "\(axis == .latitude ? "latitude" : "longitude") out of range −\(Int(limit))…\(Int(limit))")
+        }
+        return degrees
+    }
+}
+
+/// Why one field of a record was refused: which field, what it held, and why.
+public struct FieldProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var value: String
+    public var reason: String
+    public init(field: String, value: String, reason: String) {
+        self.field = field
+        self.value = value
+        self.reason = reason
+    }
+    public var description: String { "\(field) \"\(value)\": \(reason)" }
+}

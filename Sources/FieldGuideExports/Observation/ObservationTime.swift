@@ -1,0 +1,225 @@
+import Foundation
+
+/// When an observation was made: the civil date and time as written, its zone when the export
+/// gave one, and the UTC instant when that is known.
+///
+/// ```swift
+/// let t = try ObservationTime.iso8601("2021-03-24T13:07:29+01:00")
+/// t.utc        // "2021-03-24T12:07:29Z"
+/// t.zone       // "+01:00"
+/// let local = try ObservationTime.iso8601("2020-01-01T17:28:23")
+/// local.utc    // nil
+/// local.zone   // "local, no zone"
+/// ```
+public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// What the export wrote, untouched (`11-21-2015 04:15 PM`).
+    public var original: String
+    /// The civil date and time in the export's own frame, ISO 8601 without zone, as precise as
+    /// written (`2015-11-21T16:15`, `2023-11-08`, `2020-01-01T17:28:25.729626112`).
+    public var local: String
+    /// The zone as written (`Z`, `+01:00`, `-07:00`), or `local, no zone`.
+    public var zone: String
+    /// The instant in UTC (`2021-03-24T12:07:29Z`, fraction kept), when the zone is known and the
+    /// time has at least minutes.
+    public var utc: String?
+
+    public static let noZone = "local, no zone"
+
+    public var description: String { utc ?? "\(local) (\(zone))" }
+
+    /// Fields of a parsed civil time.
+    struct Civil {
+        var year: Int, month: Int? = nil, day: Int? = nil
+        var hour: Int? = nil, minute: Int? = nil, second: Int? = nil
+        var fraction = ""          // digits after the decimal point
+        var offsetMinutes: Int?    // nil: no zone
+        var zoneText = ObservationTime.noZone
+    }
+
+    /// XMP / GPX / plist dates: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mm[:ss[.f…]][Z|±hh:mm]`.
+    public static func iso8601(_ text: String) throws(TimeFormatError) -> ObservationTime {
+        var scanner = DigitScanner(text)
+        var civil = Civil(year: try scanner.number(4, text))
+        if scanner.take("-") {
+            civil.month = try scanner.number(2, text)
+            if scanner.take("-") { civil.day = try scanner.number(2, text) }
+        }
+        if civil.day != nil, scanner.take("T") || scanner.take(" ") {
+            civil.hour = try scanner.number(2, text)
+            guard scanner.take(":") else { throw TimeFormatError(text) }
+            civil.minute = try scanner.number(2, text)
+            if scanner.take(":") {
+                civil.second = try scanner.number(2, text)
+                if scanner.take(".") || scanner.take(",") {
+                    civil.fraction = scanner.digits()
+                    guard !civil.fraction.isEmpty else { throw TimeFormatError(text) }
+                }
+            }
+            if scanner.take("Z") {
+                civil.offsetMinutes = 0
+                civil.zoneText = "Z"
+            } else if let sign = scanner.peek, sign == "+" || sign == "-" {
+                scanner.advance()
+                let hours = try scanner.number(2, text)
+                _ = scanner.take(":")
+                let minutes = try scanner.number(2, text)
+                guard hours <= 14, minutes < 60 else { throw TimeFormatError(text) }
+                civil.offsetMinutes = (sign == "-" ? -1 : 1) * (hours * 60 + minutes)
+                civil.zoneText = "\(sign)\(two(hours)):\(two(minutes))"
+            }
+        }
+        guard scanner.atEnd else { throw TimeFormatError(text) }
+        return try make(civil, original: text)
+    }
+
+    /// eBird and capture CSV: a date (`2025-11-24` or `11-21-2015`) and an optional time
+    /// (`09:07 AM`, `16:30:47`), with no zone.
+    public static func localDate(_ date: String, time: String) throws(TimeFormatError) -> ObservationTime {
+        let original = time.isEmpty ? date : "\(date) \(time)"
+        var scanner = DigitScanner(date)
+        var civil: Civil
+        if date.utf8.count == 10, Array(date.utf8)[2] == UInt8(ascii: "-") {            // MM-DD-YYYY
+            let month = try scanner.number(2, original)
+            guard scanner.take("-") else { throw TimeFormatError(original) }
+            let day = try scanner.number(2, original)
+            guard scanner.take("-") else { throw TimeFormatError(original) }
+            civil = Civil(year: try scanner.number(4, original), month: month, day: day)
+        } else {
+            civil = Civil(year: try scanner.number(4, original))
+            guard scanner.take("-") else { throw TimeFormatError(original) }
+            civil.month = try scanner.number(2, original)
+            guard scanner.take("-") else { throw TimeFormatError(original) }
+            civil.day = try scanner.number(2, original)
+        }
+        guard scanner.atEnd else { throw TimeFormatError(original) }
+        if !time.isEmpty {
+            var t = DigitScanner(time)
+            var hour = try t.number(2, original)
+            guard t.take(":") else { throw TimeFormatError(original) }
+            civil.minute = try t.number(2, original)
+            if t.take(":") { civil.second = try t.number(2, original) }
+            if t.take(" ") {
+                let meridiem = t.rest.uppercased()
+                guard (1...12).contains(hour), meridiem == "AM" || meridiem == "PM" else { throw TimeFormatError(original) }
+                hour = hour % 12 + (meridiem == "PM" ? 12 : 0)
+            } else {
+                guard t.atEnd else { throw TimeFormatError(original) }
+            }
+            civil.hour = hour
+        }
+        return try make(civil, original: original)
+    }
+
+    private static func make(_ c: Civil, original: String) throws(TimeFormatError) -> ObservationTime {
+        if let month = c.month, !(1...12).contains(month) { throw TimeFormatError(original, "month \(month) out of range") }
+        if let day = c.day, let month = c.month, !(1...daysIn(month, c.year)).contains(day) {
+            throw TimeFormatError(original, "day \(day) out of range")
+        }
+        if let hour = c.hour, hour > 23 { throw TimeFormatError(original, "hour \(hour) out of range") }
+        if let minute = c.minute, minute > 59 { throw TimeFormatError(original, "minute \(minute) out of range") }
+        if let second = c.second, second > 60 { throw TimeFormatError(original, "second \(second) out of range") }
+        var local = four(c.year)
+        if let month = c.month { local += "-" + two(month) }
+        if let day = c.day { local += "-" + two(day) }
+        var clock = ""
+        if let hour = c.hour, let minute = c.minute {
+            clock = two(hour) + ":" + two(minute)
+            if let second = c.second { clock += ":" + two(second) }
+            if !c.fraction.isEmpty { clock += "." + c.fraction }
+            local += "T" + clock
+        }
+        var utc: String?
+        if let offset = c.offsetMinutes, let month = c.month, let day = c.day, let hour = c.hour, let minute = c.minute {
+            let days = daysFromCivil(c.year, month, day)
+            let total = days * 1440 + hour * 60 + minute - offset
+            let (utcDays, minuteOfDay) = (floorDiv(total, 1440), total - floorDiv(total, 1440) * 1440)
+            let (y, m, d) = civilFromDays(utcDays)
+            var text = four(y) + "-" + two(m) + "-" + two(d) + "T" + two(minuteOfDay / 60) + ":" + two(minuteOfDay % 60)
+            if let second = c.second { text += ":" + two(second) }
+            if !c.fraction.isEmpty { text += "." + c.fraction }
+            utc = text + "Z"
+        }
+        return ObservationTime(original: original, local: local, zone: c.zoneText, utc: utc)
+    }
+
+    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+    private static func four(_ n: Int) -> String { n >= 1000 ? String(n) : String(repeating: "0", count: 4 - String(n).count) + String(n) }
+    private static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's algorithm): no Foundation calendar involved.
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// A date or time that does not parse, with the text and why.
+public struct TimeFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var text: String
+    public var reason: String
+    init(_ text: String, _ reason: String = "expected an ISO 8601 date/time, MM-DD-YYYY, or hh:mm [AM|PM]") {
+        self.text = text
+        self.reason = reason
+    }
+    public var description: String { reason }
+}
+
+/// A tiny cursor over the UTF-8 bytes of a date or time.
+struct DigitScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var atEnd: Bool { index == bytes.count }
+    var peek: Character? { atEnd ? nil : Character(Unicode.Scalar(bytes[index])) }
+    var rest: String { String(decoding: bytes[index...], as: UTF8.self) }
+    mutating func advance() { index += 1 }
+
+    mutating func take(_ c: Character) -> Bool {
+        guard !atEnd, let ascii = c.asciiValue, bytes[index] == ascii else { return false }
+        index += 1
+        return true
+    }
+
+    /// Exactly `width` ASCII digits.
+    mutating func number(_ width: Int, _ original: String) throws(TimeFormatError) -> Int {
+        guard index + width <= bytes.count else { throw TimeFormatError(original) }
+        var value = 0
+        for d in bytes[index..<index + width] {
+            guard d >= 48, d <= 57 else { throw TimeFormatError(original) }
+            value = value * 10 + Int(d - 48)
+        }
+        index += width
+        return value
+    }
+
+    mutating func digits() -> String {
+        let start = index
+        while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+}

@@ -1,0 +1,107 @@
+import FieldGuideXML
+
+/// The properties of one XMP sidecar that FieldGuide reads, merged over every `rdf:Description`.
+///
+/// Properties are keyed by a canonical prefix and local name (`exif:GPSLatitude`), found by
+/// namespace URI, so a file that binds other prefixes reads the same. Both forms work: a
+/// property as an attribute of `rdf:Description`, or as an element holding text or an
+/// `rdf:Bag`/`rdf:Seq`/`rdf:Alt` of `rdf:li`. Empty values count as absent.
+///
+/// ```swift
+/// let sidecar: XMPSidecar = ...
+/// sidecar.value("exif:GPSLatitude")          // "87,21.291962N"
+/// sidecar.items("lr:hierarchicalSubject")    // ["Birds|Heron", …]
+/// ```
+public struct XMPSidecar: Sendable, Hashable {
+    /// Simple values (first one wins when a property is written twice).
+    public private(set) var values: [String: String] = [:]
+    /// Array values, in document order, each with the line of its `rdf:li`.
+    public private(set) var lists: [String: [(text: String, line: Int)]] = [:]
+    /// The line of the first `rdf:Description`.
+    public internal(set) var line = 1
+
+    public func value(_ key: String) -> String? { values[key] }
+    public func items(_ key: String) -> [String] { lists[key]?.map(\.text) ?? [] }
+
+    mutating func set(_ key: String, _ value: String) {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, values[key] == nil else { return }
+        values[key] = trimmed
+    }
+
+    mutating func append(_ key: String, _ value: String, line: Int) {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return }
+        lists[key, default: []].append((trimmed, line))
+    }
+
+    public static func == (a: XMPSidecar, b: XMPSidecar) -> Bool {
+        a.values == b.values && a.line == b.line && a.lists.mapValues { $0.map(\.text) } == b.lists.mapValues { $0.map(\.text) }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(values) }
+
+    /// Canonical prefixes of the namespaces FieldGuide reads.
+    static let prefixes: [String: String] = [
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns#": "rdf",
+        "http://ns.adobe.com/exif/1.0/": "exif",
+        "http://ns.adobe.com/xap/1.0/": "xmp",
+        "http://purl.org/dc/elements/1.1/": "dc",
+        "http://ns.adobe.com/lightroom/1.0/": "lr",
+        "http://ns.adobe.com/photoshop/1.0/": "photoshop",
+        "adobe:ns:meta/": "x",
+    ]
+
+    /// `exif:GPSLatitude` for the exif namespace whatever its prefix; `{uri}local` for others.
+    static func key(uri: String?, qualifiedName: String) -> String {
+        let local = XMLCursor.localName(qualifiedName)
+        guard let uri else { return local }
+        if let prefix = prefixes[uri] { return prefix + ":" + local }
+        return "{" + uri + "}" + local
+    }
+}
+
+extension XMPSidecar {
+    /// Streams the XMP packet after its root element and collects the properties.
+    static func collect(_ xml: inout XMLCursor, rootLine: Int) throws(ExportsError) -> XMPSidecar {
+        var sidecar = XMPSidecar()
+        sidecar.line = rootLine
+        var sawDescription = false
+        var descriptionDepth: Int?          // depth of the rdf:Description being read
+        var property: (key: String, depth: Int, text: String)?
+        var item: (text: String, line: Int, depth: Int)?
+        while let event = try xml.next() {
+            switch event {
+            case let .start(name, attributes, line):
+                let key = XMPSidecar.key(uri: xml.reader.elementNamespaceURI, qualifiedName: name)
+                if key == "rdf:Description", descriptionDepth == nil, property == nil {
+                    descriptionDepth = xml.depth
+                    if !sawDescription { sidecar.line = line; sawDescription = true }
+                    for attribute in attributes where attribute.name.contains(":") && !attribute.name.hasPrefix("xmlns") {
+                        let attributeKey = XMPSidecar.key(uri: xml.reader.attributeNamespaceURI(attribute.name), qualifiedName: attribute.name)
+                        if !attributeKey.hasPrefix("rdf:") { sidecar.set(attributeKey, attribute.value) }
+                    }
+                } else if let top = descriptionDepth, xml.depth == top + 1 {
+                    property = (key, xml.depth, "")
+                } else if let p = property, key == "rdf:li", xml.depth == p.depth + 2 {
+                    item = ("", line, xml.depth)
+                }
+            case .text(let text):
+                if let p = property, xml.depth == p.depth { property?.text += text }
+                if let i = item, xml.depth == i.depth { item?.text += text }
+            case .end:
+                // `depth` is already one less than the element that just closed.
+                if let i = item, xml.depth == i.depth - 1, let p = property {
+                    sidecar.append(p.key, i.text, line: i.line)
+                    item = nil
+                } else if let p = property, xml.depth == p.depth - 1 {
+                    sidecar.set(p.key, p.text)
+                    property = nil
+                } else if let top = descriptionDepth, xml.depth == top - 1 {
+                    descriptionDepth = nil
+                }
+            }
+        }
+        return sidecar
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import FieldGuide
+import FieldGuideCore
+import FieldGuideExports
+import StageCLI
+
+struct IngestExports: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest-exports",
+        abstract: "Read metadata exports (XMP, GPX, property lists, eBird and capture CSV) into normalized observations.",
+        discussion: """
+        FILE_OR_DIR names export files or directories (searched recursively for .xmp, .gpx, \
+        .plist, .doentry, .csv and .xml; the format is read from the content). --aircraft \
+        resolves registrations against an aircraft artifact (output/aircraft.fgb) and fills the \
+        app's enrichment fields; --icao-types resolves ICAO type designators \
+        (designator → [name, description, wake class] JSON). Bird names are reported \
+        unresolved until a names index exists. Writes observations.csv, \
+        exports-resolution.json, exports-rejects.csv and exports-ingest.json into --output.
+
+        Exit status: 0 ok; 1 a file could not be read (file:line:col on standard error; the \
+        other files still import); 2 usage or I/O.
+        """)
+
+    @Argument(help: "Export files, or directories holding them.")
+    var paths: [String] = []
+
+    @Option(name: .shortAndLong, help: "Directory for the observations and reports.")
+    var output: String
+
+    @Option(help: "Aircraft artifact for registration lookups (output/aircraft.fgb).")
+    var aircraft: String?
+
+    @Option(name: .customLong("icao-types"), help: "ICAO type designators JSON (designator → [name, description, wake class]).")
+    var icaoTypes: String?
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one export file or directory") }
+    }
+
+    func run() throws {
+        let log = StageLog(stage: "ingest-exports")
+        var options = ExportsIngest.Options()
+        if let aircraft {
+            do { options.aircraft = try AircraftBundle(path: aircraft) } catch {
+                throw StageFailure(.usageOrIO, "\(aircraft): \(error)")
+            }
+            options.aircraftSource = aircraft
+            log.info("aircraft registry \(aircraft): \(formatCount(options.aircraft!.registrationCount)) registrations")
+        }
+        if let icaoTypes {
+            do { options.icaoTypes = try ICAOTypeTable(path: icaoTypes) } catch { throw StageFailure(.usageOrIO, error.description) }
+            options.icaoTypesSource = icaoTypes
+            log.info("ICAO types \(icaoTypes): \(formatCount(options.icaoTypes!.count)) designators")
+        }
+        let report: ExportsIngestReport
+        do { report = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output) } catch {
+            throw StageFailure(.usageOrIO, error.description)
+        }
+        for file in report.files {
+            if let error = file.error {
+                log.error(error.description)
+                continue
+            }
+            let kinds = file.observations.keys.sorted().map { "\(formatCount(file.observations[$0]!)) \($0)" }.joined(separator: ", ")
+            let skipped = file.skipped.keys.sorted().map { "; skipped \(formatCount(file.skipped[$0]!)) \($0)" }.joined()
+            log.info("\(file.file): \(file.format?.rawValue ?? "?"): \(formatCount(file.records)) records → \(kinds.isEmpty ? "no observations" : kinds), \(formatCount(file.rejected)) rejected, \(formatCount(file.warnings)) warnings\(skipped)")
+        }
+        let r = report.resolution
+        log.info("subjects: \(r["resolved"] ?? 0) resolved, \(r["ambiguous"] ?? 0) ambiguous, \(r["unknown"] ?? 0) unknown, \(r["unresolved"] ?? 0) unresolved")
+        log.info("wrote \(report.outputs.keys.sorted().joined(separator: ", ")), \(ExportsIngest.reportFile) to \(output)")
+        if report.failedFiles > 0 {
+            throw StageFailure(.dataRejected, "\(report.failedFiles) of \(report.files.count) files could not be read; the others were imported")
+        }
+    }
+}
+
+IngestExports.runStage(name: "ingest-exports")

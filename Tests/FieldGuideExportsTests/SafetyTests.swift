@@ -1,0 +1,66 @@
+@testable import FieldGuideExports
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Hostile and broken files are refused with a located error")
+struct SafetyTests {
+    @Test("billion laughs is refused quickly")
+    func billionLaughs() {
+        let start = ContinuousClock.now
+        let error = refusal(ExportFixtures.broken("billion-laughs.xmp"))
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(error?.kind == .refused && error!.line >= 1 && error?.column != nil)
+    }
+
+    @Test("an external entity is never loaded (no network, no file)")
+    func externalEntity() {
+        let error = refusal(ExportFixtures.broken("external-entity.plist"))
+        #expect(error?.kind == .refused && error?.message.contains("secret") == true)
+        #expect(error?.line == 5)
+    }
+
+    @Test("a mismatched tag is located at file:line:col")
+    func malformed() {
+        let error = refusal(ExportFixtures.broken("mismatched-tag.gpx"))
+        #expect(error?.kind == .malformed && error?.line == 5 && error?.column == 9)
+        #expect(error?.description.hasSuffix("mismatched-tag.gpx:5:9: Opening and ending tag mismatch: wpt line 3 and trk") == true)
+    }
+
+    @Test("a truncated sidecar is refused where it ends")
+    func truncated() {
+        let error = refusal(ExportFixtures.broken("truncated.xmp"))
+        #expect(error?.kind == .malformed && error?.line == 6 && error?.column != nil)
+    }
+
+    @Test("Latin-1 bytes in a file declared UTF-8 are refused at the byte: XML and CSV")
+    func wrongEncoding() {
+        let xml = refusal(ExportFixtures.broken("latin1-declared-utf8.gpx"))
+        #expect(xml?.kind == .encoding && xml?.line == 4 && xml?.column == 14)
+        let csv = refusal(ExportFixtures.broken("latin1-ebird.csv"))
+        #expect(csv?.kind == .encoding && csv?.line == 2 && csv?.column == 50 && csv?.message.contains("(Location)") == true)
+    }
+
+    @Test("empty files are refused at 1:1, whatever their extension")
+    func empty() throws {
+        #expect(refusal(ExportFixtures.broken("empty.plist"))?.kind == .empty)
+        let blank = try ExportFixtures.write(" \n\r\n", name: "blank.csv")
+        let error = refusal(blank)
+        #expect(error?.kind == .empty && error?.line == 1 && error?.column == 1)
+    }
+
+    @Test("an unknown plist element or XML root is refused with its line")
+    func unknownShapes() {
+        let plist = refusal(ExportFixtures.broken("unknown-element.plist"))
+        #expect(plist?.kind == .malformed && plist?.line == 6 && plist?.message == "unknown property list element <float>")
+        let root = refusal(ExportFixtures.broken("not-an-export.xml"))
+        #expect(root?.kind == .unrecognized && root?.line == 2)
+    }
+
+    @Test("a CSV with neither header is unrecognized at line 1")
+    func unknownCSV() throws {
+        let path = try ExportFixtures.write("a,b,c\n1,2,3\n", name: "other.csv")
+        let error = refusal(path)
+        #expect(error?.kind == .unrecognized && error?.line == 1)
+    }
+}
