@@ -8,7 +8,7 @@ OUT        ?= output
 BENCH_DATA ?= bench-data
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
-.PHONY: all nightly deps build test faa bench-data bench clean validate
+.PHONY: all nightly deps build test faa bench-data bench clean validate birds
 
 all: nightly
 
@@ -30,6 +30,8 @@ build: deps
 	$(SWIFT) build -c release --product ingest-faa
 	$(SWIFT) build -c release --product emit-aircraft
 	$(SWIFT) build -c release --product fieldguide
+	$(SWIFT) build -c release --product ingest-birds
+	$(SWIFT) build -c release --product emit-birds
 
 ## nightly: the main job, over the embedded default data.
 nightly: build
@@ -61,6 +63,10 @@ bench: build bench-data
 	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
 	cd Benchmarks && $(SWIFT) build -c release --product birds-bench
 	Benchmarks/.build/release/birds-bench
+	cd Benchmarks && $(SWIFT) build -c release --product exports-bench
+	Benchmarks/.build/release/exports-bench
+	cd Benchmarks && $(SWIFT) build -c release --product birds-artifact-bench
+	Benchmarks/.build/release/birds-artifact-bench
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench
@@ -70,3 +76,20 @@ PATHS ?= input
 validate: deps
 	$(SWIFT) build -c release --product validate
 	BIN=$(BIN) pipelines/validate-seeds $(PATHS)
+
+## birds: the birds artifact from any directory of bird files: make birds SOURCES=dir OUT=dir
+## (optional TAXONOMY=csv BARCHARTS="files" SEASONS=csv LABELS="files"; found under SOURCES when not given)
+BIRD_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input/birds)
+birds: build
+	BIN=$(BIN) pipelines/birds "$(BIRD_SOURCES)" "$(OUT)"
+
+## exports: normalized observations from metadata exports: make exports [SOURCES=files-or-dirs] [OUT=dir]
+## (SOURCES defaults to input/exports here; --aircraft is used when OUT/aircraft.fgb exists;
+##  ICAO_TYPES=../shared/data/aircraft/icao-types.json resolves ICAO type designators)
+ICAO_TYPES ?=
+EXPORT_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input/exports)
+.PHONY: exports
+exports: deps
+	$(SWIFT) build -c release --product ingest-exports
+	$(BIN)/ingest-exports $(EXPORT_SOURCES) --output "$(OUT)/stage/exports" \
+	  $(if $(ICAO_TYPES),--icao-types "$(ICAO_TYPES)") $(if $(wildcard $(OUT)/aircraft.fgb),--aircraft "$(OUT)/aircraft.fgb")

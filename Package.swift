@@ -25,6 +25,10 @@ let package = Package(
         .library(name: "FieldGuideBirds", targets: ["FieldGuideBirds"]),
         .executable(name: "ingest-birds", targets: ["ingest-birds"]),
         .executable(name: "validate", targets: ["validate"]),
+        .library(name: "FieldGuideExports", targets: ["FieldGuideExports"]),
+        .library(name: "FieldGuideIndex", targets: ["FieldGuideIndex"]),
+        .executable(name: "emit-birds", targets: ["emit-birds"]),
+        .executable(name: "ingest-exports", targets: ["ingest-exports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -87,13 +91,31 @@ let package = Package(
 
         // MARK: Sources: metadata exports (issue 5: FieldGuideExports, ingest-exports)
         // EXPORTS-TARGETS-BEGIN
+        .target(
+            name: "FieldGuideExports",
+            dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuide"]
+        ),
+        .executableTarget(
+            name: "ingest-exports",
+            dependencies: [
+                "FieldGuideExports", "FieldGuideCore", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // EXPORTS-TARGETS-END
 
         // MARK: Indexing
-        .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideCSV", "FieldGuideFAA", "FieldGuideCore"]),
+        .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideCSV", "FieldGuideFAA", "FieldGuideCore", "FieldGuideBirds"]),
 
         // MARK: Birds artifact (issue 4: tables, index, emit stage)
         // BIRDS-ARTIFACT-TARGETS-BEGIN
+        .executableTarget(
+            name: "emit-birds",
+            dependencies: [
+                "FieldGuideIndex", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // BIRDS-ARTIFACT-TARGETS-END
 
         // MARK: Query library (what apps link: artifact format + Foundation only)
@@ -143,6 +165,16 @@ let package = Package(
             dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideFAA", "FieldGuideCore", "TestSupport"]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
+        .testTarget(
+            name: "FieldGuideExportsTests",
+            dependencies: [
+                "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideIndex", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "FieldGuideBirdsArtifactTests",
+            dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideBirds", "FieldGuideArtifact", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

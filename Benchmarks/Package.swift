@@ -7,6 +7,8 @@
 //   generate-faa-data   full-size synthetic FAA releasable files (ACFTREF, ENGINE, MASTER)
 //   fieldguide-bench    open and lookup latency of an aircraft artifact
 //   birds-bench         validating an 11,000-species bird database with hotspots (FieldGuideBirds)
+//   birds-artifact-bench  a generated 11,000-species birds artifact: size, open, identify, region/month lookups
+//   exports-bench       XML throughput and peak memory of the exports readers on 100 MB GPX and plist
 //
 // Build from this directory: `swift build -c release --product generate-faa-data`.
 import PackageDescription
@@ -37,6 +39,19 @@ let package = Package(
         .executableTarget(
             name: "birds-bench",
             dependencies: ["BenchSupport", .product(name: "FieldGuideBirds", package: "FieldGuide")]
+        ),
+        .executableTarget(
+            name: "birds-artifact-bench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "FieldGuide", package: "FieldGuide"),
+                .product(name: "FieldGuideArtifact", package: "FieldGuide"),
+                .product(name: "FieldGuideIndex", package: "FieldGuide"),
+            ]
+        ),
+        .executableTarget(
+            name: "exports-bench",
+            dependencies: ["BenchSupport", .product(name: "FieldGuideExports", package: "FieldGuide")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -35,12 +35,8 @@ public enum AircraftEmit {
         guard report.status == "ok" else {
             throw FAAError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
         }
-        for (name, expected) in report.outputs.sorted(by: { $0.key < $1.key }) {
-            let path = handOff + "/" + name
-            let found = (try? FileDigest.sha256(ofFileAt: path).digest) ?? "missing"
-            guard found == expected else {
-                throw FAAError(.badHandOff, file: path, "expected SHA-256 \(expected) from the ingest report, found \(found)")
-            }
+        if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs) {
+            throw FAAError(.badHandOff, file: bad.path, "expected SHA-256 \(bad.expected) from the ingest report, found \(bad.found)")
         }
 
         let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
@@ -58,13 +54,7 @@ public enum AircraftEmit {
         let entry = Manifest.Artifact(
             file: artifactFile, kind: AircraftSchema.kind.description, bytes: size,
             sha256: digest.finalize(), sections: sections, sources: report.sources, counts: allCounts)
-        let manifestPath = outputDirectory + "/" + manifestFile
-        let previous = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
-        var manifest = (previous ?? Manifest(tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: []))
-            .replacing(entry)
-        manifest.tool = .init(name: ToolInfo.name, version: ToolInfo.version)
-        manifest.built = BuildTime.sourceDateEpoch(environment)
-        try AtomicFile.write(try JSON.encode(manifest), to: manifestPath)
+        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         let rejects = handOff + "/" + NormalizedFAA.rejectsFile
         if let data = FileManager.default.contents(atPath: rejects) {
             try AtomicFile.write(Array(data), to: outputDirectory + "/" + rejectsFile)

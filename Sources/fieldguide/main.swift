@@ -9,7 +9,7 @@ struct FieldGuideCommand: ParsableCommand {
         commandName: "fieldguide",
         abstract: "Query FieldGuide artifacts.",
         subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self,
-                      Sighting.self, Codes.self, Inspect.self])
+                      Sighting.self, Codes.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self])
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -28,15 +28,18 @@ struct BundleOptions: ParsableArguments {
     }
 
     /// Prints `value` as JSON, or `text()` as plain lines.
-    func emit<T: Encodable>(_ value: T, text: () -> String) throws {
-        switch format {
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(value), as: UTF8.self))
-        case .text:
-            print(text())
-        }
+    func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
+}
+
+/// Prints `value` as JSON, or `text()` as plain lines.
+func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> String) throws {
+    switch format {
+    case .json:
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    case .text:
+        print(text())
     }
 }
 

@@ -1,0 +1,58 @@
+import ArgumentParser
+import FieldGuideIndex
+import StageCLI
+
+struct EmitBirds: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emit-birds",
+        abstract: "Index the normalized bird records and write the birds artifact.",
+        discussion: """
+        HANDOFF is the --output directory of ingest-birds. Optional sources: eBird bar charts \
+        (--barchart FILE, or REGION=FILE; the region defaults to the file name: \
+        barchart-svalbard.txt → Svalbard), eBird Status & Trends runs (--seasons CSV), BirdNET \
+        label lists (--labels FILE, language from the _xx suffix) and the eBird/Clements taxonomy \
+        (--taxonomy CSV) that resolves bar-chart taxa to species codes. Writes birds.fgb and \
+        merges its entry into manifest.json in --output, each atomically.
+
+        Exit status: 0 ok; 1 hand-off or source rejected; 2 usage or I/O.
+        """)
+
+    @Argument(help: "The directory ingest-birds wrote.")
+    var handOff: String
+
+    @Option(name: .shortAndLong, help: "Directory for the artifact and its manifest.")
+    var output: String
+
+    @Option(name: .customLong("barchart"), parsing: .upToNextOption, help: "eBird bar-chart downloads (FILE or REGION=FILE).")
+    var barCharts: [String] = []
+
+    @Option(help: "eBird Status & Trends species runs CSV (ebirdst_runs_2023.csv).")
+    var seasons: String?
+
+    @Option(parsing: .upToNextOption, help: "BirdNET labels files (Scientific name_Common name per line).")
+    var labels: [String] = []
+
+    @Option(help: "eBird/Clements taxonomy CSV.")
+    var taxonomy: String?
+
+    func run() throws {
+        let log = StageLog(stage: "emit-birds")
+        var sources = BirdsEmit.Sources(handOff: handOff)
+        sources.barCharts = barCharts
+        sources.seasons = seasons
+        sources.labels = labels
+        sources.taxonomy = taxonomy
+        let result: BirdsEmit.Result
+        do { result = try BirdsEmit.run(sources, outputDirectory: output) } catch {
+            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
+        }
+        let c = result.entry.counts
+        func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
+        log.info("read \(n("species")) species (\(n("speciesWithoutMonths")) without months, \(n("speciesWithoutLocations")) without locations), \(n("hotspots")) hotspots with \(n("hotspotSpecies")) species entries from \(handOff)")
+        log.info("read \(barCharts.count) bar charts (\(n("barChartRows")) rows, \(n("barChartNonSpecies")) non-species, \(n("barChartUnresolved")) unresolved), \(n("seasons")) seasons, \(labels.count) labels files")
+        log.info("indexed \(n("regions")) regions, \(n("regionMonthEntries")) region×month and \(n("regionWeekEntries")) region×week entries, \(n("taxa")) taxa, \(n("names")) names, \(n("strings")) strings")
+        log.info("wrote \(result.artifactPath) (\(formatCount(result.entry.bytes)) bytes, \(result.entry.sections.count) sections, sha256 \(result.entry.sha256.prefix(12))…), \(BirdsEmit.manifestFile)")
+    }
+}
+
+EmitBirds.runStage(name: "emit-birds")

@@ -1,0 +1,201 @@
+import ArgumentParser
+import FieldGuide
+import Foundation
+import StageCLI
+
+/// `--bundle` (default `output/birds.fgb`) and `--format` for the bird subcommands.
+struct BirdsBundleOptions: ParsableArguments {
+    @Option(help: "The birds artifact to read.")
+    var bundle: String = "output/birds.fgb"
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func open() throws -> BirdsBundle {
+        do { return try BirdsBundle(path: bundle) } catch {
+            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
+        }
+    }
+
+    func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
+}
+
+/// A bird line for text output: `House Crow (Corvus splendens)`.
+func birdLine(_ bird: BirdRecord) -> String { "\(bird.commonName) (\(bird.scientificName))" }
+
+struct BirdSummary: Encodable {
+    let id: String, commonName: String, scientificName: String, speciesCode: String
+    init(_ bird: BirdRecord) {
+        id = bird.id; commonName = bird.commonName; scientificName = bird.scientificName; speciesCode = bird.speciesCode
+    }
+}
+
+func queryFailure(_ error: BirdQueryError) -> StageFailure { StageFailure(.usageOrIO, error.description) }
+
+extension FieldGuideCommand {
+    struct Identify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rank birds as the identifier app does (shape, size, location, date, field-mark variants).")
+        @Option(help: "Shape id (Corvidae); a strict filter.") var shape: String?
+        @Option(help: "Size category 0 (tiny) … 4 (very large).") var size: Int?
+        @Option(help: "Location (Urban, Wetlands …).") var location: String?
+        @Option(help: "Date of the sighting, YYYY-MM-DD.") var date: String?
+        @Option(parsing: .upToNextOption, help: "Chosen field-mark variant ids.") var variant: [String] = []
+        @OptionGroup var options: BirdsBundleOptions
+
+        struct Entry: Encodable {
+            let bird: BirdSummary; let score: Int; let confidence: Double
+            let matched: [IdentificationFeature]; let mismatched: [IdentificationFeature]
+        }
+
+        func run() throws {
+            if let size, !(0...4).contains(size) { throw ValidationError("--size: expected 0…4, found \(size)") }
+            var month: Int?
+            if let date {
+                guard let m = BirdIdentificationQuery.month(ofISODate: date) else { throw ValidationError("--date: expected YYYY-MM-DD, found \(date)") }
+                month = m
+            }
+            let bundle = try options.open()
+            let candidates = bundle.identify(.init(shape: shape, size: size, location: location, month: month, variants: variant))
+            let entries = candidates.map { Entry(bird: BirdSummary($0.bird), score: $0.score, confidence: $0.confidence,
+                                                 matched: $0.matched, mismatched: $0.mismatched) }
+            try options.emit(entries) {
+                entries.isEmpty ? "no candidates above 0.1" : entries.map { e in
+                    String(format: "%.2f  ", e.confidence) + "\(e.bird.commonName) (\(e.bird.scientificName))"
+                        + (e.matched.isEmpty ? "" : "\n      matched: " + e.matched.map(\.description).joined(separator: ", "))
+                        + (e.mismatched.isEmpty ? "" : "\n      mismatched: " + e.mismatched.map(\.description).joined(separator: ", "))
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Species: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Birds by region and month or week, near a point (hotspots), or by any name in any loaded language.")
+        @Option(help: "Region (a bird location: Urban, Wetlands …).") var region: String?
+        @Option(help: "Month 1–12 (with --region).") var month: Int?
+        @Option(help: "Week 1–53 (with --region or --near).") var week: Int?
+        @Option(help: "LAT,LON: birds at hotspots within --radius km.") var near: String?
+        @Option(help: "Radius in km for --near (0 < r ≤ 500).") var radius: Double = 50
+        @Option(help: "A common, scientific or localized name, or a species code.") var named: String?
+        @OptionGroup var options: BirdsBundleOptions
+
+        struct Regional: Encodable { let region: String; let period: String; let present: [BirdSummary]; let unknown: [BirdSummary] }
+        struct Nearby: Encodable { let bird: BirdSummary; let probability: Int; let nearestHotspot: String; let distanceKm: Double; let hotspots: Int }
+        struct Named: Encodable {
+            let speciesCode: String; let commonName: String; let scientificName: String; let category: String
+            let matchedName: String; let form: String; let bird: BirdSummary?; let names: [String: [String]]
+        }
+
+        func validate() throws {
+            let modes = [region != nil, near != nil, named != nil].filter { $0 }.count
+            guard modes == 1 else { throw ValidationError("give one of --region (with --month or --week), --near LAT,LON, or --named TEXT") }
+            if region != nil, (month == nil) == (week == nil) { throw ValidationError("--region needs --month or --week") }
+            if let month, !(1...12).contains(month) { throw ValidationError("--month: expected 1–12, found \(month)") }
+            if let week, !(1...53).contains(week) { throw ValidationError("--week: expected 1–53, found \(week)") }
+        }
+
+        func run() throws {
+            let bundle = try options.open()
+            if let region {
+                let result = month.map { bundle.species(inRegion: region, month: $0) } ?? bundle.species(inRegion: region, week: week!)
+                let value = Regional(region: region, period: month.map { "month \($0)" } ?? "week \(week!)",
+                                     present: result.present.map(BirdSummary.init), unknown: result.unknown.map(BirdSummary.init))
+                try options.emit(value) {
+                    (["\(value.present.count) present in \(region), \(value.period)"] + result.present.map { "  " + birdLine($0) }
+                     + (result.unknown.isEmpty ? [] : ["\(value.unknown.count) unknown (no months or no locations listed)"] + result.unknown.map { "  " + birdLine($0) }))
+                        .joined(separator: "\n")
+                }
+            } else if let near {
+                let parts = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { throw ValidationError("--near: expected LAT,LON, found \(near)") }
+                let found: [NearbySpecies]
+                do { found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week) } catch { throw queryFailure(error) }
+                let value = found.map { Nearby(bird: BirdSummary($0.bird), probability: $0.probability, nearestHotspot: $0.nearestHotspot,
+                                               distanceKm: ($0.distanceKm * 10).rounded() / 10, hotspots: $0.hotspotCount) }
+                try options.emit(value) {
+                    value.isEmpty ? "no birds at hotspots within \(radius) km" : value.map {
+                        "\($0.probability)%  \($0.bird.commonName) (\($0.bird.scientificName)) at \($0.nearestHotspot), \(String(format: "%.1f", $0.distanceKm)) km"
+                    }.joined(separator: "\n")
+                }
+            } else if let named {
+                let found = bundle.species(named: named)
+                guard !found.isEmpty else { throw notFound("bird named \(named)") }
+                let value = found.map { hit in
+                    Named(speciesCode: hit.taxon.speciesCode, commonName: hit.taxon.commonName, scientificName: hit.taxon.scientificName,
+                          category: hit.taxon.category, matchedName: hit.matchedName, form: hit.form, bird: hit.taxon.bird.map(BirdSummary.init),
+                          names: Dictionary(grouping: hit.taxon.names, by: \.form).mapValues { $0.map(\.name) })
+                }
+                try options.emit(value) {
+                    value.map { n in
+                        "\(n.commonName) (\(n.scientificName)) \(n.speciesCode) [\(n.category)]\(n.bird == nil ? "" : " in the seed database")\n"
+                            + "  matched \(n.form) name \"\(n.matchedName)\"\n"
+                            + n.names.keys.sorted().map { "  \($0): \(n.names[$0]!.joined(separator: "; "))" }.joined(separator: "\n")
+                    }.joined(separator: "\n")
+                }
+            }
+        }
+    }
+
+    struct Frequency: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "eBird bar-chart frequency of a taxon in a region: one period (1–48, four per month) or all 48.")
+        @Argument(help: "Common, scientific or localized name, or species code.") var taxon: String
+        @Option(help: "Region of a loaded bar chart (Svalbard).") var region: String
+        @Option(help: "Period 1–48; all periods when omitted.") var period: Int?
+        @OptionGroup var options: BirdsBundleOptions
+
+        struct Value: Encodable { let taxon: String; let region: String; let periods: [Int]; let frequencies: [Double]; let sampleSizes: [Int] }
+
+        func run() throws {
+            if let period, !(1...48).contains(period) { throw ValidationError("--period: expected 1–48, found \(period)") }
+            let bundle = try options.open()
+            guard let all = bundle.frequencies(of: taxon, region: region) else { throw notFound("bar-chart row for \(taxon) in \(region)") }
+            let samples = bundle.sampleSizes(region: region) ?? []
+            let periods = period.map { [$0] } ?? Array(1...48)
+            let value = Value(taxon: taxon, region: region, periods: periods, frequencies: periods.map { all[$0 - 1] },
+                              sampleSizes: samples.isEmpty ? [] : periods.map { samples[$0 - 1] })
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            try options.emit(value) {
+                zip(value.periods, value.frequencies).map { p, f in
+                    "\(months[(p - 1) / 4]) \((p - 1) % 4 + 1)  " + String(format: "%.7f", f)
+                        + (samples.isEmpty ? "" : "  (\(samples[p - 1]) checklists)")
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Watchlist: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Birds a watchlist's auto-assignment rules select (union of the active rules).",
+            discussion: """
+            --rules is a JSON file (or inline JSON): an array of rules, or {"rules": [...]}: \
+            {"type": "location", "lat": 18.5, "lon": 73.8, "radiusKm": 50, "validWeeks": [1, 2]}, \
+            {"type": "date_range", "start": "2025-12-01", "end": "2026-02-28"}, \
+            {"type": "species_family", "families": ["Corvidae"]}, {"type": "shape", "shapeId": "Picidae"}; \
+            "isActive": false switches a rule off.
+            """)
+        @Option(help: "Rules JSON: a file path or the JSON text.") var rules: String
+        @OptionGroup var options: BirdsBundleOptions
+
+        struct Entry: Encodable { let bird: BirdSummary; let rules: [Int] }
+
+        func run() throws {
+            let text: String
+            if FileManager.default.fileExists(atPath: rules) {
+                guard let data = FileManager.default.contents(atPath: rules) else { throw StageFailure(.usageOrIO, "\(rules): cannot read") }
+                text = String(decoding: data, as: UTF8.self)
+            } else {
+                text = rules
+            }
+            let bundle = try options.open()
+            let assigned: [WatchlistAssignment]
+            do { assigned = try bundle.autoAssign(try WatchlistRule.decode(json: text)) } catch { throw queryFailure(error) }
+            let entries = assigned.map { Entry(bird: BirdSummary($0.bird), rules: $0.rules) }
+            try options.emit(entries) {
+                (["\(entries.count) birds"] + assigned.map { "  " + birdLine($0.bird) + "  (rules \($0.rules.map(String.init).joined(separator: ", ")))" })
+                    .joined(separator: "\n")
+            }
+        }
+    }
+}
