@@ -27,11 +27,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build -c release --product ingest-faa
-	$(SWIFT) build -c release --product emit-aircraft
-	$(SWIFT) build -c release --product fieldguide
-	$(SWIFT) build -c release --product ingest-birds
-	$(SWIFT) build -c release --product emit-birds
+	$(SWIFT) build -c release
 
 ## nightly: the main job, over the embedded default data.
 nightly: build

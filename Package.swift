@@ -168,7 +168,8 @@ let package = Package(
         .testTarget(
             name: "FieldGuideExportsTests",
             dependencies: [
-                "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideIndex", "TestSupport",
+                "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideIndex",
+                "FieldGuideBirds", "TestSupport",
             ]
         ),
         .testTarget(

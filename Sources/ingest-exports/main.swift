@@ -13,8 +13,9 @@ struct IngestExports: ParsableCommand {
         .plist, .doentry, .csv and .xml; the format is read from the content). --aircraft \
         resolves registrations against an aircraft artifact (output/aircraft.fgb) and fills the \
         app's enrichment fields; --icao-types resolves ICAO type designators \
-        (designator → [name, description, wake class] JSON). Bird names are reported \
-        unresolved until a names index exists. Writes observations.csv, \
+        (designator → [name, description, wake class] JSON); --birds resolves bird names \
+        through a birds artifact's names index (output/birds.fgb), else they are reported \
+        unresolved. Writes observations.csv, \
         exports-resolution.json, exports-rejects.csv and exports-ingest.json into --output.
 
         Exit status: 0 ok; 1 a file could not be read (file:line:col on standard error; the \
@@ -32,6 +33,9 @@ struct IngestExports: ParsableCommand {
 
     @Option(name: .customLong("icao-types"), help: "ICAO type designators JSON (designator → [name, description, wake class]).")
     var icaoTypes: String?
+
+    @Option(help: "Birds artifact whose names index resolves bird names (output/birds.fgb).")
+    var birds: String?
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one export file or directory") }
@@ -51,6 +55,12 @@ struct IngestExports: ParsableCommand {
             do { options.icaoTypes = try ICAOTypeTable(path: icaoTypes) } catch { throw StageFailure(.usageOrIO, error.description) }
             options.icaoTypesSource = icaoTypes
             log.info("ICAO types \(icaoTypes): \(formatCount(options.icaoTypes!.count)) designators")
+        }
+        if let birds {
+            do { options.birdNames = BirdsBundleNames(bundle: try BirdsBundle(path: birds), source: birds) } catch {
+                throw StageFailure(.usageOrIO, "\(birds): \(error)")
+            }
+            log.info("names index \(birds)")
         }
         let report: ExportsIngestReport
         do { report = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output) } catch {
