@@ -161,39 +161,23 @@ public enum CSVReader {
     public static func read(fileAt path: String, dialect: CSVDialect = .rfc4180, displayName: String? = nil,
                             chunkSize: Int = 1 << 20, _ body: (CSVRecord) throws -> Void) throws {
         let name = displayName ?? path
-        let parser = try CSVParser(dialect: dialect, file: name)
-        try streamChunks(ofFileAt: path, name: name, chunkSize: chunkSize) { try parser.parse($0, body) }
-        try parser.finish(body)
-    }
-
-    /// Like `read`, with reading and parsing on a second thread (`CSVPipeline`): for big files
-    /// whose per-record work is heavy enough to keep the calling thread busy.
-    public static func readConcurrently(fileAt path: String, dialect: CSVDialect = .rfc4180, displayName: String? = nil,
-                                        _ body: (CSVRecord) throws -> Void) throws {
-        let name = displayName ?? path
-        try CSVPipeline.run(dialect: dialect, file: name, produce: { feed in
-            try streamChunks(ofFileAt: path, name: name, chunkSize: 1 << 20, feed)
-        }, consume: body)
-    }
-
-    /// Calls `body` with the file's bytes in chunks.
-    static func streamChunks(ofFileAt path: String, name: String, chunkSize: Int,
-                             _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let handle = fopen(path, "rb") else {
             throw CSVError(.io, file: name, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(handle) }
+        let parser = try CSVParser(dialect: dialect, file: name)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = fread(buffer.baseAddress, 1, chunkSize, handle)
-            if count > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
+            if count > 0 { try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), body) }
             if count < chunkSize {
                 if ferror(handle) != 0 {
                     throw CSVError(.io, file: name, message: "read failed: \(String(cString: strerror(errno)))")
                 }
-                return
+                break
             }
         }
+        try parser.finish(body)
     }
 }

@@ -133,7 +133,7 @@ public enum NormalizedFAA {
 
     private static func read(_ path: String, header: [String], _ body: (CSVRecord) throws -> Void) throws {
         let name = PathName(path: path).lastComponent
-        try CSVReader.readConcurrently(fileAt: path, dialect: .rfc4180, displayName: name) { record in
+        try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
             if record.index == 0 {
                 guard record.fields == header else {
                     throw FAAError(.badHandOff, file: name, line: record.line,
