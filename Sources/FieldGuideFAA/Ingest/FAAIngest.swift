@@ -1,3 +1,4 @@
+import Foundation
 import FieldGuideArtifact
 import FieldGuideCSV
 import FieldGuideCore
@@ -146,13 +147,22 @@ public struct FAAIngest: Sendable {
     enum RowOutcome { case kept([RowIssue]), rejected([RowIssue]) }
 
     /// Streams one file: checks its header, hands each data row to `handle`, counts outcomes.
+    ///
+    /// Reading, hashing and CSV parsing run on a second thread (`CSVPipeline`); `handle` runs
+    /// on this one, in file order.
     private func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
                           _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> Manifest.Source {
-        var digest = StreamingDigest()
+        let hash = DigestBox()
         var rows = Manifest.Rows()
-        let parser = try CSVParser(dialect: .unquoted, file: source.name)
         var sawHeader = false
-        func onRecord(_ record: CSVRecord) throws {
+        try CSVPipeline.run(dialect: .unquoted, file: source.name, produce: { feed in
+            var digest = StreamingDigest()
+            try source.stream { chunk in
+                digest.update(chunk)
+                try feed(chunk)
+            }
+            hash.set(digest: digest.finalize(), bytes: digest.bytes)
+        }) { record in
             if record.index == 0 {
                 try checkHeader(record, of: source.name, expected: kind)
                 sawHeader = true
@@ -169,15 +179,10 @@ public struct FAAIngest: Sendable {
                 for issue in issues { rejects.append(issue) }
             }
         }
-        try source.stream { chunk in
-            digest.update(chunk)
-            try parser.parse(chunk, onRecord)
-        }
-        try parser.finish(onRecord)
         guard sawHeader else {
             throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(kind.fileName) header, found an empty file")
         }
-        return Manifest.Source(file: source.name, bytes: digest.bytes, sha256: digest.finalize(), rows: rows)
+        return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.digest, rows: rows)
     }
 
     private func checkHeader(_ record: CSVRecord, of file: String, expected: FAAFileKind) throws {
@@ -210,6 +215,15 @@ public struct FAAIngest: Sendable {
         let tenths = Int((share * 1000).rounded())
         return "\(tenths / 10).\(tenths % 10)%"
     }
+}
+
+/// The source digest, handed from the parsing thread once it has read the whole file.
+private final class DigestBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = ("", 0)
+    func set(digest: String, bytes: Int) { lock.lock(); value = (digest, bytes); lock.unlock() }
+    var digest: String { lock.lock(); defer { lock.unlock() }; return value.0 }
+    var bytes: Int { lock.lock(); defer { lock.unlock() }; return value.1 }
 }
 
 /// A CSV output streamed through an `AtomicFileWriter`, hashed as it is written.
