@@ -53,8 +53,8 @@ bench: build bench-data
 	cd Benchmarks && $(SWIFT) build -c release --product fieldguide-bench
 	@rm -rf $(OUT)/bench
 	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa)"
-	@/usr/bin/time -f "ingest-faa:    %e s wall, %M KB peak RSS" $(BIN)/ingest-faa $(BENCH_DATA)/faa --output $(OUT)/bench/stage 2>&1 | grep -v '^ingest-faa:' || true
-	@/usr/bin/time -f "emit-aircraft: %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft $(OUT)/bench/stage --output $(OUT)/bench 2>&1 | grep -v '^emit-aircraft:' || true
+	@/usr/bin/time -f "time: ingest-faa     %e s wall, %M KB peak RSS" $(BIN)/ingest-faa $(BENCH_DATA)/faa --output $(OUT)/bench/stage 2>&1 | grep -v '^ingest-faa:' || true
+	@/usr/bin/time -f "time: emit-aircraft  %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft $(OUT)/bench/stage --output $(OUT)/bench 2>&1 | grep -v '^emit-aircraft:' || true
 	@echo "== Queries"
 	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
 	cd Benchmarks && $(SWIFT) build -c release --product birds-bench

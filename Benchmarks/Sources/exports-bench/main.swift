@@ -20,7 +20,7 @@ defer { try? FileManager.default.removeItem(at: directory) }
 /// Streams generated text to a file in 1 MiB pieces until it reaches `megabytes`.
 func generate(_ name: String, megabytes: Int, head: String, tail: String, record: (inout SplitMix64, Int) -> String) throws -> String {
     let path = directory.appendingPathComponent(name).path
-    FileManager.default.createFile(atPath: path, contents: nil)
+    guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     let target = megabytes << 20

@@ -34,7 +34,7 @@ public enum DatabaseRules {
         }
         let shapes = unique(database.shapes.map { ($0.id, $0.source.field("id")) }, what: "shape id", sink: sink)
         let marks = unique(database.fieldMarks.map { ($0.id, $0.source.field("id")) }, what: "field mark id", sink: sink)
-        let variants = unique(database.variants.map { ($0.id, $0.source.field("id")) }, what: "variant id", sink: sink)
+        _ = unique(database.variants.map { ($0.id, $0.source.field("id")) }, what: "variant id", sink: sink)
         let areas = Set(database.fieldMarks.map(\.area))
 
         for mark in database.fieldMarks {
