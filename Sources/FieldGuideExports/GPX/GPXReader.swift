@@ -54,7 +54,7 @@ public enum GPXReader {
                 if field != nil { field!.text += text } else if trackNameOpen { trackName! += text }
             case .end(let name):
                 if let f = field, name == f.name {
-                    point?.fields[f.name] = f.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    point?.fields[f.name] = f.text.trimmedASCII
                     field = nil
                 } else if let p = point, xml.depth == p.depth - 1 {
                     summary.records += 1
@@ -62,7 +62,7 @@ public enum GPXReader {
                     point = nil
                 } else if trackNameOpen {
                     trackNameOpen = false
-                    trackName = trackName?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    trackName = trackName?.trimmedASCII
                 } else if let t = trackDepth, xml.depth == t - 1 {
                     trackDepth = nil
                     trackName = nil

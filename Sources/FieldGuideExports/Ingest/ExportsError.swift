@@ -50,7 +50,7 @@ public struct ExportsError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The XML reader's error, classified (encoding problems and refused entities apart).
     init(_ error: XMLError) {
-        let message = error.message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let message = error.message.split(whereSeparator: \.isNewline).map { $0.trimmedASCII }.joined(separator: " ")
         let kind: Kind
         if message.contains("not proper UTF-8") || message.contains("encoding") || message.contains("Invalid bytes") { kind = .encoding }
         else if message.contains("entit") || message.contains("Entit") { kind = .refused }

@@ -33,10 +33,19 @@ public enum ObservationCSV {
     }
 
     /// Decimal degrees with at most 7 fractional digits (about 1 cm), no trailing zeros.
+    /// Integer arithmetic, not `String(format:)`: this runs for every observation.
     static func degrees(_ value: Double) -> String {
-        var text = String(format: "%.7f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
+        let scaled = Int64((abs(value) * 10_000_000).rounded(.toNearestOrEven))
+        if scaled == 0 { return "0" }
+        var fraction = scaled % 10_000_000
+        var digits = 7
+        while digits > 0 && fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var text = value < 0 ? "-" : ""
+        text += String(scaled / 10_000_000)
+        if digits > 0 {
+            let fractionText = String(fraction)
+            text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+        }
+        return text
     }
 }

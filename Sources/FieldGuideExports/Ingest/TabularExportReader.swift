@@ -60,7 +60,7 @@ struct HeaderMap {
     private let index: [String: Int]
 
     init(_ header: CSVRecord) {
-        names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        names = header.fields.map { $0.trimmedASCII }
         var index: [String: Int] = [:]
         for (i, name) in names.enumerated() where index[name.lowercased()] == nil { index[name.lowercased()] = i }
         self.index = index
@@ -72,7 +72,7 @@ struct HeaderMap {
     /// The field under `name`, trimmed; empty when the column is absent or the row is short.
     func value(_ record: CSVRecord, _ name: String) -> String {
         guard let i = index[name.lowercased()], i < record.count else { return "" }
-        return record[i].trimmingCharacters(in: .whitespaces)
+        return record[i].trimmedASCII
     }
 
     /// Sets the observation's local date/time and position from the named columns (a record

@@ -25,7 +25,7 @@ public struct Coordinate: Sendable, Hashable, Codable {
 
     /// Both texts as decimal degrees (either both present or both empty: nil).
     public static func parse(latitude: String, longitude: String, latitudeField: String, longitudeField: String) throws(FieldProblem) -> Coordinate? {
-        let lat = latitude.trimmingCharacters(in: .whitespaces), lon = longitude.trimmingCharacters(in: .whitespaces)
+        let lat = latitude.trimmedASCII, lon = longitude.trimmedASCII
         if lat.isEmpty && lon.isEmpty { return nil }
         guard !lat.isEmpty else { throw FieldProblem(field: latitudeField, value: "", reason: "longitude given without latitude") }
         guard !lon.isEmpty else { throw FieldProblem(field: longitudeField, value: "", reason: "latitude given without longitude") }
@@ -41,19 +41,19 @@ public struct Coordinate: Sendable, Hashable, Codable {
     /// with an optional hemisphere letter; `ref` (`N`/`S`/`E`/`W`, from `GPSLatitudeRef`)
     /// applies when the value has no letter.
     public static func xmpDegrees(_ text: String, axis: Axis, ref: String? = nil, field: String) throws(FieldProblem) -> Double {
-        var body = text.trimmingCharacters(in: .whitespaces)
+        var body = text.trimmedASCII
         var hemisphere: Character?
         if let last = body.last, "NSEWnsew".contains(last) {
             hemisphere = Character(last.uppercased())
             body.removeLast()
-        } else if let ref = ref?.trimmingCharacters(in: .whitespaces).uppercased(), let letter = ref.first, ref.count == 1 {
+        } else if let ref = ref?.trimmedASCII.uppercased(), let letter = ref.first, ref.count == 1 {
             hemisphere = letter
         }
         let allowed: Set<Character> = axis == .latitude ? ["N", "S"] : ["E", "W"]
         if let hemisphere, !allowed.contains(hemisphere) {
             throw FieldProblem(field: field, value: text, reason: "hemisphere \(hemisphere) does not fit a \(axis == .latitude ? "latitude" : "longitude")")
         }
-        let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmedASCII) }
         guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil }) else {
             throw FieldProblem(field: field, value: text, reason: "expected DDD,MM.mmmmH, DDD,MM,SSH or decimal degrees")
         }

@@ -171,6 +171,6 @@ public enum NonSpeciesKind: String, Sendable, Hashable, Codable {
         for c in text {
             if c == "(" { depth += 1 } else if c == ")" { depth = max(0, depth - 1) } else if depth == 0 { out.append(c) }
         }
-        return out.trimmingCharacters(in: .whitespaces)
+        return out.trimmedASCII
     }
 }

@@ -31,7 +31,7 @@ public enum AppRecord {
     public static func observation(_ value: PropertyListValue, file: String, line: Int) -> Outcome {
         guard case .dictionary = value else { return .notAnAppRecord }
         let text = { (keys: [String]) -> String? in
-            value.first(keys)?.string.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            value.first(keys)?.string.map { $0.trimmedASCII }.flatMap { $0.isEmpty ? nil : $0 }
         }
         var observation: Observation
         var timeKeys = ["date"]
@@ -76,7 +76,7 @@ public enum AppRecord {
             }
             for key in timeKeys {
                 guard let date = value[key], let string = date.string else { continue }
-                do throws(TimeFormatError) { observation.time = try ObservationTime.iso8601(string.trimmingCharacters(in: .whitespaces)) } catch {
+                do throws(TimeFormatError) { observation.time = try ObservationTime.iso8601(string.trimmedASCII) } catch {
                     throw FieldProblem(field: key, value: string, reason: error.reason)
                 }
                 break

@@ -126,7 +126,7 @@ public enum PropertyListReader {
     }
 
     static func value(_ name: String, _ text: String, line: Int, file: String) throws(ExportsError) -> PropertyListValue {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmedASCII
         func bad(_ expected: String) -> ExportsError {
             ExportsError(.malformed, file: file, line: line, message: "<\(name)>\(trimmed.prefix(40))</\(name)>: expected \(expected)")
         }

@@ -91,7 +91,7 @@ public indirect enum PropertyListValue: Sendable, Hashable {
         switch self {
         case .real(let d): d
         case .integer(let n): Double(n)
-        case .string(let s): Double(s.trimmingCharacters(in: .whitespaces))
+        case .string(let s): Double(s.trimmedASCII)
         default: nil
         }
     }

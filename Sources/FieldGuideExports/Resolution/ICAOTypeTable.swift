@@ -51,6 +51,6 @@ public struct ICAOTypeTable: Sendable {
 
     /// The entry for a designator, case-insensitive.
     public subscript(designator: String) -> Entry? {
-        entries[designator.trimmingCharacters(in: .whitespaces).uppercased()]
+        entries[designator.trimmedASCII.uppercased()]
     }
 }

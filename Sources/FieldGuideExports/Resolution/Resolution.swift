@@ -164,7 +164,7 @@ public final class SubjectResolver {
 
     private func registration(_ text: String) -> ObservationResolution {
         guard let aircraft else { return ObservationResolution(status: .unresolved, reason: Self.noAircraft) }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedASCII
         guard let first = trimmed.first, first == "N" || first == "n" || first.isNumber,
               AircraftBundle.normalizedRegistration(trimmed) != nil else {
             return ObservationResolution(status: .unknown, reason: "not a US N-number (the FAA registry holds only those)")

@@ -68,7 +68,7 @@ public enum XMPReader {
 
         var result: [Observation] = []
         for keyword in hierarchical {
-            let path = keyword.text.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let path = keyword.text.split(separator: "|").map { $0.trimmedASCII }.filter { !$0.isEmpty }
             guard path.count >= 2, let root = path.first?.lowercased(), let leaf = path.last else { continue }
             let kind: ObservationKind
             if birdRoots.contains(root) { kind = .bird } else if aircraftRoots.contains(root) { kind = .aircraft } else { continue }

@@ -24,13 +24,13 @@ public struct XMPSidecar: Sendable, Hashable {
     public func items(_ key: String) -> [String] { lists[key]?.map(\.text) ?? [] }
 
     mutating func set(_ key: String, _ value: String) {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = value.trimmedASCII
         guard !trimmed.isEmpty, values[key] == nil else { return }
         values[key] = trimmed
     }
 
     mutating func append(_ key: String, _ value: String, line: Int) {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = value.trimmedASCII
         guard !trimmed.isEmpty else { return }
         lists[key, default: []].append((trimmed, line))
     }

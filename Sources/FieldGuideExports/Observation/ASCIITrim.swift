@@ -1,0 +1,19 @@
+extension StringProtocol {
+    /// The text without leading and trailing ASCII white space (space, tab, CR, LF).
+    ///
+    /// XML and CSV white space is ASCII, and Foundation's `trimmingCharacters(in:)` took a third
+    /// of the time of a GPX import; this works on the UTF-8 bytes.
+    ///
+    /// ```swift
+    /// "  Grey Heron\r\n".trimmedASCII   // "Grey Heron"
+    /// ```
+    var trimmedASCII: String {
+        let text = Substring(self)
+        let utf8 = text.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return String(text[start..<end])
+    }
+}
