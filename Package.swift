@@ -174,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuideBirdsArtifactTests",
-            dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideBirds", "FieldGuideArtifact", "TestSupport"]
+            dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideBirds", "FieldGuideArtifact", "FieldGuideCSV", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -35,6 +35,9 @@ struct EmitBirds: ParsableCommand {
     @Option(help: "eBird/Clements taxonomy CSV.")
     var taxonomy: String?
 
+    @Option(parsing: .upToNextOption, help: "observations.csv files from ingest-exports: resolved birds become the observed source.")
+    var observations: [String] = []
+
     func run() throws {
         let log = StageLog(stage: "emit-birds")
         var sources = BirdsEmit.Sources(handOff: handOff)
@@ -42,6 +45,7 @@ struct EmitBirds: ParsableCommand {
         sources.seasons = seasons
         sources.labels = labels
         sources.taxonomy = taxonomy
+        sources.observations = observations
         let result: BirdsEmit.Result
         do { result = try BirdsEmit.run(sources, outputDirectory: output) } catch {
             throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
@@ -50,6 +54,9 @@ struct EmitBirds: ParsableCommand {
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
         log.info("read \(n("species")) species (\(n("speciesWithoutMonths")) without months, \(n("speciesWithoutLocations")) without locations), \(n("hotspots")) hotspots with \(n("hotspotSpecies")) species entries from \(handOff)")
         log.info("read \(barCharts.count) bar charts (\(n("barChartRows")) rows, \(n("barChartNonSpecies")) non-species, \(n("barChartUnresolved")) unresolved), \(n("seasons")) seasons, \(labels.count) labels files")
+        if !observations.isEmpty {
+            log.info("observed source: \(n("observations")) resolved bird observations (\(n("observationsWithoutTaxon")) of species outside this artifact) from \(observations.count) files")
+        }
         log.info("indexed \(n("regions")) regions, \(n("regionMonthEntries")) region×month and \(n("regionWeekEntries")) region×week entries, \(n("taxa")) taxa, \(n("names")) names, \(n("strings")) strings")
         log.info("wrote \(result.artifactPath) (\(formatCount(result.entry.bytes)) bytes, \(result.entry.sections.count) sections, sha256 \(result.entry.sha256.prefix(12))…), \(BirdsEmit.manifestFile)")
     }

@@ -199,3 +199,44 @@ extension FieldGuideCommand {
         }
     }
 }
+
+extension FieldGuideCommand {
+    struct Observed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Birds the app's users observed (the observed source), by region, month, week or near a point.")
+        @Option(help: "Region as the exports give it (an eBird state such as US-MD).") var region: String?
+        @Option(help: "Month 1–12.") var month: Int?
+        @Option(help: "Week 1–53.") var week: Int?
+        @Option(help: "LAT,LON: observations within --radius km.") var near: String?
+        @Option(help: "Radius in km for --near (0 < r ≤ 500).") var radius: Double = 50
+        @OptionGroup var options: BirdsBundleOptions
+
+        struct Entry: Encodable { let speciesCode: String; let commonName: String; let observations: Int; let totalCount: Int? }
+
+        func validate() throws {
+            if let month, !(1...12).contains(month) { throw ValidationError("--month: expected 1–12, found \(month)") }
+            if let week, !(1...53).contains(week) { throw ValidationError("--week: expected 1–53, found \(week)") }
+        }
+
+        func run() throws {
+            let bundle = try options.open()
+            let found: [ObservedSpecies]
+            if let near {
+                let parts = near.split(separator: ",").compactMap { Double($0.filter { $0 != " " }) }
+                guard parts.count == 2 else { throw ValidationError("--near: expected LAT,LON, found \(near)") }
+                do { found = try bundle.observedSpecies(near: (parts[0], parts[1]), radiusKm: radius, week: week) } catch {
+                    throw queryFailure(error)
+                }
+            } else {
+                found = bundle.observedSpecies(inRegion: region, month: month, week: week)
+            }
+            let value = found.map { Entry(speciesCode: $0.taxon.speciesCode, commonName: $0.commonName, observations: $0.observations,
+                                          totalCount: $0.totalCount) }
+            try options.emit(value) {
+                value.isEmpty ? "no observed birds (\(bundle.observationCount) observations in the artifact)"
+                    : value.map { "\($0.observations)×  \($0.commonName) (\($0.speciesCode))" + ($0.totalCount.map { ", \($0) counted" } ?? "") }
+                        .joined(separator: "\n")
+            }
+        }
+    }
+}

@@ -9,7 +9,7 @@ struct FieldGuideCommand: ParsableCommand {
         commandName: "fieldguide",
         abstract: "Query FieldGuide artifacts.",
         subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self,
-                      Sighting.self, Codes.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self])
+                      Sighting.self, Codes.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self])
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }

@@ -211,7 +211,7 @@ extension BirdsBundle {
                                  hotspotCount: $0.value.count) }
     }
 
-    private static func checkPoint(_ point: (latitude: Double, longitude: Double), radiusKm: Double, field prefix: String) throws(BirdQueryError) {
+    static func checkPoint(_ point: (latitude: Double, longitude: Double), radiusKm: Double, field prefix: String) throws(BirdQueryError) {
         guard point.latitude.isFinite, (-90...90).contains(point.latitude) else {
             throw BirdQueryError(field: prefix + "lat", "expected a latitude in −90…90, found \(point.latitude)")
         }

@@ -32,6 +32,8 @@ public final class BirdsBundle: Sendable {
     let barChart: RowTable<S.BarChartColumn>
     let barChartValues: RowTable<S.BarChartValueColumn>
     let seasonRows: RowTable<S.SeasonColumn>
+    /// The observed source; empty for artifacts built without observations.
+    let observations: RowTable<S.ObservationColumn>?
 
     /// Opens and checks the artifact at `path` (a wrong kind, a bad checksum or a section that
     /// does not fit the schema is a `FieldGuideError`).
@@ -67,6 +69,7 @@ public final class BirdsBundle: Sendable {
             barChart = try rows(S.Section.barChart)
             barChartValues = try rows(S.Section.barChartValues)
             seasonRows = try rows(S.Section.seasons)
+            observations = file.info(S.Section.observations) == nil ? nil : try rows(S.Section.observations)
             try checkReferences()
         } catch {
             throw FieldGuideError(error)

@@ -50,6 +50,9 @@ public enum BirdsSchema {
         public static let barChartValues = FourCC("BVAL")
         /// Seasons per taxon (eBird Status & Trends), sorted by taxon row.
         public static let seasons = FourCC("SEAS")
+        /// Birds observed by the app's users (ingest-exports, resolved): a separate "observed"
+        /// source beside the seed presence tables, sorted by taxon, region, month, week.
+        public static let observations = FourCC("OBSV")
     }
 
     public enum SpeciesColumn: Int, RowColumn {
@@ -227,6 +230,35 @@ public enum BirdsSchema {
             return mask
         }
     }()
+
+    /// One observed bird: taxon, the observation's region (eBird state/county, else empty),
+    /// month and week (absent when undated), position (`HotspotGrid.encode`d, absent when
+    /// unknown) and count (absent for `X`).
+    public enum ObservationColumn: Int, RowColumn {
+        case taxonRow, region, month, week, latitude, longitude, count
+        public var kind: ColumnKind {
+            switch self {
+            case .region: return .string
+            case .month, .week: return .u8
+            case .taxonRow, .latitude, .longitude, .count: return .u32
+            }
+        }
+    }
+
+    /// Month and week of an ISO `YYYY-MM-DD…` date as the tables count them: week *w* is days
+    /// 7(*w*−1)+1 … 7*w* of the year, at most 53.
+    ///
+    /// ```swift
+    /// BirdsSchema.monthAndWeek(ofISODate: "2025-01-08")   // (1, 2)
+    /// ```
+    public static func monthAndWeek(ofISODate text: String) -> (month: Int, week: Int)? {
+        let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        let cumulative = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
+        let leap = parts[0] % 4 == 0 && (parts[0] % 100 != 0 || parts[0] % 400 == 0)
+        let day = cumulative[parts[1] - 1] + parts[2] + (leap && parts[1] > 2 ? 1 : 0)
+        return (parts[1], min(53, (day - 1) / 7 + 1))
+    }
 
     /// The 1°×1° grid over hotspot coordinates: cells numbered row-major from (−90°, −180°).
     public enum HotspotGrid {

@@ -87,13 +87,6 @@ public struct BirdsBundleNames: BirdNameResolving {
         return result
     }
 
-    /// Week 1–53 of a `YYYY-MM-DD` date (days 1–7 are week 1), as the birds artifact counts.
-    static func week(ofISODate text: String) -> Int? {
-        let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
-        let cumulative = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
-        let leap = parts[0] % 4 == 0 && (parts[0] % 100 != 0 || parts[0] % 400 == 0)
-        let day = cumulative[parts[1] - 1] + parts[2] + (leap && parts[1] > 2 ? 1 : 0)
-        return min(53, (day - 1) / 7 + 1)
-    }
+    /// Week 1–53 of a `YYYY-MM-DD` date, as the birds artifact counts it.
+    static func week(ofISODate text: String) -> Int? { BirdsSchema.monthAndWeek(ofISODate: text)?.week }
 }

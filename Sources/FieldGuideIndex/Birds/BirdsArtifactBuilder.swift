@@ -61,6 +61,24 @@ public struct BirdsBuildInput: Sendable {
     public var barCharts: [EBirdBarChart] = []
     public var seasons: [SpeciesSeasonRow] = []
     public var labels: [LocalizedLabels] = []
+    /// Resolved bird observations from `ingest-exports`: the "observed" source.
+    public var observed: [Observed] = []
+
+    /// One resolved bird observation.
+    public struct Observed: Sendable {
+        public var speciesCode: String
+        public var region: String
+        public var month: Int?
+        public var week: Int?
+        public var latitude: Double?
+        public var longitude: Double?
+        public var count: Int?
+        public init(speciesCode: String, region: String = "", month: Int? = nil, week: Int? = nil,
+                    latitude: Double? = nil, longitude: Double? = nil, count: Int? = nil) {
+            self.speciesCode = speciesCode; self.region = region; self.month = month; self.week = week
+            self.latitude = latitude; self.longitude = longitude; self.count = count
+        }
+    }
 
     public init() {}
 }
@@ -391,7 +409,27 @@ public struct BirdsArtifactBuilder {
             seasons.append(r)
         }
 
+        // Observed source: resolved observations whose species is a taxon of this artifact.
+        var observations = RowTableBuilder<S.ObservationColumn>()
+        var observedWithoutTaxon = 0
+        for o in input.observed {
+            guard let taxon = taxonRow[o.speciesCode] else { observedWithoutTaxon += 1; continue }
+            var r = observations.newRow()
+            r[.taxonRow] = UInt32(taxon)
+            r[.region] = pool.intern(o.region)
+            if let m = o.month, (1...12).contains(m) { r[.month] = UInt32(m) }
+            if let w = o.week, (1...53).contains(w) { r[.week] = UInt32(w) }
+            if let lat = o.latitude, let lon = o.longitude {
+                r[.latitude] = S.HotspotGrid.encode(lat)
+                r[.longitude] = S.HotspotGrid.encode(lon)
+            }
+            if let c = o.count, c >= 0 { r[.count] = UInt32(min(c, Int(UInt32.max - 1))) }
+            observations.append(r)
+        }
+
         let (poolBytes, remap) = pool.finish()
+        observations.remapStrings(remap)
+        observations.sort(by: [.taxonRow, .region, .month, .week, .latitude, .longitude, .count])
         speciesTable.remapStrings(remap); marks.remapStrings(remap); shapes.remapStrings(remap); variants.remapStrings(remap)
         regions.remapStrings(remap); hotspotTable.remapStrings(remap); hotspotSpecies.remapStrings(remap); taxa.remapStrings(remap)
         nameTable.remapStrings(remap)
@@ -415,6 +453,7 @@ public struct BirdsArtifactBuilder {
         artifact.addSection(S.Section.barChart, rows: barChart.count, bytes: barChart.serialize())
         artifact.addSection(S.Section.barChartValues, rows: barValues.count, bytes: barValues.serialize())
         artifact.addSection(S.Section.seasons, rows: seasons.count, bytes: seasons.serialize())
+        artifact.addSection(S.Section.observations, rows: observations.count, bytes: observations.serialize())
 
         counts["species"] = speciesTable.count
         counts["regions"] = regions.count
@@ -426,6 +465,8 @@ public struct BirdsArtifactBuilder {
         counts["names"] = nameTable.count
         counts["barChartRows"] = chartRows.count
         counts["seasons"] = seasons.count
+        counts["observations"] = observations.count
+        counts["observationsWithoutTaxon"] = observedWithoutTaxon
         counts["strings"] = remap.count
         return (artifact, counts)
     }

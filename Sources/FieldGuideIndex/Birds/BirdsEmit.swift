@@ -29,6 +29,8 @@ public enum BirdsEmit {
         public var labels: [String] = []
         /// eBird/Clements taxonomy CSV, to resolve bar-chart and seed taxa to species codes.
         public var taxonomy: String?
+        /// `observations.csv` files from `ingest-exports`: resolved birds become the observed source.
+        public var observations: [String] = []
 
         public init(handOff: String) { self.handOff = handOff }
     }
@@ -77,6 +79,12 @@ public enum BirdsEmit {
             let labels = try LocalizedLabels.read(path)
             input.labels.append(labels)
             try source(path, rows: labels.lines, kept: labels.names.count)
+        }
+
+        for path in sources.observations {
+            let (observed, read) = try ObservedBirds.read(path)
+            input.observed += observed
+            try source(path, rows: read, kept: observed.count)
         }
 
         let (artifact, counts) = BirdsArtifactBuilder(input).build()
