@@ -9,7 +9,7 @@ struct FieldGuideCommand: ParsableCommand {
         commandName: "fieldguide",
         abstract: "Query FieldGuide artifacts.",
         subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self,
-                      Sighting.self, Codes.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self])
+                      Sighting.self, Codes.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self, Diff.self])
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -246,3 +246,41 @@ extension FieldGuideCommand {
 }
 
 FieldGuideCommand.runStage(name: "fieldguide")
+
+extension FieldGuideCommand {
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What changed between two builds of an artifact (aircraft or birds): added, removed, changed.")
+        @Argument(help: "The older artifact.") var old: String
+        @Argument(help: "The newer artifact.") var new: String
+        @Option(help: "Output format: text (Markdown) or json.") var format: OutputFormat = .text
+        @Option(help: "At most this many keys per list in text output.") var limit: Int = 50
+
+        func run() throws {
+            func kind(_ path: String) throws -> FourCC {
+                do { return try ArtifactFile(path: path, verification: .headerOnly).kind } catch {
+                    throw StageFailure(error.isIO ? .usageOrIO : .dataRejected, error.description)
+                }
+            }
+            let kinds = [try kind(old), try kind(new)]
+            guard kinds[0] == kinds[1] else {
+                throw StageFailure(.dataRejected, "\(old) is a \(kinds[0]) artifact but \(new) is a \(kinds[1]) one")
+            }
+            let report: ChangeReport
+            do {
+                switch kinds[0] {
+                case AircraftSchema.kind: report = ChangeReport.aircraft(old: try AircraftBundle(path: old), new: try AircraftBundle(path: new))
+                case BirdsSchema.kind: report = ChangeReport.birds(old: try BirdsBundle(path: old), new: try BirdsBundle(path: new))
+                default: throw StageFailure(.dataRejected, "no change report for \(kinds[0]) artifacts")
+                }
+            } catch let error as FieldGuideError {
+                throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
+            }
+            try printOutput(report, format: format) { report.markdown(listLimit: limit) }
+        }
+    }
+}
+
+extension ArtifactError {
+    var isIO: Bool { if case .io = self { return true } else { return false } }
+}

@@ -1,0 +1,157 @@
+import FieldGuideArtifact
+import Foundation
+
+/// What changed between two builds of the reference data: the morning-after report.
+///
+/// ```swift
+/// let report = try ChangeReport.aircraft(old: AircraftBundle(path: "previous/aircraft.fgb"),
+///                                        new: AircraftBundle(path: "output/aircraft.fgb"))
+/// print(report.markdown)
+/// ```
+public struct ChangeReport: Sendable, Codable, Equatable {
+    /// One changed record and the fields that differ.
+    public struct Changed: Sendable, Codable, Equatable {
+        public let key: String
+        public let name: String
+        public let fields: [String]
+    }
+
+    /// Added, removed and changed records of one kind, with totals.
+    public struct Section: Sendable, Codable, Equatable {
+        public var title: String
+        public var before: Int
+        public var after: Int
+        public var added: [String] = []
+        public var removed: [String] = []
+        public var changed: [Changed] = []
+        /// Named counts for changes not listed one by one (`ownerChanged`).
+        public var counts: [String: Int] = [:]
+    }
+
+    public var sections: [Section]
+
+    /// The report as a readable Markdown page (at most `listLimit` keys per list).
+    public func markdown(listLimit: Int = 50) -> String {
+        var out = ["# Reference data changes", ""]
+        for s in sections {
+            out.append("## \(s.title)")
+            out.append("")
+            out.append("\(s.before) → \(s.after): \(s.added.count) added, \(s.removed.count) removed, \(s.changed.count) changed"
+                       + s.counts.sorted { $0.key < $1.key }.map { ", \($0.value) \($0.key)" }.joined())
+            func list(_ title: String, _ items: [String]) {
+                guard !items.isEmpty else { return }
+                out.append("")
+                out.append("### \(title)")
+                for item in items.prefix(listLimit) { out.append("- \(item)") }
+                if items.count > listLimit { out.append("- … and \(items.count - listLimit) more") }
+            }
+            list("Added", s.added)
+            list("Removed", s.removed)
+            list("Changed", s.changed.map { "\($0.key) \($0.name): \($0.fields.joined(separator: ", "))" })
+            out.append("")
+        }
+        return out.joined(separator: "\n")
+    }
+}
+
+extension ChangeReport {
+    /// Models by ACFTREF code (with the changed fields), and registrations: added,
+    /// deregistered, changed owner, changed otherwise.
+    public static func aircraft(old: AircraftBundle, new: AircraftBundle) -> ChangeReport {
+        var models = Section(title: "Aircraft models (ACFTREF)", before: old.modelCount, after: new.modelCount)
+        mergeJoin(old.modelKeys, new.modelKeys,
+                  oldKey: { old.strings.bytes(old.models.value($0, .code)) }, newKey: { new.strings.bytes(new.models.value($0, .code)) },
+                  removed: { models.removed.append(old.string(old.models.value($0, .code))) },
+                  added: { models.added.append(new.string(new.models.value($0, .code))) },
+                  both: { o, n in
+                      guard rowsDiffer(old.models, o, old, new.models, n, new, skipping: []) else { return }
+                      let a = ModelRecord(bundle: old, row: o).info, b = ModelRecord(bundle: new, row: n).info
+                      let fields = differingFields(a, b)
+                      if !fields.isEmpty { models.changed.append(Changed(key: b.code, name: "\(b.manufacturer) \(b.model)", fields: fields)) }
+                  })
+
+        var registrations = Section(title: "Registrations (MASTER)", before: old.registrationCount, after: new.registrationCount)
+        var ownerChanged = 0
+        mergeJoin(old.registrationKeys, new.registrationKeys,
+                  oldKey: { old.strings.bytes(old.registrations.value($0, .nNumber)) },
+                  newKey: { new.strings.bytes(new.registrations.value($0, .nNumber)) },
+                  removed: { registrations.removed.append(old.string(old.registrations.value($0, .nNumber))) },
+                  added: { registrations.added.append(new.string(new.registrations.value($0, .nNumber))) },
+                  both: { o, n in
+                      // Row references differ between builds; the model and engine codes are compared instead.
+                      guard rowsDiffer(old.registrations, o, old, new.registrations, n, new, skipping: [.modelRow, .engineRow]) else { return }
+                      let a = RegistrationRecord(bundle: old, row: o), b = RegistrationRecord(bundle: new, row: n)
+                      if compare(old.strings.bytes(old.registrations.value(o, .name)), new.strings.bytes(new.registrations.value(n, .name))) != 0 {
+                          ownerChanged += 1
+                      }
+                      let fields = differingFields(a.info, b.info).filter { $0 != "model" && $0 != "engine" }
+                      if !fields.isEmpty { registrations.changed.append(Changed(key: b.nNumber, name: b.name, fields: fields)) }
+                  })
+        registrations.counts["ownerChanged"] = ownerChanged
+        return ChangeReport(sections: [models, registrations])
+    }
+
+    /// Seed species by bird id: added, removed, changed (with the fields).
+    public static func birds(old: BirdsBundle, new: BirdsBundle) -> ChangeReport {
+        var section = Section(title: "Species (seed database)", before: old.speciesCount, after: new.speciesCount)
+        let before = Dictionary(old.allSpecies.map { ($0.id, $0.info) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.allSpecies.map { ($0.id, $0.info) }, uniquingKeysWith: { first, _ in first })
+        for id in after.keys.sorted() where before[id] == nil { section.added.append("\(id) \(after[id]!.commonName)") }
+        for id in before.keys.sorted() where after[id] == nil { section.removed.append("\(id) \(before[id]!.commonName)") }
+        for id in after.keys.sorted() {
+            guard let a = before[id], let b = after[id] else { continue }
+            let fields = differingFields(a, b)
+            if !fields.isEmpty { section.changed.append(Changed(key: id, name: b.commonName, fields: fields)) }
+        }
+        return ChangeReport(sections: [section])
+    }
+
+    /// Walks two key tables sorted the same way, comparing full keys where packed keys tie.
+    private static func mergeJoin(_ a: KeyTable, _ b: KeyTable, oldKey: (Int) -> UnsafeRawBufferPointer,
+                                  newKey: (Int) -> UnsafeRawBufferPointer,
+                                  removed: (Int) -> Void, added: (Int) -> Void, both: (Int, Int) -> Void) {
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if j == b.count { removed(i); i += 1; continue }
+            if i == a.count { added(j); j += 1; continue }
+            let x = a[i], y = b[j]
+            if x < y { removed(i); i += 1 }
+            else if x > y { added(j); j += 1 }
+            else {
+                let order = compare(oldKey(i), newKey(j))
+                if order == 0 { both(i, j); i += 1; j += 1 }
+                else if order < 0 { removed(i); i += 1 }
+                else { added(j); j += 1 }
+            }
+        }
+    }
+
+    /// Whether two rows differ in any column: strings by their bytes (the two pools differ),
+    /// numbers by value. Cheap enough for every registration of two full builds.
+    private static func rowsDiffer<C: RowColumn>(_ a: RowTable<C>, _ i: Int, _ aBundle: AircraftBundle,
+                                                 _ b: RowTable<C>, _ j: Int, _ bBundle: AircraftBundle, skipping: Set<C>) -> Bool {
+        for column in C.allCases where !skipping.contains(column) {
+            let x = a.value(i, column), y = b.value(j, column)
+            if column.kind == .string {
+                if compare(aBundle.strings.bytes(x), bBundle.strings.bytes(y)) != 0 { return true }
+            } else if x != y {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The top-level JSON keys whose values differ between two encodable records.
+    static func differingFields<T: Encodable>(_ a: T, _ b: T) -> [String] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let da = try? encoder.encode(a), let db = try? encoder.encode(b), da != db,
+              let x = (try? JSONSerialization.jsonObject(with: da)) as? [String: Any],
+              let y = (try? JSONSerialization.jsonObject(with: db)) as? [String: Any] else { return [] }
+        return Set(x.keys).union(y.keys).sorted().filter { key in
+            let u = x[key].flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .fragmentsAllowed]) }
+            let v = y[key].flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .fragmentsAllowed]) }
+            return u != v
+        }
+    }
+}
