@@ -107,8 +107,7 @@ extension FieldGuideCommand {
                         .joined(separator: "\n")
                 }
             } else if let near {
-                let parts = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { throw ValidationError("--near: expected LAT,LON, found \(near)") }
+                let (lat, lon) = try point(near)
                 let found: [NearbySpecies]
                 do { found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week) } catch { throw queryFailure(error) }
                 let value = found.map { Nearby(bird: BirdSummary($0.bird), probability: $0.probability, nearestHotspot: $0.nearestHotspot,
@@ -222,9 +221,7 @@ extension FieldGuideCommand {
             let bundle = try options.open()
             let found: [ObservedSpecies]
             if let near {
-                let parts = near.split(separator: ",").compactMap { Double($0.filter { $0 != " " }) }
-                guard parts.count == 2 else { throw ValidationError("--near: expected LAT,LON, found \(near)") }
-                do { found = try bundle.observedSpecies(near: (parts[0], parts[1]), radiusKm: radius, week: week) } catch {
+                do { found = try bundle.observedSpecies(near: try point(near), radiusKm: radius, week: week) } catch let error as BirdQueryError {
                     throw queryFailure(error)
                 }
             } else {
@@ -239,4 +236,13 @@ extension FieldGuideCommand {
             }
         }
     }
+}
+
+/// `--near LAT,LON` as a point (spaces allowed around the numbers).
+func point(_ text: String) throws -> (latitude: Double, longitude: Double) {
+    let parts = text.split(separator: ",").map { Double($0.filter { $0 != " " }) }
+    guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
+        throw ValidationError("--near: expected LAT,LON, found \(text)")
+    }
+    return (lat, lon)
 }

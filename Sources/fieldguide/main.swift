@@ -43,8 +43,6 @@ func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> Str
     }
 }
 
-struct NotFound: Error {}
-
 func notFound(_ what: String) -> StageFailure { StageFailure(.dataRejected, "no \(what) in the bundle") }
 
 func lines(_ pairs: [(String, String?)]) -> String {

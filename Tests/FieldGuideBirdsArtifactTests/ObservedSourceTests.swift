@@ -56,6 +56,25 @@ struct ObservedSourceTests {
         #expect(birds.species(inRegion: "US-MD", month: 11).present.isEmpty)
     }
 
+    @Test("fieldguide observed: --near with spaces, a malformed point (usage, exit 2), a bad radius (exit 2)")
+    func command() throws {
+        let directory = try TestPaths.temporaryDirectory("observed-cli")
+        let observations = try writeObservations([
+            ["b.gpx", "bird", "resolved", "tawowl1", "", "52.2", "0.1", "2025-03-01T22:00:00", "", "1"],
+        ], in: directory)
+        _ = try BirdIngest().run(paths: [FixtureBirds.input.path], outputDirectory: directory.appendingPathComponent("stage").path)
+        var sources = FixtureBirds.sources(handOff: directory.appendingPathComponent("stage").path)
+        sources.observations = [observations]
+        let bundle = ["--bundle", try BirdsEmit.run(sources, outputDirectory: directory.path, environment: [:]).artifactPath]
+        let near = try TestPaths.run("fieldguide", ["observed", "--near", "52.21, 0.12", "--radius", "5"] + bundle)
+        #expect(near.status == 0)
+        #expect(near.stdout.contains("Tawny Owl (tawowl1), 1 counted"))
+        let malformed = try TestPaths.run("fieldguide", ["observed", "--near", "52.21"] + bundle)
+        #expect(malformed.status == 2)
+        #expect(malformed.stderr.contains("expected LAT,LON"))
+        #expect(try TestPaths.run("fieldguide", ["observed", "--near", "52,0", "--radius", "900"] + bundle).status == 2)
+    }
+
     @Test("an artifact built without observations answers with none")
     func withoutObservations() throws {
         let directory = try TestPaths.temporaryDirectory("observed-none")
