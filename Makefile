@@ -29,9 +29,12 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## nightly: the main job, over the embedded default data.
+## nightly: the main job (pipelines/nightly.yaml): over input/, or make nightly SOURCES=dir
+## (faa/, birds/, exports/ beside each other; see the pipeline file). Publishes into OUT
+## atomically (OUT/current → OUT/builds/RUN, previous kept); stages with unchanged inputs are skipped.
+NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
 nightly: build
-	BIN=$(BIN) pipelines/nightly input $(OUT)
+	$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --output "$(OUT)"
 
 ## faa: the aircraft artifact from any FAA download: make faa SOURCES=dir-or-zip OUT=dir
 faa: build
@@ -69,9 +72,12 @@ clean:
 
 ## validate: the bird seed JSON check CI runs: make validate [PATHS=dir-or-files] [FORMAT=github] [STRICT=1]
 PATHS ?= input
+FORMAT ?= human
 validate: deps
 	$(SWIFT) build -c release --product validate
-	BIN=$(BIN) pipelines/validate-seeds $(PATHS)
+	$(SWIFT) build -c release --product pipeline
+	$(BIN)/pipeline run pipelines/validate-seeds.yaml --set PATHS="$(PATHS)" --set FORMAT="$(FORMAT)" \
+	  --set STRICT="$(if $(filter 1,$(STRICT)),--strict,)" --output "$(OUT)"
 
 ## birds: the birds artifact from any directory of bird files: make birds SOURCES=dir OUT=dir
 ## (optional TAXONOMY=csv BARCHARTS="files" SEASONS=csv LABELS="files"; found under SOURCES when not given)

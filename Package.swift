@@ -10,7 +10,9 @@
 //   sources        FieldGuideFAA
 //   indexing       FieldGuideIndex
 //   query          FieldGuide                 (FieldGuideArtifact + Foundation only: iOS-safe)
-//   executables    ingest-faa, emit-aircraft, fieldguide
+//   orchestration  FieldGuidePipeline         (pipeline files, stage runs, staging, publish)
+//   executables    ingest-faa, emit-aircraft, ingest-birds, validate, emit-birds,
+//                  ingest-exports, fieldguide, pipeline
 import PackageDescription
 
 let package = Package(
@@ -29,11 +31,14 @@ let package = Package(
         .library(name: "FieldGuideIndex", targets: ["FieldGuideIndex"]),
         .executable(name: "emit-birds", targets: ["emit-birds"]),
         .executable(name: "ingest-exports", targets: ["ingest-exports"]),
+        .library(name: "FieldGuidePipeline", targets: ["FieldGuidePipeline"]),
+        .executable(name: "pipeline", targets: ["pipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // MARK: C shims
@@ -118,6 +123,24 @@ let package = Package(
         ),
         // BIRDS-ARTIFACT-TARGETS-END
 
+        // MARK: Orchestration (issue 6: declarative pipelines, staging, publish, change reports)
+        // The pipeline runs stage executables as processes; it links the query library only to
+        // write the change report of each published build.
+        .target(
+            name: "FieldGuidePipeline",
+            dependencies: [
+                "FieldGuideArtifact", "FieldGuideCore", "FieldGuide",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "pipeline",
+            dependencies: [
+                "FieldGuidePipeline", "StageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
         // MARK: Query library (what apps link: artifact format + Foundation only)
         .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),
 
@@ -171,6 +194,10 @@ let package = Package(
                 "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideIndex",
                 "FieldGuideBirds", "TestSupport",
             ]
+        ),
+        .testTarget(
+            name: "FieldGuidePipelineTests",
+            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "TestSupport"]
         ),
         .testTarget(
             name: "FieldGuideBirdsArtifactTests",

@@ -43,6 +43,8 @@ extension ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
             Foundation.exit(StageExit.success.rawValue)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
         } catch let failure as StageFailure {
             log.error(failure.message)
             Foundation.exit(failure.exit.rawValue)

@@ -155,3 +155,33 @@ extension ChangeReport {
         }
     }
 }
+
+extension ChangeReport {
+    /// The report between two artifacts of the same kind (aircraft or birds), chosen by their header.
+    ///
+    /// ```swift
+    /// let report = try ChangeReport.between(old: "output/previous/birds.fgb", new: "output/current/birds.fgb")
+    /// ```
+    public static func between(old: String, new: String) throws(FieldGuideError) -> ChangeReport {
+        let oldKind: FourCC, newKind: FourCC
+        do {
+            oldKind = try ArtifactFile(path: old, verification: .headerOnly).kind
+            newKind = try ArtifactFile(path: new, verification: .headerOnly).kind
+        } catch {
+            throw FieldGuideError(error)
+        }
+        guard oldKind == newKind else {
+            throw FieldGuideError(.wrongKind(path: new, expected: "\(oldKind)", found: "\(newKind)"))
+        }
+        switch oldKind {
+        case AircraftSchema.kind: return aircraft(old: try AircraftBundle(path: old), new: try AircraftBundle(path: new))
+        case BirdsSchema.kind: return birds(old: try BirdsBundle(path: old), new: try BirdsBundle(path: new))
+        default: throw FieldGuideError(.wrongKind(path: new, expected: "an aircraft or birds artifact", found: "\(newKind)"))
+        }
+    }
+
+    /// Several reports as one (the sections in order).
+    public static func combined(_ reports: [ChangeReport]) -> ChangeReport {
+        ChangeReport(sections: reports.flatMap(\.sections))
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// A pipeline file (`pipelines/nightly.yaml`): parameters, sources, stages, guards and what to publish.
+///
+/// Stages name their inputs: a source (`faa`), another stage's whole output directory
+/// (`ingest-faa`) or one of its files (`emit-aircraft/aircraft.fgb`). The run order follows from
+/// those references; stages that do not depend on each other run side by side.
+///
+/// ```yaml
+/// name: nightly
+/// parameters: { SOURCES: input }
+/// sources:
+///   faa: { path: "${SOURCES}/faa", required: true }
+/// stages:
+///   - name: ingest-faa
+///     tool: ingest-faa
+///     inputs: [faa]
+///     outputs: [registrations.csv, faa-ingest.json]
+///     args: ["{faa}", --output, "{out}"]
+/// ```
+public struct PipelineDefinition: Sendable, Equatable {
+    /// The pipeline's name: it names the state directory (`OUTPUT/.pipeline/NAME`).
+    public var name: String
+    public var description: String?
+    /// Default values for `${NAME}` references; `--set NAME=VALUE` overrides them.
+    public var parameters: [String: String]
+    public var sources: [String: SourceSpec]
+    public var stages: [StageSpec]
+    public var publish: PublishSpec?
+    public var guards: GuardSpec
+    /// The file it was read from (for located errors).
+    public var path: String
+}
+
+/// Where a source's files are: one path, a whitespace-separated list of paths, or a glob.
+public struct SourceSpec: Sendable, Equatable, Decodable {
+    /// A file or directory (a directory's files are all fingerprinted).
+    public var path: String?
+    /// Several paths separated by whitespace (for a parameter such as `PATHS=a b`).
+    public var paths: String?
+    /// `*`, `?`, `[…]` within a name, `**` across directories; matches are sorted.
+    public var glob: String?
+    /// A run stops before any stage when a required source is missing or matches nothing.
+    public var required: Bool = false
+    /// Only the first match of a glob (for options that take one file).
+    public var first: Bool = false
+
+    enum CodingKeys: String, CodingKey { case path, paths, glob, required, first }
+
+    public init(path: String? = nil, paths: String? = nil, glob: String? = nil, required: Bool = false, first: Bool = false) {
+        self.path = path; self.paths = paths; self.glob = glob; self.required = required; self.first = first
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        path = try c.decodeIfPresent(String.self, forKey: .path)
+        paths = try c.decodeIfPresent(String.self, forKey: .paths)
+        glob = try c.decodeIfPresent(String.self, forKey: .glob)
+        required = try c.decodeIfPresent(Bool.self, forKey: .required) ?? false
+        first = try c.decodeIfPresent(Bool.self, forKey: .first) ?? false
+    }
+}
+
+/// One stage: a stage executable, its inputs and outputs and its command line.
+public struct StageSpec: Sendable, Equatable, Decodable {
+    public var name: String
+    /// The executable's name, looked up in the pipeline's tool directory.
+    public var tool: String
+    public var description: String?
+    /// References this stage reads: sources, stages, or `stage/file`.
+    public var inputs: [String]
+    /// Files the stage must leave in its output directory (checked after it runs).
+    public var outputs: [String]
+    /// The command line. `{ref}` is replaced by an input's paths (several paths become several
+    /// arguments) and `{out}` by the stage's output directory. A nested list is an optional
+    /// group, dropped when one of its references has no paths.
+    public var args: [ArgSpec]
+    /// A JSON report in the output directory whose counts and rows go into the run summary.
+    public var report: String?
+    /// Skip the stage when its fingerprint matches its last successful run (default true).
+    public var cache: Bool
+
+    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache }
+
+    public init(name: String, tool: String, inputs: [String], outputs: [String], args: [ArgSpec],
+                report: String? = nil, cache: Bool = true, description: String? = nil) {
+        self.name = name; self.tool = tool; self.inputs = inputs; self.outputs = outputs
+        self.args = args; self.report = report; self.cache = cache; self.description = description
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        tool = try c.decodeIfPresent(String.self, forKey: .tool) ?? name
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+        inputs = try c.decodeIfPresent([String].self, forKey: .inputs) ?? []
+        outputs = try c.decodeIfPresent([String].self, forKey: .outputs) ?? []
+        args = try c.decodeIfPresent([ArgSpec].self, forKey: .args) ?? []
+        report = try c.decodeIfPresent(String.self, forKey: .report)
+        cache = try c.decodeIfPresent(Bool.self, forKey: .cache) ?? true
+    }
+}
+
+/// One command-line item: a word, or an optional group of words.
+public enum ArgSpec: Sendable, Equatable, Decodable {
+    case word(String)
+    case optional([String])
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let words = try? c.decode([String].self) {
+            self = .optional(words)
+        } else {
+            self = .word(try c.decode(String.self))
+        }
+    }
+
+    var words: [String] {
+        switch self {
+        case .word(let w): [w]
+        case .optional(let ws): ws
+        }
+    }
+}
+
+/// What a successful run publishes, all as `stage/file` references.
+public struct PublishSpec: Sendable, Equatable, Decodable {
+    /// Artifact files, published under their own names.
+    public var artifacts: [String]
+    /// `manifest.json` files merged into the build's one manifest.
+    public var manifests: [String]
+    /// Rejects and stage reports, published under `reports/`.
+    public var reports: [String]
+    /// How many builds to keep under `builds/` (at least 2: current and previous).
+    public var keep: Int
+
+    enum CodingKeys: String, CodingKey { case artifacts, manifests, reports, keep }
+
+    public init(artifacts: [String], manifests: [String] = [], reports: [String] = [], keep: Int = 2) {
+        self.artifacts = artifacts; self.manifests = manifests; self.reports = reports; self.keep = keep
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        artifacts = try c.decodeIfPresent([String].self, forKey: .artifacts) ?? []
+        manifests = try c.decodeIfPresent([String].self, forKey: .manifests) ?? []
+        reports = try c.decodeIfPresent([String].self, forKey: .reports) ?? []
+        keep = max(2, try c.decodeIfPresent(Int.self, forKey: .keep) ?? 2)
+    }
+}
+
+/// Conditions checked before publishing, against the new manifest and the published one.
+public struct GuardSpec: Sendable, Equatable, Decodable {
+    /// Largest allowed drop in rows read, as a share, per source (by file stem: `MASTER`
+    /// covers `MASTER.txt` and `MASTER-1.txt`…), against the last published build.
+    public var shrink: [String: Double]
+    /// Largest allowed share of rejected rows per source stem; `default` covers the rest.
+    public var rejects: [String: Double]
+
+    enum CodingKeys: String, CodingKey { case shrink, rejects }
+
+    public init(shrink: [String: Double] = [:], rejects: [String: Double] = [:]) {
+        self.shrink = shrink; self.rejects = rejects
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        shrink = try c.decodeIfPresent([String: Double].self, forKey: .shrink) ?? [:]
+        rejects = try c.decodeIfPresent([String: Double].self, forKey: .rejects) ?? [:]
+    }
+}

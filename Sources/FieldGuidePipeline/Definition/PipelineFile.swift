@@ -1,0 +1,202 @@
+import Foundation
+import Yams
+
+extension PipelineDefinition {
+    /// Reads and checks a pipeline file.
+    ///
+    /// Syntax errors, unknown keys, wrong value types and broken references are all reported as
+    /// `file:line:column: where: what was expected, what was found`.
+    ///
+    /// ```swift
+    /// let nightly = try PipelineDefinition.load(path: "pipelines/nightly.yaml")
+    /// nightly.stages.map(\.name)   // ["ingest-faa", "emit-aircraft", …]
+    /// ```
+    public static func load(path: String) throws(PipelineError) -> PipelineDefinition {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(.io, "\(path): cannot read the pipeline file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PipelineError.definition(path, nil, "not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses pipeline YAML; `path` names it in errors.
+    public static func parse(_ text: String, path: String) throws(PipelineError) -> PipelineDefinition {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw PipelineError.definition(path, nil, "empty file: expected a mapping with name and stages")
+            }
+            root = node
+        } catch let error as PipelineError {
+            throw error
+        } catch let error as YamlError {
+            // Yams puts "line:column: error: …" first, with a snippet after it.
+            throw PipelineError(.invalidDefinition, "\(path):\(String(describing: error))")
+        } catch {
+            throw PipelineError.definition(path, nil, "\(error)")
+        }
+        let document = Document(path: path, root: root)
+        try document.checkKeys()
+
+        let file: FileShape
+        do {
+            file = try YAMLDecoder().decode(FileShape.self, from: root)
+        } catch let error as DecodingError {
+            throw document.error(for: error)
+        } catch {
+            throw PipelineError.definition(path, nil, "\(error)")
+        }
+        let definition = PipelineDefinition(
+            name: file.name, description: file.description, parameters: file.parameters ?? [:],
+            sources: file.sources ?? [:], stages: file.stages, publish: file.publish,
+            guards: file.guards ?? GuardSpec(), path: path)
+        try definition.check(document)
+        return definition
+    }
+}
+
+/// The file as written, before checks.
+private struct FileShape: Decodable {
+    var name: String
+    var description: String?
+    var parameters: [String: String]?
+    var sources: [String: SourceSpec]?
+    var stages: [StageSpec]
+    var publish: PublishSpec?
+    var guards: GuardSpec?
+}
+
+/// One step of a path into the YAML tree.
+enum PathStep: CustomStringConvertible {
+    case key(String)
+    case index(Int)
+
+    var description: String {
+        switch self {
+        case .key(let k): ".\(k)"
+        case .index(let i): "[\(i)]"
+        }
+    }
+}
+
+/// The composed YAML tree, for locating errors by path.
+struct Document {
+    let path: String
+    let root: Node
+
+    /// `stages[2].args` for a path.
+    static func render(_ steps: [PathStep]) -> String {
+        var text = steps.map(\.description).joined()
+        if text.hasPrefix(".") { text.removeFirst() }
+        return text.isEmpty ? "(top level)" : text
+    }
+
+    /// The node at `steps`, or the deepest node found on the way.
+    func node(at steps: [PathStep]) -> Node {
+        var node = root
+        for step in steps {
+            switch step {
+            case .key(let k):
+                guard let next = node.mapping?[k] else { return node }
+                node = next
+            case .index(let i):
+                guard let seq = node.sequence, i < seq.count else { return node }
+                node = seq[i]
+            }
+        }
+        return node
+    }
+
+    func mark(at steps: [PathStep]) -> (line: Int, column: Int)? {
+        node(at: steps).mark.map { ($0.line, $0.column) }
+    }
+
+    func error(at steps: [PathStep], _ message: String) -> PipelineError {
+        .definition(path, mark(at: steps), "\(Document.render(steps)): \(message)")
+    }
+
+    /// A decoding error with the place it happened and the value found there.
+    func error(for error: DecodingError) -> PipelineError {
+        func steps(_ codingPath: [CodingKey]) -> [PathStep] {
+            codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) }
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let at = steps(context.codingPath)
+            return self.error(at: at, "expected \(Document.describe(type)), found \(describe(node(at: at)))")
+        case .valueNotFound(let type, let context):
+            return self.error(at: steps(context.codingPath), "expected \(Document.describe(type)), found nothing")
+        case .keyNotFound(let key, let context):
+            return self.error(at: steps(context.codingPath), "missing required key '\(key.stringValue)'")
+        case .dataCorrupted(let context):
+            let at = steps(context.codingPath)
+            return self.error(at: at, "\(context.debugDescription) (found \(describe(node(at: at))))")
+        @unknown default:
+            return .definition(path, nil, "\(error)")
+        }
+    }
+
+    static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Int.Type: return "an integer"
+        case is Double.Type: return "a number"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "a list" }
+            if name.hasPrefix("Dictionary") { return "a mapping" }
+            return name
+        }
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let s): "'\(s.string)'"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    /// Unknown keys are errors (a misspelt `input:` would otherwise be ignored silently).
+    func checkKeys() throws(PipelineError) {
+        let top: Set = ["name", "description", "parameters", "sources", "stages", "publish", "guards"]
+        try keys(of: [], allowed: top)
+        if case .mapping(let sources)? = root.mapping?["sources"] {
+            for (key, _) in sources {
+                try keys(of: [.key("sources"), .key(key.string ?? "")], allowed: ["path", "paths", "glob", "required", "first"])
+            }
+        }
+        if let stages = root.mapping?["stages"]?.sequence {
+            for i in 0..<stages.count {
+                try keys(of: [.key("stages"), .index(i)],
+                         allowed: ["name", "tool", "description", "inputs", "outputs", "args", "report", "cache"])
+            }
+        }
+        try keys(of: [.key("publish")], allowed: ["artifacts", "manifests", "reports", "keep"])
+        try keys(of: [.key("guards")], allowed: ["shrink", "rejects"])
+    }
+
+    private func keys(of steps: [PathStep], allowed: Set<String>) throws(PipelineError) {
+        var node = root
+        for step in steps {
+            switch step {
+            case .key(let k):
+                guard let next = node.mapping?[k] else { return }
+                node = next
+            case .index(let i):
+                guard let seq = node.sequence, i < seq.count else { return }
+                node = seq[i]
+            }
+        }
+        guard let mapping = node.mapping else { return }
+        for (key, _) in mapping where !allowed.contains(key.string ?? "") {
+            throw PipelineError.definition(
+                path, key.mark.map { ($0.line, $0.column) },
+                "\(Document.render(steps)): unknown key '\(key.string ?? "?")'; expected one of \(allowed.sorted().joined(separator: ", "))")
+        }
+    }
+}

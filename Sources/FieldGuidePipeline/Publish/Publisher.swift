@@ -1,0 +1,179 @@
+import FieldGuide
+import FieldGuideArtifact
+import FieldGuideCore
+import Foundation
+
+/// Publishes a run's artifacts into the output directory in one atomic step.
+///
+/// Layout of the output directory:
+///
+///     builds/RUN/          aircraft.fgb, birds.fgb, manifest.json, changes.json, changes.md, reports/
+///     current  → builds/RUN           (symbolic link, swapped by rename: the one atomic step)
+///     previous → builds/EARLIER       (the build that was current before)
+///     aircraft.fgb → current/aircraft.fgb, manifest.json → current/manifest.json, …
+///
+/// Readers that opened the old files keep their mappings; new opens see the new build.
+struct Publisher {
+    enum Outcome {
+        case published(build: String, changes: ChangeReport?)
+        case unchanged(build: String)
+        case refused([RunSummary.Guard])
+    }
+
+    let outputDirectory: String
+    let spec: PublishSpec
+    let guards: GuardSpec
+    let runID: String
+    /// Where the new build is assembled before it moves into `builds/`.
+    let staging: String
+
+    static let currentLink = "current"
+    static let previousLink = "previous"
+    static let buildsDirectory = "builds"
+
+    /// The build `current` points at (its directory), if any.
+    static func currentBuild(in output: String) -> String? {
+        let link = output + "/" + currentLink
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else { return nil }
+        let full = target.hasPrefix("/") ? target : output + "/" + target
+        return Glob.isDirectory(full) ? full : nil
+    }
+
+    /// Assembles the build from the stages' cached outputs (`file(ref)` gives a reference's
+    /// path), checks the guards, writes the change report and publishes.
+    func publish(file: (String) -> String, onGuard: (RunSummary.Guard) -> Void) throws(PipelineError) -> Outcome {
+        let fm = FileManager.default
+        let build = staging + "/build"
+        do {
+            try? fm.removeItem(atPath: build)
+            try fm.createDirectory(atPath: build + "/reports", withIntermediateDirectories: true)
+            for ref in spec.artifacts { try Self.link(file(ref), to: build + "/" + (ref as NSString).lastPathComponent) }
+            for ref in spec.reports { try Self.link(file(ref), to: build + "/reports/" + Self.reportName(ref)) }
+        } catch {
+            throw PipelineError(.io, "assembling the build in \(build): \(error.localizedDescription)")
+        }
+
+        // One manifest for the build: every emit stage's entries.
+        var manifest = Manifest(tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: [])
+        for ref in spec.manifests {
+            guard let data = fm.contents(atPath: file(ref)), let part = try? Manifest.decode(from: data) else {
+                throw PipelineError(.io, "\(file(ref)): cannot read the stage's manifest")
+            }
+            for entry in part.artifacts where spec.artifacts.contains(where: { ($0 as NSString).lastPathComponent == entry.file }) {
+                manifest = manifest.replacing(entry)
+            }
+            manifest.built = manifest.built ?? part.built
+        }
+        let manifestBytes: [UInt8]
+        do {
+            manifestBytes = try JSON.encode(manifest)
+            try AtomicFile.write(manifestBytes, to: build + "/manifest.json")
+        } catch {
+            throw PipelineError(.io, "\(build)/manifest.json: \(error)")
+        }
+
+        let current = Self.currentBuild(in: outputDirectory)
+        let currentManifestData = current.flatMap { fm.contents(atPath: $0 + "/manifest.json") }
+        if let current, let currentManifestData, [UInt8](currentManifestData) == manifestBytes {
+            try? fm.removeItem(atPath: build)
+            return .unchanged(build: Self.relative(current, to: outputDirectory))
+        }
+
+        let published = currentManifestData.flatMap { try? Manifest.decode(from: $0) }
+        let results = Guards.check(guards, new: manifest, published: published)
+        results.forEach(onGuard)
+        if results.contains(where: { !$0.held }) { return .refused(results.filter { !$0.held }) }
+
+        // The morning-after report against the current build.
+        var report: ChangeReport?
+        if let current {
+            var parts: [ChangeReport] = []
+            for entry in manifest.artifacts where fm.fileExists(atPath: current + "/" + entry.file) {
+                do {
+                    parts.append(try ChangeReport.between(old: current + "/" + entry.file, new: build + "/" + entry.file))
+                } catch {
+                    throw PipelineError(.io, "change report for \(entry.file): \(error)")
+                }
+            }
+            report = ChangeReport.combined(parts)
+        }
+        do {
+            let page = report?.markdown() ?? "# Reference data changes\n\nFirst published build: nothing to compare against.\n"
+            try AtomicFile.write(page, to: build + "/changes.md")
+            try AtomicFile.write(try JSON.encode(report ?? ChangeReport.combined([])), to: build + "/changes.json")
+        } catch {
+            throw PipelineError(.io, "\(build)/changes.*: \(error)")
+        }
+
+        // Move the build in, then swap the links: previous first, current last (the commit point).
+        let buildsDir = outputDirectory + "/" + Self.buildsDirectory
+        var name = runID
+        var suffix = 2
+        while fm.fileExists(atPath: buildsDir + "/" + name) { name = "\(runID)-\(suffix)"; suffix += 1 }
+        let relativeBuild = Self.buildsDirectory + "/" + name
+        do {
+            try fm.createDirectory(atPath: buildsDir, withIntermediateDirectories: true)
+            try fm.moveItem(atPath: build, toPath: buildsDir + "/" + name)
+            if let current {
+                try Self.swapLink(outputDirectory + "/" + Self.previousLink, to: Self.relative(current, to: outputDirectory))
+            }
+            try Self.swapLink(outputDirectory + "/" + Self.currentLink, to: relativeBuild)
+            for file in manifest.artifacts.map(\.file) + ["manifest.json", "changes.md"] {
+                try Self.swapLink(outputDirectory + "/" + file, to: Self.currentLink + "/" + file)
+            }
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw PipelineError(.io, "publishing \(relativeBuild): \(error.localizedDescription)")
+        }
+        prune(buildsDir)
+        return .published(build: relativeBuild, changes: report)
+    }
+
+    /// Removes old builds beyond `keep`, never the current or previous one.
+    private func prune(_ buildsDir: String) {
+        let fm = FileManager.default
+        let keepTargets = Set([Self.currentLink, Self.previousLink].compactMap {
+            try? fm.destinationOfSymbolicLink(atPath: outputDirectory + "/" + $0)
+        }.map { ($0 as NSString).lastPathComponent })
+        let builds = ((try? fm.contentsOfDirectory(atPath: buildsDir)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        var kept = 0
+        for build in builds.reversed() {
+            if keepTargets.contains(build) || kept < spec.keep {
+                kept += 1
+                continue
+            }
+            try? fm.removeItem(atPath: buildsDir + "/" + build)
+        }
+    }
+
+    /// `ingest-faa/faa-rejects.csv` → `faa-rejects.csv`, or `ingest-faa-report.json` when two would clash.
+    static func reportName(_ ref: String) -> String {
+        (ref as NSString).lastPathComponent
+    }
+
+    static func relative(_ path: String, to base: String) -> String {
+        path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+    }
+
+    /// A hard link (outputs are never rewritten in place, so sharing the inode is safe), or a copy.
+    static func link(_ source: String, to destination: String) throws {
+        let fm = FileManager.default
+        do { try fm.linkItem(atPath: source, toPath: destination) } catch { try fm.copyItem(atPath: source, toPath: destination) }
+    }
+
+    /// Points the symbolic link at `path` to `target` by renaming a fresh link over it: readers
+    /// see the old target or the new one, never neither.
+    static func swapLink(_ path: String, to target: String) throws(PipelineError) {
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        guard symlink(target, temporary) == 0 else {
+            throw PipelineError(.io, "\(temporary): cannot create link: \(String(cString: strerror(errno)))")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw PipelineError(.io, "\(path): cannot replace: \(reason)")
+        }
+    }
+}

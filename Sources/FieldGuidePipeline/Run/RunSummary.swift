@@ -1,0 +1,81 @@
+import FieldGuideArtifact
+import Foundation
+
+/// What one run did: written to `OUTPUT/runs/RUN.json` at the end of every run.
+///
+/// ```json
+/// { "pipeline": "nightly", "run": "20261122T031500Z", "status": "published",
+///   "stages": [ { "name": "ingest-faa", "status": "skipped", … } ], … }
+/// ```
+public struct RunSummary: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable {
+        /// Every stage passed, every guard held, and a new build is current.
+        case published
+        /// Every stage passed and the artifacts equal the current build's: nothing to publish.
+        case unchanged
+        /// Every stage passed (a pipeline with nothing to publish, such as validate-seeds).
+        case passed
+        /// A guard refused to publish; the current build stays.
+        case refused
+        /// A stage failed or a required source is missing; the current build stays.
+        case failed
+        /// Interrupted; the current build stays.
+        case cancelled
+    }
+
+    public struct Stage: Codable, Sendable, Equatable {
+        public enum Status: String, Codable, Sendable {
+            case ran, skipped, failed, notRun = "not-run", cancelled
+        }
+        public var name: String
+        public var tool: String
+        public var status: Status
+        public var seconds: Double
+        public var exitCode: Int32?
+        public var fingerprint: String?
+        /// Bytes of the stage's inputs.
+        public var inputBytes: Int
+        /// Named counts from the stage's report.
+        public var counts: [String: Int]
+        /// Rows read, kept, rejected and warned about, summed over the report's sources.
+        public var rows: Manifest.Rows?
+        /// The last lines the stage printed, when it failed.
+        public var error: String?
+    }
+
+    public struct Guard: Codable, Sendable, Equatable {
+        public var name: String
+        public var held: Bool
+        public var detail: String
+    }
+
+    public var pipeline: String
+    public var run: String
+    /// Wall-clock start (this is run metadata, never part of an artifact).
+    public var started: String
+    public var seconds: Double
+    public var status: Status
+    public var message: String?
+    /// Why a failed, refused or cancelled run stopped.
+    public var failure: PipelineError.Kind?
+    public var parameters: [String: String]
+    public var stages: [Stage]
+    public var guards: [Guard]
+    /// The published (or kept current) build, relative to the output directory.
+    public var build: String?
+    /// Added / removed / changed totals per section of the change report, when one was written.
+    public var changes: [String: [String: Int]]?
+}
+
+/// What a run reports while it goes, for a terminal or a log.
+public enum PipelineEvent: Sendable {
+    /// The run starts: its id and the stages in run order.
+    case started(run: String, stages: [String])
+    case stageStarted(stage: String, command: [String], inputBytes: Int)
+    case stageLine(stage: String, line: String)
+    case stageFinished(RunSummary.Stage)
+    case guardChecked(RunSummary.Guard)
+    /// A line about publishing (`published builds/…`, `unchanged: …`).
+    case publishing(String)
+    case finished(RunSummary)
+}
