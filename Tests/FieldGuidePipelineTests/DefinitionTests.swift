@@ -1,0 +1,170 @@
+@testable import FieldGuidePipeline
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Pipeline files: reading, checking, planning")
+struct DefinitionTests {
+    static let nightly = TestPaths.packageRoot.appendingPathComponent("pipelines/nightly.yaml").path
+
+    /// A minimal valid pipeline with `stages` spliced in.
+    static func yaml(stages: String, extra: String = "") -> String {
+        """
+        name: t
+        parameters: { SOURCES: input }
+        sources:
+          faa: { path: "${SOURCES}/faa", required: true }
+        \(extra)
+        stages:
+        \(stages)
+        """
+    }
+
+    func parseError(_ text: String) -> PipelineError? {
+        do {
+            _ = try PipelineDefinition.parse(text, path: "p.yaml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("the nightly pipeline: emits after their ingests, exports after both emits, the final birds emit last")
+    func nightlyOrder() throws {
+        let definition = try PipelineDefinition.load(path: Self.nightly)
+        let order = try definition.stageOrder().map { definition.stages[$0].name }
+        func position(_ name: String) -> Int { order.firstIndex(of: name)! }
+        #expect(order.count == 6)
+        #expect(position("ingest-faa") < position("emit-aircraft"))
+        #expect(position("ingest-birds") < position("emit-birds-seed"))
+        #expect(position("emit-aircraft") < position("ingest-exports"))
+        #expect(position("emit-birds-seed") < position("ingest-exports"))
+        #expect(order.last == "emit-birds")
+        // ingest-faa and ingest-birds depend on nothing: they may run side by side.
+        let plan = try PipelinePlan(definition, parameters: ["SOURCES": TestPaths.input.path])
+        #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-birds" }!].isEmpty)
+        #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-faa" }!].isEmpty)
+    }
+
+    @Test("sources of the nightly on input/: globs find the companion files, an absent optional source is empty")
+    func nightlySources() throws {
+        let input = TestPaths.input.path
+        let plan = try PipelinePlan(try PipelineDefinition.load(path: Self.nightly), parameters: ["SOURCES": input])
+        #expect(plan.sources["faa"] == [input + "/faa"])
+        #expect(plan.sources["seeds"] == ["bird_database.json", "home_data.json", "sharedWatchlists.json", "watchlists.json"]
+            .map { input + "/birds/" + $0 })
+        #expect(plan.sources["taxonomy"] == [input + "/birds/taxonomy/taxonomy.csv"])
+        #expect(plan.sources["labels"]?.count == 3)
+        #expect(plan.sources["icao-types"] == [])
+    }
+
+    @Test("arguments: a reference to several files gives several arguments; an optional group without paths is dropped")
+    func arguments() throws {
+        let definition = try PipelineDefinition.parse(Self.yaml(stages: """
+          - name: a
+            tool: a
+            inputs: [faa]
+            args: ["{faa}", --output, "{out}", [--taxonomy, "{faa}"], "${SOURCES}", "${EMPTY}"]
+        """).replacingOccurrences(of: "{ SOURCES: input }", with: "{ SOURCES: input, EMPTY: \"\" }"), path: "p.yaml")
+        let input = TestPaths.input.path
+        let plan = try PipelinePlan(definition, parameters: ["SOURCES": input])
+        let full = plan.arguments(0) { $0 == "out" ? ["OUT"] : ["x.txt", "y.txt"] }
+        #expect(full == ["x.txt", "y.txt", "--output", "OUT", "--taxonomy", "x.txt", "y.txt", input])
+        let none = plan.arguments(0) { $0 == "out" ? ["OUT"] : [] }
+        #expect(none == ["--output", "OUT", input])
+    }
+
+    @Test("a YAML syntax error names file, line and column")
+    func syntaxError() {
+        let error = parseError("name: t\nstages:\n  - name: [unclosed\n")
+        #expect(error?.kind == .invalidDefinition)
+        #expect(error?.message.hasPrefix("p.yaml:4:1:") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("an unknown key is an error at its line, with the keys allowed")
+    func unknownKey() {
+        let error = parseError(Self.yaml(stages: """
+          - name: a
+            tool: a
+            input: [faa]
+        """))
+        #expect(error?.message.hasPrefix("p.yaml:9:5: stages[0]: unknown key 'input'; expected one of") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("a reference to nothing declared is an error at the input")
+    func unknownReference() {
+        let error = parseError(Self.yaml(stages: """
+          - name: a
+            tool: a
+            inputs: [faa, b/missing.csv]
+        """))
+        #expect(error?.message == "p.yaml:9:19: stages[0].inputs[1]: 'b/missing.csv' is not a source, a stage, or a declared output (stage/file)")
+    }
+
+    @Test("an argument reference must be a declared input")
+    func undeclaredArgument() {
+        let error = parseError(Self.yaml(stages: """
+          - name: a
+            tool: a
+            inputs: [faa]
+            args: ["{seeds}"]
+        """))
+        #expect(error?.message.contains("stages[0].args[0]: '{seeds}' is not among the stage's inputs (faa) or {out}") == true)
+    }
+
+    @Test("a wrong value type says what was expected and what was found")
+    func typeMismatch() {
+        let error = parseError(Self.yaml(stages: """
+          - name: a
+            tool: a
+            cache: maybe
+        """))
+        #expect(error?.message.hasPrefix("p.yaml:9:12: stages[0].cache:") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("maybe") == true)
+    }
+
+    @Test("stages that read each other are a cycle")
+    func cycle() {
+        let error = parseError(Self.yaml(stages: """
+          - name: a
+            inputs: [b]
+          - name: b
+            inputs: [a]
+        """))
+        #expect(error?.message == "p.yaml: the stages a, b read each other's outputs in a cycle")
+    }
+
+    @Test("an unknown parameter, in the file or on the command line, is refused")
+    func parameters() throws {
+        let error = parseError(Self.yaml(stages: """
+          - name: a
+            args: ["${NOPE}"]
+        """))
+        #expect(error?.message.contains("unknown parameter '${NOPE}'; parameters are SOURCES") == true)
+        let definition = try PipelineDefinition.parse(Self.yaml(stages: "  - name: a"), path: "p.yaml")
+        #expect(throws: PipelineError(.invalidDefinition, "p.yaml: no parameter SOURCE to set; parameters are SOURCES")) {
+            _ = try PipelinePlan(definition, parameters: ["SOURCE": "x"])
+        }
+    }
+
+    @Test("a missing required source stops the plan")
+    func missingSource() throws {
+        let definition = try PipelineDefinition.parse(Self.yaml(stages: "  - name: a"), path: "p.yaml")
+        #expect(throws: PipelineError(.missingSource, "source 'faa' is required but /nonexistent/faa does not exist")) {
+            _ = try PipelinePlan(definition, parameters: ["SOURCES": "/nonexistent"])
+        }
+    }
+
+    @Test("globs: ** across directories, character classes, hidden files skipped, sorted")
+    func glob() throws {
+        let root = try TestPaths.temporaryDirectory("glob").path
+        for file in ["a/taxonomy.csv", "a/b/Taxonomy-2.csv", "a/.hidden/taxonomy.csv", "c.txt"] {
+            let path = root + "/" + file
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: Data())
+        }
+        #expect(Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
+        #expect(Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])
+        #expect(Glob.files(matching: root + "/none/*.txt") == [])
+    }
+}

@@ -1,0 +1,46 @@
+import FieldGuideArtifact
+@testable import FieldGuidePipeline
+import Testing
+
+@Suite("Publish guards")
+struct GuardTests {
+    func manifest(_ sources: [(String, Int, Int)]) -> Manifest {
+        Manifest(tool: .init(name: "t", version: "1"), built: nil, artifacts: [
+            .init(file: "aircraft.fgb", kind: "ACFT", bytes: 0, sha256: "", sections: [],
+                  sources: sources.map { .init(file: $0.0, bytes: 0, sha256: "", rows: .init(read: $0.1, kept: $0.1 - $0.2, rejected: $0.2)) },
+                  counts: [:]),
+        ])
+    }
+
+    @Test("stems: MASTER parts and paths count as MASTER")
+    func stems() {
+        #expect(Guards.stem("MASTER.txt") == "MASTER")
+        #expect(Guards.stem("MASTER-2.txt") == "MASTER")
+        #expect(Guards.stem("input/birds/bird_database.json") == "bird_database")
+        #expect(Guards.stem("BirdNET_Labels_de.txt") == "BirdNET_Labels_de")
+        #expect(Guards.stem("ebirdst_runs-2023.csv") == "ebirdst_runs")
+    }
+
+    @Test("shrink: MASTER parts summed; a 1.5% drop holds, a 2.5% drop is refused with the numbers")
+    func shrink() {
+        let spec = GuardSpec(shrink: ["MASTER": 0.02])
+        let published = manifest([("MASTER-1.txt", 150_000, 0), ("MASTER-2.txt", 150_000, 0)])
+        let held = Guards.check(spec, new: manifest([("MASTER.txt", 295_500, 0)]), published: published)
+        #expect(held == [.init(name: "shrink MASTER", held: true, detail: "300,000 → 295,500 rows read (−1.5%), within 2%")])
+        let refused = Guards.check(spec, new: manifest([("MASTER.txt", 292_500, 0)]), published: published)
+        #expect(refused == [.init(name: "shrink MASTER", held: false, detail: "300,000 → 292,500 rows read (−2.5%), more than the 2% allowed")])
+        // Growth always holds; no published build yet holds.
+        #expect(Guards.check(spec, new: manifest([("MASTER.txt", 400_000, 0)]), published: published).allSatisfy { $0.held })
+        #expect(Guards.check(spec, new: manifest([("MASTER.txt", 1, 0)]), published: nil).allSatisfy { $0.held })
+    }
+
+    @Test("rejects: a per-source limit, then the default")
+    func rejects() {
+        let spec = GuardSpec(rejects: ["default": 0.02, "MASTER": 0.01])
+        let results = Guards.check(spec, new: manifest([("MASTER.txt", 1_000, 15), ("ACFTREF.txt", 1_000, 15)]), published: nil)
+        #expect(results == [
+            .init(name: "rejects ACFTREF", held: true, detail: "15 of 1,000 rows rejected (1.5%), within 2%"),
+            .init(name: "rejects MASTER", held: false, detail: "15 of 1,000 rows rejected (1.5%), more than the 1% allowed"),
+        ])
+    }
+}

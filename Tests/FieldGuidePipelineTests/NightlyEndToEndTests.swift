@@ -1,0 +1,317 @@
+import FieldGuide
+import FieldGuideArtifact
+import FieldGuidePipeline
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A sources directory and an output directory for runs of `pipelines/nightly.yaml` through
+/// the `pipeline` executable, as `make` runs it.
+struct NightlyHarness {
+    let root: String
+    var sources: String { root + "/sources" }
+    var output: String { root + "/output" }
+    /// Where the stage executables are (the test build's, or a directory of wrappers).
+    var bin: String = (TestPaths.executable("pipeline").path as NSString).deletingLastPathComponent
+
+    /// A copy of `input/` (faa, birds, exports) as the sources.
+    static func copyOfInput() throws -> NightlyHarness {
+        let harness = NightlyHarness(root: try TestPaths.temporaryDirectory("nightly").path)
+        try FileManager.default.copyItem(atPath: TestPaths.input.path, toPath: harness.sources)
+        return harness
+    }
+
+    struct Result {
+        var status: Int32
+        var log: String
+        var summary: RunSummary?
+    }
+
+    func run(_ extra: [String] = [], environment: [String: String] = ["SOURCE_DATE_EPOCH": "1763769600"]) throws -> Result {
+        let process = Process()
+        process.executableURL = TestPaths.executable("pipeline")
+        process.arguments = ["run", "pipelines/nightly.yaml", "--set", "SOURCES=\(sources)", "--output", output,
+                             "--bin", bin, "--progress", "plain"] + extra
+        process.currentDirectoryURL = TestPaths.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = err
+        try process.run()
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, log: log, summary: summary(in: log))
+    }
+
+    /// The run summary the log names (`pipeline: summary in runs/RUN.json`).
+    func summary(in log: String) -> RunSummary? {
+        guard let line = log.split(separator: "\n").last(where: { $0.hasPrefix("pipeline: summary in ") }) else { return nil }
+        let path = output + "/" + line.dropFirst("pipeline: summary in ".count)
+        return FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(RunSummary.self, from: $0) }
+    }
+
+    /// Where `current` points, and the published files' bytes.
+    func published() -> (current: String?, aircraft: Data?, birds: Data?) {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: output + "/current"),
+         FileManager.default.contents(atPath: output + "/aircraft.fgb"),
+         FileManager.default.contents(atPath: output + "/birds.fgb"))
+    }
+
+    func statuses(_ summary: RunSummary?) -> [String: RunSummary.Stage.Status] {
+        Dictionary(uniqueKeysWithValues: (summary?.stages ?? []).map { ($0.name, $0.status) })
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+}
+
+@Suite("Nightly pipeline end to end", .serialized)
+struct NightlyEndToEndTests {
+    @Test("first run publishes both artifacts; an unchanged rerun skips every stage and publishes nothing")
+    func firstRunAndUnchangedRerun() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        let first = try h.run()
+        #expect(first.status == 0, "\(first.log)")
+        #expect(first.summary?.status == .published)
+        #expect(first.summary?.stages.map(\.status) == Array(repeating: .ran, count: 6))
+        let (current, aircraft, birds) = h.published()
+        #expect(current == first.summary?.build)
+        #expect(aircraft != nil && birds != nil)
+        // The published artifacts open through the stable names, and the manifest covers both.
+        let bundle = try AircraftBundle(path: h.output + "/aircraft.fgb")
+        #expect(bundle.registrationCount == 20)
+        let manifest = try Manifest.decode(from: try Data(contentsOf: URL(fileURLWithPath: h.output + "/manifest.json")))
+        #expect(manifest.artifacts.map(\.file) == ["aircraft.fgb", "birds.fgb"])
+        #expect(manifest.built == "2025-11-22T00:00:00Z")
+        #expect(FileManager.default.fileExists(atPath: h.output + "/current/reports/faa-rejects.csv"))
+        // Stage logs are streamed with the stage's name.
+        #expect(first.log.contains("[ingest-faa] ingest-faa: "))
+
+        let again = try h.run()
+        #expect(again.status == 0, "\(again.log)")
+        #expect(again.summary?.status == .unchanged)
+        #expect(again.summary?.stages.map(\.status) == Array(repeating: .skipped, count: 6))
+        #expect(h.published().current == current)
+        #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
+    }
+
+    @Test("identical inputs give byte-identical artifacts: a forced rebuild finds nothing to publish")
+    func reproducible() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        #expect(try h.run().status == 0)
+        let before = h.published()
+        let forced = try h.run(["--force"])
+        #expect(forced.summary?.stages.map(\.status) == Array(repeating: .ran, count: 6))
+        #expect(forced.summary?.status == .unchanged, "\(forced.log)")
+        // A second output directory built from scratch holds the same bytes.
+        var other = h
+        other = NightlyHarness(root: h.root + "/second")
+        try FileManager.default.createDirectory(atPath: other.root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: other.sources, withDestinationPath: h.sources)
+        #expect(try other.run().status == 0)
+        #expect(other.published().aircraft == before.aircraft)
+        #expect(other.published().birds == before.birds)
+    }
+
+    @Test("one source changed: only the stages that read it (and what they feed) rerun; the change report is written")
+    func oneSourceChanged() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        let first = try h.run()
+        #expect(first.status == 0)
+        // A new registration in MASTER (the last row again under a new N-number and Mode S code).
+        let master = h.sources + "/faa/MASTER.txt"
+        var text = try String(contentsOfFile: master, encoding: .utf8)
+        let rows = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let last = rows.last!
+        let added = "98765" + last.dropFirst(5)
+        text += added + "\r\n"
+        try text.write(toFile: master, atomically: true, encoding: .utf8)
+
+        let second = try h.run()
+        #expect(second.status == 0, "\(second.log)")
+        #expect(second.summary?.status == .published)
+        let ran = h.statuses(second.summary)
+        #expect(ran["ingest-faa"] == .ran)
+        #expect(ran["emit-aircraft"] == .ran)
+        #expect(ran["ingest-birds"] == .skipped)
+        #expect(ran["emit-birds-seed"] == .skipped)
+        // ingest-exports reads the new aircraft artifact, so it reruns; its observations are
+        // the same, so the final birds emit is skipped.
+        #expect(ran["ingest-exports"] == .ran)
+        #expect(ran["emit-birds"] == .skipped)
+        // previous → the first build, current → the new one; the report counts one registration added.
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: h.output + "/previous") == first.summary?.build)
+        #expect(h.published().current == second.summary?.build)
+        #expect(second.summary?.changes?["Registrations (MASTER)"]?["added"] == 1)
+        let report = try JSONDecoder().decode(ChangeReport.self, from: Data(contentsOf: URL(fileURLWithPath: h.output + "/current/changes.json")))
+        #expect(report.sections.first { $0.title == "Registrations (MASTER)" }?.added == ["N98765"])
+        let page = try String(contentsOfFile: h.output + "/changes.md", encoding: .utf8)
+        #expect(page.contains("### Added\n- N98765"))
+    }
+
+    @Test("a bad source fails its stage: nothing is published and the current build stays readable")
+    func badSource() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        #expect(try h.run().status == 0)
+        let before = h.published()
+        // ENGINE.txt replaced by a file of another kind (ACFTREF's header).
+        try FileManager.default.removeItem(atPath: h.sources + "/faa/ENGINE.txt")
+        try FileManager.default.copyItem(atPath: h.sources + "/faa/ACFTREF.txt", toPath: h.sources + "/faa/ENGINE.txt")
+        let bad = try h.run()
+        #expect(bad.status == 1, "\(bad.log)")
+        #expect(bad.summary?.status == .failed)
+        #expect(bad.summary?.failure == .stageFailed)
+        #expect(h.statuses(bad.summary)["ingest-faa"] == .failed)
+        #expect(h.statuses(bad.summary)["emit-aircraft"] == .notRun)
+        #expect(bad.summary?.message?.contains("stage ingest-faa failed (exit 1)") == true)
+        #expect(bad.summary?.stages.first { $0.name == "ingest-faa" }?.error?.contains("ENGINE.txt") == true)
+        let after = h.published()
+        #expect(after.current == before.current)
+        #expect(after.aircraft == before.aircraft)
+        _ = try AircraftBundle(path: h.output + "/aircraft.fgb")
+    }
+
+    @Test("a required source missing stops the run before any stage")
+    func missingSource() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        try FileManager.default.removeItem(atPath: h.sources + "/faa")
+        let result = try h.run()
+        #expect(result.status == 1)
+        #expect(result.summary?.failure == .missingSource)
+        #expect(result.summary?.guards.first?.held == false)
+        #expect(result.summary?.message == "source 'faa' is required but \(h.sources)/faa does not exist")
+        #expect(result.summary?.stages.isEmpty == true)
+        #expect(h.published().current == nil)
+    }
+
+    @Test("the shrink guard refuses a MASTER that lost more than 2% of its rows; the current build stays")
+    func shrinkGuard() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        #expect(try h.run().status == 0)
+        let before = h.published()
+        let master = h.sources + "/faa/MASTER.txt"
+        let lines = try String(contentsOfFile: master, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        // Header plus 20 rows → header plus 18 rows: −10%.
+        try (lines.dropLast(2).joined(separator: "\r\n") + "\r\n").write(toFile: master, atomically: true, encoding: .utf8)
+        let refused = try h.run()
+        #expect(refused.status == 1, "\(refused.log)")
+        #expect(refused.summary?.status == .refused)
+        let guardResult = refused.summary?.guards.first { $0.name == "shrink MASTER" }
+        #expect(guardResult?.held == false)
+        #expect(guardResult?.detail == "20 → 18 rows read (−10%), more than the 2% allowed")
+        #expect(refused.log.contains("guard shrink MASTER REFUSED"))
+        #expect(h.published().current == before.current)
+        #expect(h.published().aircraft == before.aircraft)
+    }
+
+    @Test("a run killed while emitting leaves the published build untouched; the next run publishes")
+    func killedDuringEmit() throws {
+        var h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        #expect(try h.run().status == 0)
+        let before = h.published()
+        // A newer MASTER so that emit-aircraft has work to do.
+        let master = h.sources + "/faa/MASTER.txt"
+        let rows = try String(contentsOfFile: master, encoding: .utf8)
+        try (rows + "99999" + rows.components(separatedBy: "\r\n").filter { !$0.isEmpty }.last!.dropFirst(5) + "\r\n")
+            .write(toFile: master, atomically: true, encoding: .utf8)
+
+        // Wrappers: the real tools, except emit-aircraft, which writes its artifact into
+        // staging and then hangs (as a slow emit would) until killed.
+        let realBin = h.bin
+        let wrappers = h.root + "/bin"
+        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
+        for tool in ["ingest-faa", "ingest-birds", "emit-birds", "ingest-exports"] {
+            try FileManager.default.createSymbolicLink(atPath: wrappers + "/" + tool, withDestinationPath: realBin + "/" + tool)
+        }
+        let marker = h.root + "/emitting"
+        let script = """
+            #!/bin/sh
+            "\(realBin)/emit-aircraft" "$@" || exit $?
+            echo $$ > "\(marker)"
+            exec sleep 60
+            """
+        try script.write(toFile: wrappers + "/emit-aircraft", atomically: true, encoding: .utf8)
+        chmod(wrappers + "/emit-aircraft", 0o755)
+        h.bin = wrappers
+
+        let process = Process()
+        process.executableURL = TestPaths.executable("pipeline")
+        process.arguments = ["run", "pipelines/nightly.yaml", "--set", "SOURCES=\(h.sources)", "--output", h.output,
+                             "--bin", wrappers, "--progress", "plain"]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(["SOURCE_DATE_EPOCH": "1763769600"]) { $1 }
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: marker) && Date() < deadline { usleep(20_000) }
+        let emitter = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(emitter != nil, "emit-aircraft never started")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        if let emitter { kill(emitter, SIGKILL) }
+
+        #expect(process.terminationReason == .uncaughtSignal)
+        let after = h.published()
+        #expect(after.current == before.current)
+        #expect(after.aircraft == before.aircraft)
+        _ = try AircraftBundle(path: h.output + "/aircraft.fgb")
+
+        // The next run (the real tools again) takes the lock, clears the stale staging and publishes.
+        h.bin = realBin
+        let next = try h.run()
+        #expect(next.status == 0, "\(next.log)")
+        #expect(next.summary?.status == .published)
+        #expect(h.statuses(next.summary)["ingest-faa"] == .skipped)
+        #expect(h.statuses(next.summary)["emit-aircraft"] == .ran)
+    }
+
+    @Test("the nightly on the real ../shared data: publishes, then skips everything when nothing changed")
+    func realData() throws {
+        guard let faa = try FAAFixtures.sharedDirectory(),
+              let skytrails = TestPaths.shared("birds/skytrails"),
+              let taxonomy = TestPaths.shared("birds/taxonomy/eBird_Taxonomy_v2021.csv"),
+              let ebird = TestPaths.shared("birds/ebird"),
+              let names = TestPaths.shared("birds/names"),
+              let exports = TestPaths.shared("exports"),
+              let icao = TestPaths.shared("aircraft/icao-types.json") else { return }
+        let h = NightlyHarness(root: try TestPaths.temporaryDirectory("nightly-real").path)
+        defer { h.remove(); try? FileManager.default.removeItem(atPath: faa) }
+        let fm = FileManager.default
+        for dir in ["birds", "aircraft"] { try fm.createDirectory(atPath: h.sources + "/" + dir, withIntermediateDirectories: true) }
+        try fm.createSymbolicLink(atPath: h.sources + "/faa", withDestinationPath: faa)
+        for seed in ["bird_database.json", "watchlists.json", "sharedWatchlists.json", "home_data.json"] {
+            try fm.createSymbolicLink(atPath: h.sources + "/birds/" + seed, withDestinationPath: skytrails.path + "/" + seed)
+        }
+        try fm.createSymbolicLink(atPath: h.sources + "/birds/eBird_Taxonomy_v2021.csv", withDestinationPath: taxonomy.path)
+        try fm.createSymbolicLink(atPath: h.sources + "/birds/barchart-svalbard.txt", withDestinationPath: ebird.path + "/barchart-svalbard.txt")
+        try fm.createSymbolicLink(atPath: h.sources + "/birds/ebirdst_runs_2023.csv", withDestinationPath: ebird.path + "/ebirdst_runs_2023.csv")
+        try fm.createSymbolicLink(atPath: h.sources + "/birds/names", withDestinationPath: names.path)
+        try fm.createSymbolicLink(atPath: h.sources + "/exports", withDestinationPath: exports.path)
+        try fm.createSymbolicLink(atPath: h.sources + "/aircraft/icao-types.json", withDestinationPath: icao.path)
+
+        let first = try h.run()
+        #expect(first.status == 0, "\(first.log)")
+        #expect(first.summary?.status == .published)
+        let counts = first.summary?.stages.first { $0.name == "ingest-faa" }?.rows
+        #expect(counts?.read == 3_535 + 4_751 + 311)
+        #expect(counts?.rejected == 0)
+        let aircraft = try AircraftBundle(path: h.output + "/aircraft.fgb")
+        #expect(aircraft.aircraft(modeSHex: "AC6CD2")?.nNumber == "N90")
+        let birds = try BirdsBundle(path: h.output + "/birds.fgb")
+        #expect(birds.speciesCount == 46)
+
+        let again = try h.run()
+        #expect(again.summary?.status == .unchanged)
+        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped } == true)
+    }
+}
