@@ -248,32 +248,35 @@ FieldGuideCommand.runStage(name: "fieldguide")
 extension FieldGuideCommand {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "What changed between two builds of an artifact (aircraft or birds): added, removed, changed.")
-        @Argument(help: "The older artifact.") var old: String
-        @Argument(help: "The newer artifact.") var new: String
+            abstract: "What changed between two builds: added, removed, changed.",
+            discussion: """
+                OLD and NEW are two artifacts of one kind (aircraft or birds), or two build \
+                directories (output/previous output/current): then every artifact both hold is \
+                compared, giving the report the nightly pipeline publishes as changes.md.
+                """)
+        @Argument(help: "The older artifact or build directory.") var old: String
+        @Argument(help: "The newer artifact or build directory.") var new: String
         @Option(help: "Output format: text (Markdown) or json.") var format: OutputFormat = .text
         @Option(help: "At most this many keys per list in text output.") var limit: Int = 50
 
         func run() throws {
-            func kind(_ path: String) throws -> FourCC {
-                do { return try ArtifactFile(path: path, verification: .headerOnly).kind } catch {
-                    throw StageFailure(error.isIO ? .usageOrIO : .dataRejected, error.description)
+            var pairs: [(String, String)] = [(old, new)]
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: old, isDirectory: &isDirectory), isDirectory.boolValue {
+                pairs = ["aircraft.fgb", "birds.fgb"]
+                    .filter { FileManager.default.fileExists(atPath: old + "/" + $0) && FileManager.default.fileExists(atPath: new + "/" + $0) }
+                    .map { (old + "/" + $0, new + "/" + $0) }
+                guard !pairs.isEmpty else { throw StageFailure(.usageOrIO, "\(old) and \(new) hold no artifact in common") }
+            }
+            var reports: [ChangeReport] = []
+            for (a, b) in pairs {
+                do {
+                    reports.append(try ChangeReport.between(old: a, new: b))
+                } catch {
+                    throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
                 }
             }
-            let kinds = [try kind(old), try kind(new)]
-            guard kinds[0] == kinds[1] else {
-                throw StageFailure(.dataRejected, "\(old) is a \(kinds[0]) artifact but \(new) is a \(kinds[1]) one")
-            }
-            let report: ChangeReport
-            do {
-                switch kinds[0] {
-                case AircraftSchema.kind: report = ChangeReport.aircraft(old: try AircraftBundle(path: old), new: try AircraftBundle(path: new))
-                case BirdsSchema.kind: report = ChangeReport.birds(old: try BirdsBundle(path: old), new: try BirdsBundle(path: new))
-                default: throw StageFailure(.dataRejected, "no change report for \(kinds[0]) artifacts")
-                }
-            } catch let error as FieldGuideError {
-                throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
-            }
+            let report = ChangeReport.combined(reports)
             try printOutput(report, format: format) { report.markdown(listLimit: limit) }
         }
     }

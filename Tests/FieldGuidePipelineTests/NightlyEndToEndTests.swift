@@ -154,6 +154,29 @@ struct NightlyEndToEndTests {
         #expect(page.contains("### Added\n- N98765"))
     }
 
+    @Test("a new user export: only the exports stage and the final birds emit rerun; the report shows the observed species")
+    func exportChanged() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        #expect(try h.run().status == 0)
+        let ebird = h.sources + "/exports/ebird/MyEBirdData.csv"
+        let text = try String(contentsOfFile: ebird, encoding: .utf8)
+        let heron = try #require(text.split(separator: "\n").first { $0.hasPrefix("S900000001,Grey Heron,") })
+        try (text + heron.replacingOccurrences(of: "S900000001", with: "S900000099") + "\n").write(toFile: ebird, atomically: true, encoding: .utf8)
+
+        let second = try h.run()
+        #expect(second.status == 0, "\(second.log)")
+        #expect(second.summary?.status == .published)
+        #expect(second.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["ingest-exports", "emit-birds"])
+        let report = try JSONDecoder().decode(ChangeReport.self, from: Data(contentsOf: URL(fileURLWithPath: h.output + "/current/changes.json")))
+        let observed = try #require(report.sections.first { $0.title == "Observed species (users' exports)" })
+        #expect(observed.changed.count == 1)
+        // The export's British name resolves to the taxonomy's.
+        #expect(observed.changed.first?.name == "Gray Heron")
+        #expect(observed.changed.first?.fields == ["observations 2 → 3"])  // observed twice before (eBird row, other exports)
+        #expect(report.sections.first { $0.title == "Registrations (MASTER)" }?.added == [])
+    }
+
     @Test("a bad source fails its stage: nothing is published and the current build stays readable")
     func badSource() throws {
         let h = try NightlyHarness.copyOfInput()

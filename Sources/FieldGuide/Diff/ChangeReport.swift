@@ -103,7 +103,29 @@ extension ChangeReport {
             let fields = differingFields(a, b)
             if !fields.isEmpty { section.changed.append(Changed(key: id, name: b.commonName, fields: fields)) }
         }
-        return ChangeReport(sections: [section])
+        return ChangeReport(sections: [section, observed(old: old, new: new)])
+    }
+
+    /// The users' observed source: species added or gone, and observation counts that moved.
+    static func observed(old: BirdsBundle, new: BirdsBundle) -> Section {
+        func bySpecies(_ bundle: BirdsBundle) -> [String: (name: String, observations: Int)] {
+            var out: [String: (name: String, observations: Int)] = [:]
+            for o in bundle.observedSpecies() {
+                let key = o.taxon.speciesCode.isEmpty ? o.taxon.scientificName : o.taxon.speciesCode
+                out[key] = (o.commonName, (out[key]?.observations ?? 0) + o.observations)
+            }
+            return out
+        }
+        let before = bySpecies(old), after = bySpecies(new)
+        var section = Section(title: "Observed species (users' exports)", before: before.count, after: after.count)
+        section.counts["observations"] = new.observationCount
+        for key in after.keys.sorted() where before[key] == nil { section.added.append("\(key) \(after[key]!.name)") }
+        for key in before.keys.sorted() where after[key] == nil { section.removed.append("\(key) \(before[key]!.name)") }
+        for key in after.keys.sorted() {
+            guard let a = before[key], let b = after[key], a.observations != b.observations else { continue }
+            section.changed.append(Changed(key: key, name: b.name, fields: ["observations \(a.observations) → \(b.observations)"]))
+        }
+        return section
     }
 
     /// Walks two key tables sorted the same way, comparing full keys where packed keys tie.
