@@ -58,6 +58,17 @@ bench: build bench-data
 	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa)"
 	@/usr/bin/time -f "time: ingest-faa     %e s wall, %M KB peak RSS" $(BIN)/ingest-faa $(BENCH_DATA)/faa --output $(OUT)/bench/stage 2>&1 | grep -v '^ingest-faa:' || true
 	@/usr/bin/time -f "time: emit-aircraft  %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft $(OUT)/bench/stage --output $(OUT)/bench 2>&1 | grep -v '^emit-aircraft:' || true
+	@echo "== Nightly pipeline: full-size FAA data, the real bird data (../shared) or input/birds, input/exports"
+	@Benchmarks/nightly-sources "$(BENCH_DATA)/nightly" "$(BENCH_DATA)/faa"
+	@rm -rf $(OUT)/bench-nightly
+	@/usr/bin/time -f "time: nightly, first run      %e s wall, %M KB peak RSS" $(BIN)/pipeline run pipelines/nightly.yaml \
+	  --set SOURCES=$(BENCH_DATA)/nightly --output $(OUT)/bench-nightly --progress plain 2>&1 | grep '^time:\|^pipeline: [a-z]* in' || true
+	@/usr/bin/time -f "time: nightly, unchanged rerun %e s wall, %M KB peak RSS" $(BIN)/pipeline run pipelines/nightly.yaml \
+	  --set SOURCES=$(BENCH_DATA)/nightly --output $(OUT)/bench-nightly --progress plain 2>&1 | grep '^time:\|^pipeline: [a-z]* in' || true
+	@rm -rf $(OUT)/bench-nightly-small
+	@$(BIN)/pipeline run pipelines/nightly.yaml --output $(OUT)/bench-nightly-small --progress plain >/dev/null 2>&1
+	@/usr/bin/time -f "time: nightly over input/, unchanged rerun %e s wall" $(BIN)/pipeline run pipelines/nightly.yaml \
+	  --output $(OUT)/bench-nightly-small --progress plain 2>&1 | grep '^time:' || true
 	@echo "== Queries"
 	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
 	cd Benchmarks && $(SWIFT) build -c release --product birds-bench
@@ -68,7 +79,7 @@ bench: build bench-data
 	Benchmarks/.build/release/birds-artifact-bench
 
 clean:
-	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench
+	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench $(OUT)/bench-nightly $(OUT)/bench-nightly-small
 
 ## validate: the bird seed JSON check CI runs: make validate [PATHS=dir-or-files] [FORMAT=github] [STRICT=1]
 PATHS ?= input
