@@ -298,7 +298,7 @@ struct NightlyEndToEndTests {
         #expect(h.statuses(next.summary)["emit-aircraft"] == .ran)
     }
 
-    @Test("the nightly on the real ../shared data: publishes, then skips everything when nothing changed")
+    @Test("the nightly on the real ../shared data: first run, unchanged rerun, one source changed, guards tripped, a bad source")
     func realData() throws {
         guard let faa = try FAAFixtures.sharedDirectory(),
               let skytrails = TestPaths.shared("birds/skytrails"),
@@ -336,5 +336,52 @@ struct NightlyEndToEndTests {
         let again = try h.run()
         #expect(again.summary?.status == .unchanged)
         #expect(again.summary?.stages.allSatisfy { $0.status == .skipped } == true)
+
+        // One source changed: the two FAA-owned aircraft get a new owner name (same width).
+        // The shared files stay untouched: the symbolic link is replaced by an edited copy.
+        let master = faa + "/MASTER.txt"
+        let real = try String(contentsOf: try #require(TestPaths.shared("faa/MASTER.sample.txt")), encoding: .utf8)
+        try fm.removeItem(atPath: master)
+        try real.replacingOccurrences(of: "FEDERAL AVIATION ADMINISTRATION", with: "FEDERAL AVIATION ADMINISTRATIOM")
+            .write(toFile: master, atomically: true, encoding: .utf8)
+        let changed = try h.run()
+        #expect(changed.summary?.status == .published, "\(changed.log)")
+        #expect(changed.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["ingest-faa", "emit-aircraft", "ingest-exports"])
+        #expect(changed.summary?.changes?["Registrations (MASTER)"]?["ownerChanged"] == 2)
+        #expect(try AircraftBundle(path: h.output + "/aircraft.fgb").aircraft(registration: "N90")?.name == "FEDERAL AVIATION ADMINISTRATIOM")
+
+        // A guard tripped: a MASTER missing ten of its 311 rows (−3.2%) is refused.
+        let lines = real.components(separatedBy: "\r\n")
+        try fm.removeItem(atPath: master)
+        try lines.prefix(lines.count - 11).joined(separator: "\r\n").appending("\r\n").write(toFile: master, atomically: true, encoding: .utf8)
+        let refused = try h.run()
+        #expect(refused.status == 1)
+        #expect(refused.summary?.status == .refused)
+        #expect(refused.summary?.guards.first { !$0.held }?.detail == "311 → 301 rows read (−3.2%), more than the 2% allowed")
+
+        // A download cut off in the middle of ENGINE.txt: ingest-faa rejects the broken last
+        // line (within its share), and the shrink guard refuses the half-sized file.
+        try fm.removeItem(atPath: master)
+        try real.replacingOccurrences(of: "FEDERAL AVIATION ADMINISTRATION", with: "FEDERAL AVIATION ADMINISTRATIOM")
+            .write(toFile: master, atomically: true, encoding: .utf8)
+        let engine = faa + "/ENGINE.txt"
+        let engineBytes = try Data(contentsOf: try #require(TestPaths.shared("faa/ENGINE.txt")))
+        try fm.removeItem(atPath: engine)
+        try engineBytes.prefix(engineBytes.count / 2).write(to: URL(fileURLWithPath: engine))
+        let truncated = try h.run()
+        #expect(truncated.status == 1)
+        #expect(truncated.summary?.status == .refused)
+        #expect(truncated.summary?.guards.filter { !$0.held }.map(\.name) == ["shrink ENGINE"])
+
+        // A bad source: ENGINE.txt holding another file (ACFTREF's header) fails ingest-faa.
+        try fm.removeItem(atPath: engine)
+        try fm.copyItem(atPath: try #require(TestPaths.shared("faa/ACFTREF.sample.txt")).path, toPath: engine)
+        let bad = try h.run()
+        #expect(bad.status == 1)
+        #expect(bad.summary?.failure == .stageFailed)
+        #expect(h.statuses(bad.summary)["ingest-faa"] == .failed)
+        // Through all of it the published build is the one with the owner change.
+        #expect(h.published().current == changed.summary?.build)
+        #expect(try AircraftBundle(path: h.output + "/aircraft.fgb").registrationCount == 311)
     }
 }
