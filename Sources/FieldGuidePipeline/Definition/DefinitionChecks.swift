@@ -140,8 +140,10 @@ extension PipelineDefinition {
                     }
                 }
             }
-            let names = publish.artifacts.map { ($0 as NSString).lastPathComponent }
-            if Set(names).count != names.count { throw fail([.key("publish"), .key("artifacts")], "two artifacts share a file name") }
+            for (field, refs) in [("artifacts", publish.artifacts), ("reports", publish.reports)] {
+                let names = refs.map { ($0 as NSString).lastPathComponent }
+                if Set(names).count != names.count { throw fail([.key("publish"), .key(field)], "two files share a name") }
+            }
         }
         for (field, limits) in [("shrink", guards.shrink), ("rejects", guards.rejects)] {
             for (key, share) in limits where !(0...1).contains(share) {

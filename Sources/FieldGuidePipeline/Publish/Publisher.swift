@@ -48,7 +48,7 @@ struct Publisher {
             try? fm.removeItem(atPath: build)
             try fm.createDirectory(atPath: build + "/reports", withIntermediateDirectories: true)
             for ref in spec.artifacts { try Self.link(file(ref), to: build + "/" + (ref as NSString).lastPathComponent) }
-            for ref in spec.reports { try Self.link(file(ref), to: build + "/reports/" + Self.reportName(ref)) }
+            for ref in spec.reports { try Self.link(file(ref), to: build + "/reports/" + (ref as NSString).lastPathComponent) }
         } catch {
             throw PipelineError(.io, "assembling the build in \(build): \(error.localizedDescription)")
         }
@@ -147,10 +147,6 @@ struct Publisher {
         }
     }
 
-    /// `ingest-faa/faa-rejects.csv` → `faa-rejects.csv`, or `ingest-faa-report.json` when two would clash.
-    static func reportName(_ ref: String) -> String {
-        (ref as NSString).lastPathComponent
-    }
 
     static func relative(_ path: String, to base: String) -> String {
         path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
