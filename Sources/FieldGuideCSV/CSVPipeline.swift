@@ -18,15 +18,16 @@ public enum CSVPipeline {
     static let depth = 4
 
     /// `produce` gets a `feed` function and calls it with the file's chunks, in order.
-    /// Errors on either side stop both; the first one is rethrown here.
+    /// Errors on either side stop both; the first one is rethrown here. A parsing error reaches
+    /// the caller after every record that came before it.
     public static func run(dialect: CSVDialect, file: String,
                            produce: @escaping @Sendable (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
                            consume: (CSVRecord) throws -> Void) throws {
         let queue = BatchQueue(depth: depth)
         let worker = Thread {
+            var batch: [CSVRecord] = []
             do {
                 let parser = try CSVParser(dialect: dialect, file: file)
-                var batch: [CSVRecord] = []
                 batch.reserveCapacity(batchSize)
                 let collect: (CSVRecord) throws -> Void = { record in
                     batch.append(record)
@@ -42,6 +43,8 @@ public enum CSVPipeline {
             } catch is Cancelled {
                 queue.finish(nil)
             } catch {
+                // Every record before the error reaches the consumer, wherever the batches end.
+                _ = queue.put(batch)
                 queue.finish(error)
             }
         }

@@ -26,11 +26,14 @@ public final class CSVParser {
     private let state: UnsafeMutablePointer<ParseState>
     private var startedFile = false
 
-    public init(dialect: CSVDialect = .rfc4180, file: String) throws(CSVError) {
+    /// `firstLine` numbers the first line of the input: a parser that starts at a line boundary
+    /// inside a file (one part of a file parsed in parts) counts from there. Record indexes
+    /// always count from 0.
+    public init(dialect: CSVDialect = .rfc4180, file: String, firstLine: Int = 1) throws(CSVError) {
         self.dialect = dialect
         self.file = file
         state = .allocate(capacity: 1)
-        state.initialize(to: ParseState())
+        state.initialize(to: ParseState(currentLine: firstLine, rowStartLine: firstLine))
         guard csv_init(&parser, 0) == 0 else {
             state.deinitialize(count: 1)
             state.deallocate()
@@ -161,16 +164,25 @@ public enum CSVReader {
     public static func read(fileAt path: String, dialect: CSVDialect = .rfc4180, displayName: String? = nil,
                             chunkSize: Int = 1 << 20, _ body: (CSVRecord) throws -> Void) throws {
         let name = displayName ?? path
+        let parser = try CSVParser(dialect: dialect, file: name)
+        try stream(fileAt: path, displayName: name, chunkSize: chunkSize) { chunk in try parser.parse(chunk, body) }
+        try parser.finish(body)
+    }
+
+    /// Streams the bytes of the file at `path` to `body` in chunks of up to `chunkSize` bytes
+    /// (for callers that hash or parse elsewhere, such as a `CSVPipeline` producer).
+    public static func stream(fileAt path: String, displayName: String? = nil, chunkSize: Int = 1 << 20,
+                              _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let name = displayName ?? path
         guard let handle = fopen(path, "rb") else {
             throw CSVError(.io, file: name, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(handle) }
-        let parser = try CSVParser(dialect: dialect, file: name)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = fread(buffer.baseAddress, 1, chunkSize, handle)
-            if count > 0 { try parser.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), body) }
+            if count > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
             if count < chunkSize {
                 if ferror(handle) != 0 {
                     throw CSVError(.io, file: name, message: "read failed: \(String(cString: strerror(errno)))")
@@ -178,6 +190,5 @@ public enum CSVReader {
                 break
             }
         }
-        try parser.finish(body)
     }
 }

@@ -55,6 +55,17 @@ public struct CSVRecord: Sendable {
         }
     }
 
+    /// Calls `body` with every field's bytes at once, without copying (one buffer access per
+    /// record instead of one per field, for readers that take most fields).
+    @inlinable
+    public func withUnsafeFields<R>(_ body: (UnsafeCSVFields) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes { bytes in
+            try ends.withUnsafeBufferPointer { ends in
+                try body(UnsafeCSVFields(bytes: bytes, ends: ends))
+            }
+        }
+    }
+
     /// Whether field `i` holds valid UTF-8.
     public func isValidUTF8(_ i: Int) -> Bool {
         withField(i) { buffer in
@@ -68,5 +79,26 @@ public struct CSVRecord: Sendable {
                 }
             }
         }
+    }
+}
+
+/// The fields of one record as byte buffers, valid only inside `CSVRecord.withUnsafeFields`.
+public struct UnsafeCSVFields {
+    /// The record's bytes, every field back to back.
+    public let bytes: UnsafeRawBufferPointer
+    @usableFromInline let ends: UnsafeBufferPointer<Int>
+
+    @inlinable init(bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>) {
+        self.bytes = bytes
+        self.ends = ends
+    }
+
+    /// The number of fields.
+    @inlinable public var count: Int { ends.count }
+
+    /// The bytes of field `i`.
+    @inlinable public subscript(i: Int) -> UnsafeRawBufferPointer {
+        let start = i == 0 ? 0 : ends[i - 1]
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<ends[i]])
     }
 }

@@ -23,9 +23,12 @@ public struct AircraftArtifactBuilder {
     private var modelTable = RowTableBuilder<S.ModelColumn>()
     private var engineTable = RowTableBuilder<S.EngineColumn>()
     private var registrationTable = RowTableBuilder<S.RegistrationColumn>()
-    /// Provisional string id of a code → row in the (already sorted) model / engine table.
-    private var modelRowByCode: [UInt32: UInt32] = [:]
-    private var engineRowByCode: [UInt32: UInt32] = [:]
+    /// Provisional string id of a code → row in the (already sorted) model / engine table,
+    /// `UInt32.max` for none. Codes are interned first, so their ids are small and dense.
+    private var modelRowByCode: [UInt32] = []
+    private var engineRowByCode: [UInt32] = []
+    private var registrationsWithoutModel = 0
+    private var registrationsWithoutEngine = 0
     /// (class id << 32 | operation codes id) → id of the decoded operation names.
     private var operationNames: [UInt64: UInt32] = [:]
     private let sortedModels: [AircraftModel]
@@ -34,7 +37,13 @@ public struct AircraftArtifactBuilder {
     private var registrationKeys: [UInt64] = []
 
     /// Statistics of the build, for the manifest.
-    public private(set) var counts: [String: Int] = [:]
+    public var counts: [String: Int] {
+        var counts = baseCounts
+        counts["registrationsWithoutModel"] = registrationsWithoutModel
+        counts["registrationsWithoutEngine"] = registrationsWithoutEngine
+        return counts
+    }
+    private var baseCounts: [String: Int] = [:]
 
     /// `expectedRegistrations` pre-sizes the tables (the hand-off's row count, or an estimate).
     public init(models: [AircraftModel], engines: [EngineModel], expectedRegistrations: Int = 0) {
@@ -43,15 +52,15 @@ public struct AircraftArtifactBuilder {
                                  expectedBytes: models.count * 40 + expectedRegistrations * 64)
         registrationTable.reserve(expectedRegistrations)
         registrationKeys.reserveCapacity(expectedRegistrations)
-        let models = models.sorted { $0.code.utf8.lexicographicallyPrecedes($1.code.utf8) }
-        let engines = engines.sorted { $0.code.utf8.lexicographicallyPrecedes($1.code.utf8) }
+        let models = Self.sortedByCode(models, \.code)
+        let engines = Self.sortedByCode(engines, \.code)
         sortedModels = models
         modelKeys = models.map { PackedKey.pack($0.code) }
         engineKeys = engines.map { PackedKey.pack($0.code) }
         for m in models {
             let row = modelTable.appendRow()
             let code = pool.intern(m.code)
-            modelRowByCode[code] = UInt32(row)
+            Self.set(&modelRowByCode, code, UInt32(row))
             modelTable[row, .code] = code
             modelTable[row, .manufacturer] = pool.intern(m.manufacturer)
             modelTable[row, .model] = pool.intern(m.model)
@@ -69,7 +78,7 @@ public struct AircraftArtifactBuilder {
         for e in engines {
             let row = engineTable.appendRow()
             let code = pool.intern(e.code)
-            engineRowByCode[code] = UInt32(row)
+            Self.set(&engineRowByCode, code, UInt32(row))
             engineTable[row, .code] = code
             engineTable[row, .manufacturer] = pool.intern(e.manufacturer)
             engineTable[row, .model] = pool.intern(e.model)
@@ -77,84 +86,117 @@ public struct AircraftArtifactBuilder {
             if let n = e.horsepower { engineTable[row, .horsepower] = UInt32(n) }
             if let n = e.thrustPounds { engineTable[row, .thrust] = UInt32(n) }
         }
-        counts["models"] = models.count
-        counts["engines"] = engines.count
-        counts["registrationsWithoutModel"] = 0
-        counts["registrationsWithoutEngine"] = 0
+        baseCounts["models"] = models.count
+        baseCounts["engines"] = engines.count
     }
+
+    /// `values` in byte order of their codes, equal codes in input order: packed 8-byte
+    /// prefixes are compared first, whole codes only on a tie.
+    private static func sortedByCode<T>(_ values: [T], _ code: KeyPath<T, String>) -> [T] {
+        let packed = values.map { PackedKey.pack($0[keyPath: code]) }
+        let order = values.indices.sorted { a, b in
+            if packed[a] != packed[b] { return packed[a] < packed[b] }
+            let x = values[a][keyPath: code].utf8, y = values[b][keyPath: code].utf8
+            if x.elementsEqual(y) { return a < b }
+            return x.lexicographicallyPrecedes(y)
+        }
+        return order.map { values[$0] }
+    }
+
+    private static func set(_ table: inout [UInt32], _ id: UInt32, _ row: UInt32) {
+        if Int(id) >= table.count { table.append(contentsOf: repeatElement(UInt32.max, count: Int(id) + 1 - table.count)) }
+        table[Int(id)] = row
+    }
+
+    /// The fields interned as they are, with their columns, in `registrations.csv` order; the
+    /// approved operations come last (their column gets the decoded names instead).
+    private static let internedFields: [(field: Int, column: S.RegistrationColumn)] = [
+        (F.nNumber.rawValue, .nNumber), (F.serialNumber.rawValue, .serialNumber), (F.modelCode.rawValue, .modelCode),
+        (F.engineCode.rawValue, .engineCode), (F.registrantType.rawValue, .registrantType), (F.name.rawValue, .name),
+        (F.street.rawValue, .street), (F.street2.rawValue, .street2), (F.city.rawValue, .city), (F.state.rawValue, .state),
+        (F.zip.rawValue, .zip), (F.region.rawValue, .region), (F.county.rawValue, .county), (F.country.rawValue, .country),
+        (F.certification.rawValue, .certification), (F.airworthinessClass.rawValue, .airworthinessClass),
+        (F.aircraftType.rawValue, .aircraftType), (F.engineType.rawValue, .engineType), (F.status.rawValue, .status),
+        (F.otherNames.rawValue, .otherNames), (F.uniqueID.rawValue, .uniqueID), (F.kitManufacturer.rawValue, .kitManufacturer),
+        (F.kitModel.rawValue, .kitModel), (F.approvedOperations.rawValue, .approvedOperations),
+    ]
+    private static let dateColumns: [(field: Int, column: S.RegistrationColumn)] = [
+        (F.lastActionDate.rawValue, .lastActionDate), (F.certificateIssueDate.rawValue, .certificateIssueDate),
+        (F.airworthinessDate.rawValue, .airworthinessDate), (F.expirationDate.rawValue, .expirationDate),
+    ]
 
     /// Adds one record of `registrations.csv` (the columns of `NormalizedFAA.RegistrationField`).
     public mutating func addRegistration(_ record: CSVRecord) throws {
-        let row = registrationTable.appendRow()
-        func text(_ field: F, _ column: S.RegistrationColumn) -> UInt32 {
-            let id = record.withField(field.rawValue) { pool.intern(UnsafeRawBufferPointer($0)) }
-            registrationTable[row, column] = id
-            return id
+        let width = registrationTable.rowWidth
+        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width) { memory in
+            let row = registrationTable.rowBuffer(in: memory)
+            try record.withUnsafeFields { fields in try fill(row, fields, record) }
+            registrationTable.append(row)
         }
+    }
+
+    private mutating func fill(_ row: RowBuffer<S.RegistrationColumn>, _ fields: UnsafeCSVFields, _ record: CSVRecord) throws {
         func number(_ field: F, radix: UInt32 = 10) throws -> UInt32? {
-            try record.withField(field.rawValue) { bytes in
-                if bytes.isEmpty { return nil }
-                var n: UInt32 = 0
-                for byte in bytes {
-                    guard let digit = hexDigit(byte), digit < radix, n <= (UInt32.max - digit) / radix else {
-                        throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
-                                       "expected a number in column \(field), found \(record[field.rawValue])")
-                    }
-                    n = n * radix + digit
-                }
-                return n
-            }
-        }
-        func date(_ field: F, _ column: S.RegistrationColumn) throws {
-            try record.withField(field.rawValue) { bytes in
-                if bytes.isEmpty { return }
-                var n: UInt32 = 0, digits = 0
-                for byte in bytes where byte != UInt8(ascii: "-") {
-                    guard byte >= 0x30, byte <= 0x39 else { digits = -1; break }
-                    n = n * 10 + UInt32(byte - 0x30)
-                    digits += 1
-                }
-                guard digits == 8 else {
+            let bytes = fields[field.rawValue]
+            if bytes.isEmpty { return nil }
+            var n: UInt32 = 0
+            for byte in bytes {
+                guard let digit = hexDigit(byte), digit < radix, n <= (UInt32.max - digit) / radix else {
                     throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
-                                   "expected a date YYYY-MM-DD in column \(field), found \(record[field.rawValue])")
+                                   "expected a number in column \(field), found \(record[field.rawValue])")
                 }
-                registrationTable[row, column] = n
+                n = n * radix + digit
             }
+            return n
         }
 
-        let nNumber = text(.nNumber, .nNumber)
-        registrationKeys.append(record.withField(F.nNumber.rawValue) { PackedKey.pack(UnsafeRawBufferPointer($0)) })
-        _ = nNumber
-        _ = text(.serialNumber, .serialNumber)
-        let modelCode = text(.modelCode, .modelCode)
-        let engineCode = text(.engineCode, .engineCode)
-        if let modelRow = modelRowByCode[modelCode] { registrationTable[row, .modelRow] = modelRow } else {
-            counts["registrationsWithoutModel", default: 0] += 1
-        }
-        if engineCode != 0 {
-            if let engineRow = engineRowByCode[engineCode] { registrationTable[row, .engineRow] = engineRow } else {
-                counts["registrationsWithoutEngine", default: 0] += 1
+        // All text fields in one batch: on a pool of millions of strings their lookups are cache
+        // misses, and the batch lets them overlap.
+        let interned = Self.internedFields
+        let ids = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: interned.count) { strings in
+            for (i, entry) in interned.enumerated() { strings[i] = fields[entry.field] }
+            return [UInt32](unsafeUninitializedCapacity: interned.count) { ids, initialized in
+                pool.intern(UnsafeBufferPointer(strings), into: ids)
+                initialized = interned.count
             }
         }
-        if let year = try number(.yearManufactured) { registrationTable[row, .yearManufactured] = min(year, 65_534) }
-        for (field, column) in [(F.registrantType, S.RegistrationColumn.registrantType), (.name, .name), (.street, .street),
-                                (.street2, .street2), (.city, .city), (.state, .state), (.zip, .zip), (.region, .region),
-                                (.county, .county), (.country, .country), (.certification, .certification),
-                                (.aircraftType, .aircraftType), (.engineType, .engineType), (.status, .status),
-                                (.otherNames, .otherNames), (.uniqueID, .uniqueID), (.kitManufacturer, .kitManufacturer),
-                                (.kitModel, .kitModel)] {
-            _ = text(field, column)
+        for (i, entry) in interned.enumerated().dropLast() { row[entry.column] = ids[i] }
+        registrationKeys.append(PackedKey.pack(fields[F.nNumber.rawValue]))
+        let modelCode = row[.modelCode], engineCode = row[.engineCode]
+        if Int(modelCode) < modelRowByCode.count, modelRowByCode[Int(modelCode)] != UInt32.max {
+            row[.modelRow] = modelRowByCode[Int(modelCode)]
+        } else {
+            registrationsWithoutModel += 1
         }
-        try date(.lastActionDate, .lastActionDate)
-        try date(.certificateIssueDate, .certificateIssueDate)
-        try date(.airworthinessDate, .airworthinessDate)
-        try date(.expirationDate, .expirationDate)
-        let classCode = text(.airworthinessClass, .airworthinessClass)
-        let operations = record.withField(F.approvedOperations.rawValue) { pool.intern(UnsafeRawBufferPointer($0)) }
+        if engineCode != 0 {
+            if Int(engineCode) < engineRowByCode.count, engineRowByCode[Int(engineCode)] != UInt32.max {
+                row[.engineRow] = engineRowByCode[Int(engineCode)]
+            } else {
+                registrationsWithoutEngine += 1
+            }
+        }
+        if let year = try number(.yearManufactured) { row[.yearManufactured] = min(year, 65_534) }
+        for (field, column) in Self.dateColumns {
+            let bytes = fields[field]
+            if bytes.isEmpty { continue }
+            var n: UInt32 = 0, digits = 0
+            for byte in bytes where byte != UInt8(ascii: "-") {
+                guard byte >= 0x30, byte <= 0x39 else { digits = -1; break }
+                n = n &* 10 &+ UInt32(byte - 0x30)
+                digits += 1
+            }
+            guard digits == 8 else {
+                throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
+                               "expected a date YYYY-MM-DD in column \(F(rawValue: field)!), found \(record[field])")
+            }
+            row[column] = n
+        }
+        let classCode = row[.airworthinessClass]
+        let operations = ids[interned.count - 1]
         if operations != 0 {
             let key = UInt64(classCode) << 32 | UInt64(operations)
             if let names = operationNames[key] {
-                registrationTable[row, .approvedOperations] = names
+                row[.approvedOperations] = names
             } else {
                 let classText = record[F.airworthinessClass.rawValue]
                 let names = record[F.approvedOperations.rawValue].split(separator: "|").enumerated().map { position, code in
@@ -162,42 +204,30 @@ public struct AircraftArtifactBuilder {
                 }.joined(separator: String(S.listSeparator))
                 let id = pool.intern(names)
                 operationNames[key] = id
-                registrationTable[row, .approvedOperations] = id
+                row[.approvedOperations] = id
             }
         }
-        if let address = try number(.modeSHex, radix: 16) { registrationTable[row, .modeSHex] = address }
-        registrationTable[row, .fractionalOwner] = record.withField(F.fractionalOwner.rawValue) { $0.first == UInt8(ascii: "Y") } ? 1 : 0
+        if let address = try number(.modeSHex, radix: 16) { row[.modeSHex] = address }
+        row[.fractionalOwner] = fields[F.fractionalOwner.rawValue].first == UInt8(ascii: "Y") ? 1 : 0
     }
 
     /// Sorts and pools everything into the artifact's sections (`serialize()` or `write(to:)` it).
     public consuming func build() -> (artifact: ArtifactBuilder, counts: [String: Int]) {
-        // Manufacturers: group model rows by manufacturer name, sorted by folded name.
-        var byManufacturer: [String: [Int]] = [:]
-        for (row, model) in sortedModels.enumerated() { byManufacturer[model.manufacturer, default: []].append(row) }
-        let folded = Dictionary(uniqueKeysWithValues: byManufacturer.keys.map { ($0, NameFolding.fold($0)) })
-        let manufacturerNames = byManufacturer.keys.sorted {
-            let a = folded[$0]!, b = folded[$1]!
-            return a == b ? $0.utf8.lexicographicallyPrecedes($1.utf8) : a.utf8.lexicographicallyPrecedes(b.utf8)
-        }
-        var manufacturerTable = RowTableBuilder<S.ManufacturerColumn>()
-        var manufacturerModels = RowTableBuilder<S.ManufacturerModelColumn>()
-        var manufacturerKeys: [UInt64] = []
-        for name in manufacturerNames {
-            let rows = byManufacturer[name]!.sorted {
-                let a = sortedModels[$0], b = sortedModels[$1]
-                return a.model == b.model ? $0 < $1 : a.model.utf8.lexicographicallyPrecedes(b.model.utf8)
+        // Manufacturers: one per distinct name, with its folded name. They are ordered once the
+        // pool is sorted, when comparing two final string ids compares the strings.
+        var manufacturerIndex: [UInt32: Int] = [:]
+        var manufacturers: [(name: UInt32, folded: UInt32, key: UInt64)] = []
+        var manufacturerOfModel = [Int](repeating: 0, count: sortedModels.count)
+        for (row, model) in sortedModels.enumerated() {
+            let name = modelTable[row, .manufacturer]
+            if let index = manufacturerIndex[name] {
+                manufacturerOfModel[row] = index
+            } else {
+                let folded = NameFolding.fold(model.manufacturer)
+                manufacturerIndex[name] = manufacturers.count
+                manufacturerOfModel[row] = manufacturers.count
+                manufacturers.append((name, pool.intern(folded), PackedKey.pack(folded)))
             }
-            let first = UInt32(manufacturerModels.count)
-            for modelRow in rows {
-                let entry = manufacturerModels.appendRow()
-                manufacturerModels[entry, .modelRow] = UInt32(modelRow)
-            }
-            let row = manufacturerTable.appendRow()
-            manufacturerTable[row, .foldedName] = pool.intern(folded[name]!)
-            manufacturerTable[row, .name] = pool.intern(name)
-            manufacturerTable[row, .firstModel] = first
-            manufacturerTable[row, .modelCount] = UInt32(rows.count)
-            manufacturerKeys.append(PackedKey.pack(folded[name]!))
         }
 
         var codeTable = RowTableBuilder<S.CodeColumn>()
@@ -210,12 +240,41 @@ public struct AircraftArtifactBuilder {
             }
         }
 
-        let (poolBytes, remap) = pool.finish()
-        pool = StringPoolBuilder()  // its tables are no longer needed: release them before serializing
+        let (poolBytes, remap) = pool.finishReleasingTables()
+
+        // Manufacturers by folded name, then name; each one's models by model name, then row.
+        var manufacturerOrder = [UInt32](0..<UInt32(manufacturers.count))
+        var manufacturerSortKeys = manufacturers.map { UInt64(remap[Int($0.folded)]) << 32 | UInt64(remap[Int($0.name)]) }
+        RadixSort.sort(keys: &manufacturerSortKeys, values: &manufacturerOrder)
+        var rank = [UInt32](repeating: 0, count: manufacturers.count)
+        for (position, index) in manufacturerOrder.enumerated() { rank[Int(index)] = UInt32(position) }
+        var modelOrder = [UInt32](0..<UInt32(sortedModels.count))
+        var modelSortKeys = (0..<sortedModels.count).map { row in
+            UInt64(rank[manufacturerOfModel[row]]) << 32 | UInt64(remap[Int(modelTable[row, .model])])
+        }
+        RadixSort.sort(keys: &modelSortKeys, values: &modelOrder)
+        var manufacturerTable = RowTableBuilder<S.ManufacturerColumn>()
+        var manufacturerModels = RowTableBuilder<S.ManufacturerModelColumn>()
+        var manufacturerKeys: [UInt64] = []
+        var next = 0
+        for (position, index) in manufacturerOrder.enumerated() {
+            let first = next
+            while next < modelOrder.count && modelSortKeys[next] >> 32 == UInt64(position) {
+                let entry = manufacturerModels.appendRow()
+                manufacturerModels[entry, .modelRow] = modelOrder[next]
+                next += 1
+            }
+            let manufacturer = manufacturers[Int(index)]
+            let row = manufacturerTable.appendRow()
+            manufacturerTable[row, .foldedName] = remap[Int(manufacturer.folded)]  // final ids: not remapped again
+            manufacturerTable[row, .name] = remap[Int(manufacturer.name)]
+            manufacturerTable[row, .firstModel] = UInt32(first)
+            manufacturerTable[row, .modelCount] = UInt32(next - first)
+            manufacturerKeys.append(manufacturer.key)
+        }
         modelTable.remapStrings(remap)
         engineTable.remapStrings(remap)
         registrationTable.remapStrings(remap)
-        manufacturerTable.remapStrings(remap)
         codeTable.remapStrings(remap)
         let newIndex = registrationTable.sort(by: [.nNumber])
         var sortedKeys = [UInt64](repeating: 0, count: registrationKeys.count)

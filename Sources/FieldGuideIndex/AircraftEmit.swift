@@ -35,15 +35,39 @@ public enum AircraftEmit {
         guard report.status == "ok" else {
             throw FAAError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
         }
-        if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs) {
-            throw FAAError(.badHandOff, file: bad.path, "expected SHA-256 \(bad.expected) from the ingest report, found \(bad.found)")
+        // registrations.csv, by far the largest, is hashed in the pass that parses it (checked
+        // below); the other hand-off files first. It sorts last, so the first mismatch reported
+        // is the same either way.
+        let registrationsPath = handOff + "/" + NormalizedFAA.registrationsFile
+        let expectedRegistrationsHash = report.outputs[NormalizedFAA.registrationsFile]
+        func mismatch(path: String, expected: String, found: String) -> FAAError {
+            FAAError(.badHandOff, file: path, "expected SHA-256 \(expected) from the ingest report, found \(found)")
+        }
+        if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs.filter { $0.key != NormalizedFAA.registrationsFile }) {
+            throw mismatch(path: bad.path, expected: bad.expected, found: bad.found)
         }
 
         let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
         let engines = try NormalizedFAA.readEngines(handOff + "/" + NormalizedFAA.enginesFile)
         let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
         var builder = AircraftArtifactBuilder(models: models, engines: engines, expectedRegistrations: expected)
-        try NormalizedFAA.readRegistrationRecords(handOff + "/" + NormalizedFAA.registrationsFile) { try builder.addRegistration($0) }
+        let registrationsHash: String
+        do {
+            registrationsHash = try NormalizedFAA.readRegistrationRecords(registrationsPath) { try builder.addRegistration($0) }
+        } catch {
+            // A file that is not the one the report describes is reported as such, even when it
+            // also fails to parse.
+            if let expectedRegistrationsHash {
+                let found = (try? FileDigest.sha256(ofFileAt: registrationsPath).digest) ?? "missing"
+                if found != expectedRegistrationsHash {
+                    throw mismatch(path: registrationsPath, expected: expectedRegistrationsHash, found: found)
+                }
+            }
+            throw error
+        }
+        if let expectedRegistrationsHash, registrationsHash != expectedRegistrationsHash {
+            throw mismatch(path: registrationsPath, expected: expectedRegistrationsHash, found: registrationsHash)
+        }
         let (artifact, counts) = builder.build()
 
         let artifactPath = outputDirectory + "/" + artifactFile
@@ -62,3 +86,4 @@ public enum AircraftEmit {
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }
 }
+

@@ -130,6 +130,55 @@ struct FAAIngestTests {
         #expect(try readText(out + "/faa-rejects.csv").contains("N-NUMBER,N100A,duplicate N-number; first at MASTER.txt:2"))
     }
 
+    @Test("MASTER read in two halves on two threads: the same outputs as one pass, across the cut")
+    func halves() throws {
+        var lines = try FAAFixtures.lines("MASTER.txt")
+        lines.append(lines[1])  // a duplicate of a first-half row in the second half
+        var fields = lines[16].components(separatedBy: ",")
+        fields[15] = "20231301"  // a rejected row in the second half
+        fields[20] = "Q "  // and a warning
+        lines[16] = fields.joined(separator: ",")
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(lines)])
+        var outputs: [[String: Data]] = []
+        for threshold in [Int.max, 0] {
+            let out = try TestPaths.temporaryDirectory("faa-halves").path
+            let options = FAAIngest.Options(maxRejectShare: 0.2, parallelThreshold: threshold)
+            _ = try FAAIngest(options: options).run(sources: try FAASources.locate(sources), outputDirectory: out)
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: out) {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
+            }
+            outputs.append(files)
+        }
+        #expect(outputs[0] == outputs[1])
+        let rejects = String(decoding: outputs[1]["faa-rejects.csv"] ?? Data(), as: UTF8.self)
+        #expect(rejects.contains("N-NUMBER,N100A,duplicate N-number; first at MASTER.txt:2"))
+        #expect(rejects.contains("rejected,MASTER.txt,17,LAST ACTION DATE,20231301,"))
+    }
+
+    @Test("MASTER in two halves: an error in the second half stops the stage as in one pass")
+    func halvesError() throws {
+        var lines = try FAAFixtures.lines("MASTER.txt")
+        var fields = lines[3].components(separatedBy: ",")
+        fields[15] = "20231301"
+        lines[3] = fields.joined(separator: ",")
+        lines[18] = lines[18].replacingOccurrences(of: ",", with: ",\u{0}", options: [], range: lines[18].range(of: ","))
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(lines)])
+        var results: [(String, String)] = []
+        for threshold in [Int.max, 0] {
+            let out = try TestPaths.temporaryDirectory("faa-halves-error").path
+            let options = FAAIngest.Options(maxRejectShare: 0.2, parallelThreshold: threshold)
+            let error = #expect(throws: FAAError.self) {
+                try FAAIngest(options: options).run(sources: try FAASources.locate(sources), outputDirectory: out)
+            }
+            results.append((error?.description ?? "", try readText(out + "/faa-rejects.csv")))
+        }
+        #expect(results[0].0 == results[1].0)
+        #expect(results[0].0.hasPrefix("MASTER.txt:19:"))
+        #expect(results[0].1 == results[1].1)
+        #expect(results[1].1.contains("rejected,MASTER.txt,4,LAST ACTION DATE,20231301,"))
+    }
+
     @Test("a missing required file is named")
     func missing() throws {
         let sources = try FAAFixtures.inputCopy(removing: ["ENGINE.txt"])

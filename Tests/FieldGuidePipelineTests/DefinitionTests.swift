@@ -161,7 +161,7 @@ struct DefinitionTests {
         for file in ["a/taxonomy.csv", "a/b/Taxonomy-2.csv", "a/.hidden/taxonomy.csv", "c.txt"] {
             let path = root + "/" + file
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data())
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
         }
         #expect(Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
         #expect(Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])

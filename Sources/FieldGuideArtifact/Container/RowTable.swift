@@ -92,11 +92,34 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
     /// Appends a row made by `newRow()`.
     public mutating func append(_ row: Row) { values.append(contentsOf: row.values) }
 
+    /// The number of values in a row (for sizing a `RowBuffer`'s memory).
+    public var rowWidth: Int { width }
+
+    /// A row in `memory` (at least `rowWidth` values) with every column absent, to fill in and
+    /// `append`: for large tables, no allocation per row.
+    public func rowBuffer(in memory: UnsafeMutableBufferPointer<UInt32>) -> RowBuffer<Column> {
+        precondition(memory.count >= width, "a row needs \(width) values")
+        let values = UnsafeMutableBufferPointer(rebasing: memory[0..<width])
+        _ = values.initialize(from: absent)
+        return RowBuffer(values: values)
+    }
+
+    /// Appends a row filled in through a `RowBuffer`.
+    public mutating func append(_ row: RowBuffer<Column>) {
+        values.append(contentsOf: UnsafeBufferPointer(row.values))
+    }
+
     /// Applies the string pool's final ids to every string column.
     public mutating func remapStrings(_ remap: [UInt32]) {
         let stringColumns = Column.allCases.filter { $0.kind == .string }.map(\.rawValue)
-        for r in 0..<count {
-            for c in stringColumns { values[r * width + c] = remap[Int(values[r * width + c])] }
+        let width = self.width, rows = count
+        remap.withUnsafeBufferPointer { remap in
+            values.withUnsafeMutableBufferPointer { values in
+                for r in 0..<rows {
+                    let row = r * width
+                    for c in stringColumns { values[row + c] = remap[Int(values[row + c])] }
+                }
+            }
         }
     }
 
@@ -105,19 +128,40 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
     @discardableResult
     public mutating func sort(by columns: [Column]) -> [Int] {
         let keys = columns.map(\.rawValue)
-        let width = self.width
-        let order = values.withUnsafeBufferPointer { v in
-            (0..<count).sorted { a, b in
-                for k in keys where v[a * width + k] != v[b * width + k] { return v[a * width + k] < v[b * width + k] }
-                return a < b
+        let width = self.width, rows = count
+        var order: [UInt32]
+        if keys.count <= 2 {
+            // Up to two 32-bit columns make one 64-bit key: a stable radix sort on it is the
+            // stable sort by those columns.
+            var packed = [UInt64](repeating: 0, count: rows)
+            order = [UInt32](repeating: 0, count: rows)
+            values.withUnsafeBufferPointer { v in
+                for r in 0..<rows {
+                    let high = UInt64(v[r * width + keys[0]]) << 32
+                    packed[r] = keys.count == 2 ? high | UInt64(v[r * width + keys[1]]) : high
+                    order[r] = UInt32(r)
+                }
+            }
+            RadixSort.sort(keys: &packed, values: &order)
+        } else {
+            order = values.withUnsafeBufferPointer { v in
+                (0..<UInt32(rows)).sorted { a, b in
+                    let a = Int(a), b = Int(b)
+                    for k in keys where v[a * width + k] != v[b * width + k] { return v[a * width + k] < v[b * width + k] }
+                    return a < b
+                }
             }
         }
-        var sorted = [UInt32]()
-        sorted.reserveCapacity(values.count)
-        var newIndex = [Int](repeating: 0, count: order.count)
-        for (new, old) in order.enumerated() {
-            sorted.append(contentsOf: values[old * width ..< (old + 1) * width])
-            newIndex[old] = new
+        var newIndex = [Int](repeating: 0, count: rows)
+        let sorted = [UInt32](unsafeUninitializedCapacity: values.count) { out, initialized in
+            values.withUnsafeBufferPointer { v in
+                for (new, old) in order.enumerated() {
+                    let old = Int(old)
+                    (out.baseAddress! + new * width).initialize(from: v.baseAddress! + old * width, count: width)
+                    newIndex[old] = new
+                }
+            }
+            initialized = rows * width
         }
         values = sorted
         return newIndex
@@ -125,19 +169,27 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
 
     /// The section bytes.
     public func serialize() -> [UInt8] {
-        var out = ByteWriter(capacity: count * layout.stride)
-        let columns = Column.allCases
-        for r in 0..<count {
-            for column in columns {
-                let value = values[r * width + column.rawValue]
-                switch column.kind {
-                case .u8: out.u8(UInt8(truncatingIfNeeded: value))
-                case .u16: out.u16(UInt16(truncatingIfNeeded: value))
-                case .u32, .string: out.u32(value)
+        let stride = layout.stride, rows = count, width = self.width
+        let columns = Column.allCases.map { (index: $0.rawValue, width: $0.kind.width) }
+        return [UInt8](unsafeUninitializedCapacity: rows * stride) { out, initialized in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            values.withUnsafeBufferPointer { v in
+                var cursor = 0
+                for r in 0..<rows {
+                    let row = r * width
+                    for column in columns {
+                        let value = v[row + column.index]
+                        switch column.width {
+                        case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: cursor, as: UInt8.self)
+                        case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: cursor, as: UInt16.self)
+                        default: raw.storeBytes(of: value.littleEndian, toByteOffset: cursor, as: UInt32.self)
+                        }
+                        cursor += column.width
+                    }
                 }
             }
+            initialized = rows * stride
         }
-        return out.bytes
     }
 
     public struct Row {
@@ -146,6 +198,26 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
             get { values[column.rawValue] }
             set { values[column.rawValue] = newValue }
         }
+    }
+}
+
+/// One row of a `RowTableBuilder` in caller-provided memory, made by `rowBuffer(in:)`.
+///
+/// ```swift
+/// withUnsafeTemporaryAllocation(of: UInt32.self, capacity: table.rowWidth) { memory in
+///     let row = table.rowBuffer(in: memory)
+///     row[.code] = pool.intern("17020")
+///     table.append(row)
+/// }
+/// ```
+public struct RowBuffer<Column: RowColumn> {
+    public let values: UnsafeMutableBufferPointer<UInt32>
+
+    init(values: UnsafeMutableBufferPointer<UInt32>) { self.values = values }
+
+    public subscript(column: Column) -> UInt32 {
+        get { values[column.rawValue] }
+        nonmutating set { values[column.rawValue] = newValue }
     }
 }
 

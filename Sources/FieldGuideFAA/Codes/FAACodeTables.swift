@@ -6,16 +6,31 @@ public struct FAACodeTable: Sendable {
     public let field: String
     public let entries: [(code: String, name: String)]
     private let index: [String: String]
+    /// Every code (all are 1 or 2 bytes) packed as `first << 8 | second`, sorted.
+    private let packedCodes: [UInt16]
 
     init(id: String, field: String, _ entries: [(String, String)]) {
         self.id = id
         self.field = field
         self.entries = entries.map { (code: $0.0, name: $0.1) }
         self.index = Dictionary(uniqueKeysWithValues: entries)
+        self.packedCodes = entries.map { entry in
+            let bytes = Array(entry.0.utf8)
+            precondition((1...2).contains(bytes.count), "FAA codes are 1 or 2 bytes")
+            return UInt16(bytes[0]) << 8 | UInt16(bytes.count == 2 ? bytes[1] : 0)
+        }.sorted()
     }
 
     /// The display name of `code`, or nil for a code the layout does not list.
     public func name(of code: String) -> String? { index[code] }
+
+    /// Whether the table lists the code spelled by these bytes (`name(of:) != nil` without a `String`).
+    func contains(_ code: UnsafeRawBufferPointer) -> Bool {
+        guard code.count == 1 || code.count == 2 else { return false }
+        if code[0] == 0 || (code.count == 2 && code[1] == 0) { return false }
+        let key = UInt16(code[0]) << 8 | UInt16(code.count == 2 ? code[1] : 0)
+        return packedCodes.contains(key)
+    }
 }
 
 /// A code as found in a record: the raw value and, when the table lists it, its name.

@@ -35,7 +35,13 @@ public struct FAAIngest: Sendable {
     public struct Options: Sendable {
         /// The stage fails when a file rejects more than this share of its rows (0…1).
         public var maxRejectShare: Double
-        public init(maxRejectShare: Double = 0.02) { self.maxRejectShare = maxRejectShare }
+        /// A MASTER file of at least this many bytes is read in two halves on two threads
+        /// (plain files only; ZIP entries stream in one pass).
+        public var parallelThreshold: Int
+        public init(maxRejectShare: Double = 0.02, parallelThreshold: Int = 8 << 20) {
+            self.maxRejectShare = maxRejectShare
+            self.parallelThreshold = parallelThreshold
+        }
     }
 
     public let options: Options
@@ -94,27 +100,61 @@ public struct FAAIngest: Sendable {
             sourceEntries.append(engineRows)
 
             let registrationsOut = try CSVFileSink(path: out(NormalizedFAA.registrationsFile), header: NormalizedFAA.registrationHeader)
-            var seen: [String: (file: String, line: Int)] = [:]
+            // Parts are normalized apart (on two threads for a large file) and merged here in
+            // file order: duplicates, counts and issues come out as from a single pass.
+            let models = FAAJoinKeys(modelCodes.keys), engines = FAAJoinKeys(engineCodes.keys)
+            var seen: [UInt64: (file: Int, line: Int)] = [:]
             var withoutModel = 0, withoutEngine = 0, withModeS = 0
-            for part in sources.master {
-                let partRows = try readFile(part, kind: .master, rejects: &rejects) { record, file in
-                    switch FAANormalizer.registration(record, file: file) {
-                    case let .kept(registration, warnings):
-                        if let first = seen[registration.nNumber] {
-                            return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "N-NUMBER",
-                                                       value: registration.nNumber,
-                                                       reason: "duplicate N-number; first at \(first.file):\(first.line)")])
-                        }
-                        seen[registration.nNumber] = (file, record.line)
-                        if modelCodes[registration.modelCode] == nil { withoutModel += 1 }
-                        if !registration.engineCode.isEmpty && engineCodes[registration.engineCode] == nil { withoutEngine += 1 }
-                        if registration.modeS != nil { withModeS += 1 }
-                        try registrationsOut.write(NormalizedFAA.fields(registration))
-                        return .kept(warnings)
-                    case let .rejected(issues): return .rejected(issues)
-                    }
+            for (fileIndex, part) in sources.master.enumerated() {
+                let result = try MasterReader.read(part, models: models, engines: engines,
+                                                   parallelThreshold: options.parallelThreshold) { record in
+                    try checkHeader(record, of: part.name, expected: .master)
                 }
-                sourceEntries.append(partRows)
+                var rows = Manifest.Rows()
+                for piece in result.parts {
+                    let output = piece.output.bytes
+                    var issues = piece.issues[...]
+                    var copied = 0, rowStart = 0
+                    func flush(upTo end: Int) throws {
+                        if end > copied {
+                            try output.withUnsafeBytes { try registrationsOut.write(encoded: UnsafeRawBufferPointer(rebasing: $0[copied..<end])) }
+                        }
+                    }
+                    for (index, row) in piece.rows.enumerated() {
+                        rows.read += 1
+                        var rowIssues: [RowIssue] = []
+                        while let next = issues.first, next.row == index {
+                            rowIssues.append(next.issue)
+                            issues.removeFirst()
+                        }
+                        if row.flags & MasterPart.Row.kept == 0 {
+                            rows.rejected += 1
+                            for issue in rowIssues { rejects.append(issue) }
+                        } else if let first = seen[row.nNumber] {
+                            rows.rejected += 1
+                            rejects.append(RowIssue(.rejected, file: part.name, line: row.line, field: "N-NUMBER",
+                                                    value: MasterPart.nNumber(row.nNumber),
+                                                    reason: "duplicate N-number; first at \(sources.master[first.file].name):\(first.line)"))
+                            try flush(upTo: rowStart)
+                            copied = row.end
+                        } else {
+                            seen[row.nNumber] = (fileIndex, row.line)
+                            if row.flags & MasterPart.Row.withoutModel != 0 { withoutModel += 1 }
+                            if row.flags & MasterPart.Row.withoutEngine != 0 { withoutEngine += 1 }
+                            if row.flags & MasterPart.Row.hasModeS != 0 { withModeS += 1 }
+                            rows.kept += 1
+                            rows.warnings += rowIssues.count
+                            for warning in rowIssues { rejects.append(warning) }
+                        }
+                        rowStart = row.end
+                    }
+                    try flush(upTo: rowStart)
+                    if let failure = piece.failure { throw failure }
+                }
+                guard result.parts[0].sawHeader else {
+                    throw FAAError(.wrongHeader, file: part.name, line: 1, "expected the \(FAAFileKind.master.fileName) header, found an empty file")
+                }
+                sourceEntries.append(Manifest.Source(file: part.name, bytes: result.bytes, sha256: result.sha256, rows: rows))
             }
             counts["registrationsWithoutModel"] = withoutModel
             counts["registrationsWithoutEngine"] = withoutEngine
@@ -155,14 +195,7 @@ public struct FAAIngest: Sendable {
         let hash = DigestBox()
         var rows = Manifest.Rows()
         var sawHeader = false
-        try CSVPipeline.run(dialect: .unquoted, file: source.name, produce: { feed in
-            var digest = StreamingDigest()
-            try source.stream { chunk in
-                digest.update(chunk)
-                try feed(chunk)
-            }
-            hash.set(digest: digest.finalize(), bytes: digest.bytes)
-        }) { record in
+        try CSVPipeline.run(dialect: .unquoted, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
             if record.index == 0 {
                 try checkHeader(record, of: source.name, expected: kind)
                 sawHeader = true
@@ -218,12 +251,30 @@ public struct FAAIngest: Sendable {
 }
 
 /// The source digest, handed from the parsing thread once it has read the whole file.
-private final class DigestBox: @unchecked Sendable {
+final class DigestBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value = ("", 0)
     func set(digest: String, bytes: Int) { lock.lock(); value = (digest, bytes); lock.unlock() }
     var digest: String { lock.lock(); defer { lock.unlock() }; return value.0 }
     var bytes: Int { lock.lock(); defer { lock.unlock() }; return value.1 }
+
+    /// A `CSVPipeline` producer: `stream` reads the file's chunks, which are hashed on their
+    /// way to the parser; the digest lands here once the file is read.
+    ///
+    /// ```swift
+    /// try CSVPipeline.run(dialect: .unquoted, file: name, produce: hash.hashing { try source.stream($0) }) { … }
+    /// ```
+    func hashing(_ stream: @escaping @Sendable (_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
+        -> @Sendable (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void {
+        { feed in
+            var digest = StreamingDigest()
+            try stream { chunk in
+                digest.update(chunk)
+                try feed(chunk)
+            }
+            self.set(digest: digest.finalize(), bytes: digest.bytes)
+        }
+    }
 }
 
 /// A CSV output streamed through an `AtomicFileWriter`, hashed as it is written.
@@ -242,6 +293,13 @@ final class CSVFileSink {
     func write(_ fields: [String]) throws {
         writer.write(fields)
         if writer.bytes.count >= 1 << 20 { try flush() }
+    }
+
+    /// Writes bytes that already are records of the output's dialect (another writer's).
+    func write(encoded: UnsafeRawBufferPointer) throws {
+        try flush()
+        digest.update(encoded)
+        try file.write(encoded)
     }
 
     private func flush() throws {

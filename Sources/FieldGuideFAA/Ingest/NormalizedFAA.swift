@@ -91,9 +91,19 @@ public enum NormalizedFAA {
     }
 
     /// Streams the raw records of `registrations.csv` (header checked), for readers that work on
-    /// field bytes; columns are `RegistrationField`s.
-    public static func readRegistrationRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws {
-        try read(path, header: registrationHeader, body)
+    /// field bytes; columns are `RegistrationField`s. Returns the file's SHA-256.
+    ///
+    /// Reading, hashing and parsing run on a second thread (`CSVPipeline`); `body` runs on this
+    /// one, in file order.
+    @discardableResult
+    public static func readRegistrationRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws -> String {
+        let name = PathName(path: path).lastComponent
+        let hash = DigestBox()
+        try CSVPipeline.run(dialect: .rfc4180, file: name, produce: hash.hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
+            try check(record, header: registrationHeader, file: name)
+            if record.index > 0 { try body(record) }
+        }
+        return hash.digest
     }
 
     /// Streams `registrations.csv`.
@@ -134,18 +144,23 @@ public enum NormalizedFAA {
     private static func read(_ path: String, header: [String], _ body: (CSVRecord) throws -> Void) throws {
         let name = PathName(path: path).lastComponent
         try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
-            if record.index == 0 {
-                guard record.fields == header else {
-                    throw FAAError(.badHandOff, file: name, line: record.line,
-                                   "expected the normalized header \(header.joined(separator: ",")), found \(record.fields.joined(separator: ","))")
-                }
-                return
-            }
-            guard record.count == header.count else {
+            try check(record, header: header, file: name)
+            if record.index > 0 { try body(record) }
+        }
+    }
+
+    /// The header row must be `header`; every other row must have as many fields.
+    private static func check(_ record: CSVRecord, header: [String], file name: String) throws {
+        if record.index == 0 {
+            guard record.fields == header else {
                 throw FAAError(.badHandOff, file: name, line: record.line,
-                               "expected \(header.count) fields, found \(record.count)")
+                               "expected the normalized header \(header.joined(separator: ",")), found \(record.fields.joined(separator: ","))")
             }
-            try body(record)
+            return
+        }
+        guard record.count == header.count else {
+            throw FAAError(.badHandOff, file: name, line: record.line,
+                           "expected \(header.count) fields, found \(record.count)")
         }
     }
 }

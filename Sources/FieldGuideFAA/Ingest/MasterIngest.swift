@@ -1,0 +1,237 @@
+import FieldGuideCSV
+import FieldGuideCore
+import Foundation
+
+/// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes.
+struct FAAJoinKeys: Sendable {
+    private var short: Set<UInt64> = []
+    private var long: Set<String> = []
+
+    init(_ codes: some Sequence<String>) {
+        for code in codes {
+            if code.utf8.count <= 8 { short.insert(Self.pack(code)) } else { long.insert(code) }
+        }
+    }
+
+    func contains(_ code: String) -> Bool {
+        code.utf8.count <= 8 ? short.contains(Self.pack(code)) : long.contains(code)
+    }
+
+    /// A code of at most 8 bytes, packed as `MasterFastPath` packs it.
+    func contains(packed code: UInt64) -> Bool { short.contains(code) }
+
+    /// Big-endian packing of up to 8 bytes, zero filled (FAA codes hold no NUL: the reader refuses it).
+    static func pack(_ text: String) -> UInt64 {
+        var key: UInt64 = 0
+        var count = 0
+        for byte in text.utf8.prefix(8) { key = key << 8 | UInt64(byte); count += 1 }
+        return count == 0 ? 0 : key << (8 * UInt64(8 - count))
+    }
+}
+
+/// One MASTER file (or one part of it) normalized, but not yet checked across rows: every data
+/// row in file order with what the merge needs, the CSV bytes of the rows it kept, their issues,
+/// and the error that stopped it, if any.
+///
+/// Duplicate N-numbers, the counts and the rejects report are settled by `FAAIngest` when it
+/// merges the parts in file order, exactly as if the file had been read in one pass.
+final class MasterPart: @unchecked Sendable {
+    struct Row {
+        static let kept: UInt8 = 1, withoutModel: UInt8 = 2, withoutEngine: UInt8 = 4, hasModeS: UInt8 = 8
+
+        /// The packed N-number of a kept row (`N` and at most 5 characters fit).
+        var nNumber: UInt64
+        var line: Int
+        /// One past the row's last byte in `output` (it starts where the previous row ended).
+        var end: Int
+        var flags: UInt8
+    }
+
+    let file: String
+    private let joins: (models: FAAJoinKeys, engines: FAAJoinKeys)
+    private(set) var output = CSVWriter()
+    private(set) var rows: [Row] = []
+    /// Warnings of kept rows and the issues of rejected ones, by index into `rows`.
+    private(set) var issues: [(row: Int, issue: RowIssue)] = []
+    var sawHeader = false
+    /// What stopped the part early (the rows before it are complete).
+    var failure: Error?
+
+    init(file: String, models: FAAJoinKeys, engines: FAAJoinKeys, expectedRows: Int = 0) {
+        self.file = file
+        self.joins = (models, engines)
+        rows.reserveCapacity(expectedRows)
+    }
+
+    /// Normalizes one data record: the byte-level fast path when it applies, else the general one.
+    func add(_ record: CSVRecord) {
+        if let row = MasterFastPath.normalize(record, into: &output) {
+            var flags = Row.kept
+            if !joins.models.contains(packed: row.modelCode) { flags |= Row.withoutModel }
+            if !row.engineCodeIsEmpty && !joins.engines.contains(packed: row.engineCode) { flags |= Row.withoutEngine }
+            if row.hasModeS { flags |= Row.hasModeS }
+            rows.append(Row(nNumber: row.nNumber, line: record.line, end: output.bytes.count, flags: flags))
+            return
+        }
+        switch FAANormalizer.registration(record, file: file) {
+        case let .kept(registration, warnings):
+            output.write(NormalizedFAA.fields(registration))
+            var flags = Row.kept
+            if !joins.models.contains(registration.modelCode) { flags |= Row.withoutModel }
+            if !registration.engineCode.isEmpty && !joins.engines.contains(registration.engineCode) { flags |= Row.withoutEngine }
+            if registration.modeS != nil { flags |= Row.hasModeS }
+            for warning in warnings { issues.append((rows.count, warning)) }
+            rows.append(Row(nNumber: FAAJoinKeys.pack(registration.nNumber), line: record.line, end: output.bytes.count, flags: flags))
+        case let .rejected(rowIssues):
+            for issue in rowIssues { issues.append((rows.count, issue)) }
+            rows.append(Row(nNumber: 0, line: record.line, end: output.bytes.count, flags: 0))
+        }
+    }
+
+    /// The N-number of a packed key, for messages.
+    static func nNumber(_ key: UInt64) -> String {
+        var bytes: [UInt8] = []
+        for shift in stride(from: 56, through: 0, by: -8) {
+            let byte = UInt8(truncatingIfNeeded: key >> UInt64(shift))
+            if byte != 0 { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Reads a MASTER file into `MasterPart`s.
+///
+/// A plain file of at least `parallelThreshold` bytes is cut at the line boundary nearest its
+/// middle and the two halves are read, parsed (a libcsv parser each) and normalized on two
+/// threads. MASTER is unquoted, so a line feed always ends a record and the second parser can
+/// start there; it numbers its lines from the count of line feeds before the cut. The first
+/// thread also hashes the whole file, in order. Anything else (a ZIP entry, a small file) is
+/// read in one pass through `CSVPipeline`.
+enum MasterReader {
+    struct Result {
+        var parts: [MasterPart]
+        var sha256: String
+        var bytes: Int
+    }
+
+    static func read(_ source: FAASourceFile, models: FAAJoinKeys, engines: FAAJoinKeys,
+                     parallelThreshold: Int, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
+        if case let .file(path) = source.location, let file = try SplitFile(path: path, name: source.name, minimumSize: parallelThreshold) {
+            return try readHalves(file, models: models, engines: engines, checkHeader: checkHeader)
+        }
+        let part = MasterPart(file: source.name, models: models, engines: engines)
+        let hash = DigestBox()
+        do {
+            try CSVPipeline.run(dialect: .unquoted, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
+                if record.index == 0 {
+                    try checkHeader(record)
+                    part.sawHeader = true
+                } else {
+                    part.add(record)
+                }
+            }
+        } catch {
+            part.failure = error
+        }
+        return Result(parts: [part], sha256: hash.digest, bytes: hash.bytes)
+    }
+
+    private static func readHalves(_ file: SplitFile, models: FAAJoinKeys, engines: FAAJoinKeys,
+                                   checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
+        // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
+        let parts = [0, 1].map { _ in MasterPart(file: file.name, models: models, engines: engines, expectedRows: file.size / 1_000) }
+        let hash = DigestBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let part = parts[half]
+            do {
+                if half == 0 {
+                    var digest = StreamingDigest()
+                    let parser = try CSVParser(dialect: .unquoted, file: file.name)
+                    let body: (CSVRecord) throws -> Void = { record in
+                        if record.index == 0 {
+                            try checkHeader(record)
+                            part.sawHeader = true
+                        } else {
+                            part.add(record)
+                        }
+                    }
+                    try file.read(0..<file.cut) { chunk in
+                        digest.update(chunk)
+                        try parser.parse(chunk, body)
+                    }
+                    try parser.finish(body)
+                    try file.read(file.cut..<file.size) { digest.update($0) }
+                    hash.set(digest: digest.finalize(), bytes: digest.bytes)
+                } else {
+                    var lineFeeds = 0
+                    try file.read(0..<file.cut) { lineFeeds += countLineFeeds($0) }
+                    var dialect = CSVDialect.unquoted
+                    dialect.skipsByteOrderMark = false  // not the start of the file
+                    let parser = try CSVParser(dialect: dialect, file: file.name, firstLine: lineFeeds + 1)
+                    try file.read(file.cut..<file.size) { chunk in try parser.parse(chunk) { part.add($0) } }
+                    try parser.finish { part.add($0) }
+                }
+            } catch {
+                part.failure = error
+            }
+        }
+        return Result(parts: parts, sha256: hash.digest, bytes: hash.bytes)
+    }
+
+    private static func countLineFeeds(_ chunk: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        for byte in chunk where byte == 0x0A { count += 1 }
+        return count
+    }
+}
+
+/// A plain file and the line boundary nearest its middle.
+private struct SplitFile: @unchecked Sendable {
+    let path: String
+    let name: String
+    let size: Int
+    /// The offset just after the first line feed at or past the middle.
+    let cut: Int
+
+    /// Nil when the file is smaller than `minimumSize` or has no line feed in its second half.
+    init?(path: String, name: String, minimumSize: Int) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) >= max(minimumSize, 2) else { return nil }
+        self.path = path
+        self.name = name
+        self.size = Int(info.st_size)
+        var cut: Int?
+        let middle = size / 2
+        try Self.read(path: path, name: name, middle..<size) { chunk, offset in
+            guard cut == nil else { return }
+            if let found = memchr(chunk.baseAddress!, 0x0A, chunk.count) {
+                cut = offset + (UnsafeRawPointer(found) - chunk.baseAddress!) + 1
+            }
+        }
+        guard let cut, cut < size else { return nil }
+        self.cut = cut
+    }
+
+    /// Streams `range` of the file in 1 MiB chunks.
+    func read(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try Self.read(path: path, name: name, range) { chunk, _ in try body(chunk) }
+    }
+
+    private static func read(path: String, name: String, _ range: Range<Int>,
+                             _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw FAAError(.unreadable, file: name, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let n = pread(fd, buffer.baseAddress, min(size, range.upperBound - offset), off_t(offset))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw FAAError(.unreadable, file: name, "read failed") }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), offset)
+            offset += n
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import FieldGuideCore
+import FieldGuideCSV
+@testable import FieldGuideFAA
+import Foundation
+import Testing
+import TestSupport
+
+/// `MasterFastPath` must write exactly what the general path writes for every row it accepts,
+/// and accept no row the general path would warn about or reject.
+@Suite("MASTER fast path")
+struct MasterFastPathTests {
+    /// The general path's CSV bytes for a row it keeps without a warning, else nil.
+    func general(_ record: CSVRecord) -> [UInt8]? {
+        guard case let .kept(registration, warnings) = FAANormalizer.registration(record, file: "MASTER.txt"),
+              warnings.isEmpty else { return nil }
+        var writer = CSVWriter()
+        writer.write(NormalizedFAA.fields(registration))
+        return writer.bytes
+    }
+
+    /// The fast path's bytes, or nil when it declines (having written nothing).
+    func fast(_ record: CSVRecord) -> [UInt8]? {
+        var writer = CSVWriter()
+        guard MasterFastPath.normalize(record, into: &writer) != nil else {
+            #expect(writer.bytes.isEmpty)
+            return nil
+        }
+        return writer.bytes
+    }
+
+    /// Checks one line; returns whether the fast path took it.
+    @discardableResult
+    func check(_ line: String) throws -> Bool {
+        let r = try record(line)
+        let expected = general(r)
+        guard let bytes = fast(r) else { return false }
+        #expect(expected != nil, "fast path kept a row the general path refuses or warns about: \(line)")
+        #expect(bytes == expected, "different bytes for \(line)")
+        return true
+    }
+
+    /// `line` with field `index` replaced by `value`, padded to the layout's width.
+    func replacing(_ line: String, _ index: Int, with value: String) -> String {
+        var fields = line.components(separatedBy: ",")
+        let width = FAALayout.master[index].width
+        fields[index] = value.count >= width ? value : value.padding(toLength: width, withPad: " ", startingAt: 0)
+        return fields.joined(separator: ",")
+    }
+
+    @Test("fixture rows: taken by the fast path, same bytes as the general path")
+    func fixtureRows() throws {
+        let lines = try FAAFixtures.lines("MASTER.txt").dropFirst()
+        var taken = 0
+        for line in lines where try check(line) { taken += 1 }
+        #expect(taken >= lines.count - 2)
+    }
+
+    @Test("every field's edge cases: the fast path matches or declines")
+    func edgeCases() throws {
+        let base = try #require(try FAAFixtures.lines("MASTER.txt").dropFirst().first)
+        let variants: [Int: [String]] = [
+            0: ["", "1", "12345", "1AB", "1ABC", "1I", "0A", "1A2", "  1A", "123456", "9ZZ"],
+            1: ["", "A\"B", " X", "\tX", "X\t"],
+            2: ["", "ABCDEFG", "AB CD"],
+            3: ["", "12345"],
+            4: ["", "0000", "0012", "19A0", " 1999", "1999"],
+            5: ["", "1", "6", "9", "X"],
+            6: ["", "O'BRIEN \"JR\"", "SMITH JOHN", "ÉCOLE"],
+            11: ["", "123456789", "12345", "1234-5678", "12345678", " 123456789", "A1B 2C3"],
+            12: ["", "C", "6", "Z"],
+            15: ["", "20230231", "20240229", "2023011", " 20230101", "17991231", "\t20230101", "22010101"],
+            16: ["", "20231301"],
+            17: ["", " 1N", "1NU", "1X", "2", "2N", "3 0 7", "48A", "48D", "49E", "48", "4 8A", "6131", "6412", "5 1",
+                 "8 6", "8 7", "9AG", "9X", "0", "\t1N", "1N\t", "7", "1 N U"],
+            18: ["", "H", "O", "X"],
+            19: ["", "10", "11", "12"],
+            20: ["", "V", "29", "30", "B"],
+            21: ["", "50000001", "5000000Z", "00000000", "+5000000"],
+            22: ["", "Y", "N", "y"],
+            23: ["", "20000229", "19000229"],
+            24: ["", "A", "\"Q\"", "  B"],
+            28: ["", "Z"],
+            29: ["", "99999999"],
+            33: ["", "A00001", "a00001", "A00002", "0000A00001", "FFFFFFF", "G", "1000000"],
+        ]
+        for (index, values) in variants {
+            for value in values { try check(replacing(base, index, with: value)) }
+        }
+        // Mode S fields together: octal and hex agreeing, disagreeing, one blank.
+        for (octal, hex) in [("", ""), ("50000001", "A00001"), ("50000001", ""), ("", "A00001"), ("50000001", "A00002"),
+                             ("77777777", "FFFFFF"), ("00000000", "0")] {
+            try check(replacing(replacing(base, 21, with: octal), 33, with: hex))
+        }
+        // Shapes: a missing or extra field, no trailing comma.
+        try check(base + ",")
+        try check(String(base.dropLast()))
+        try check(base.components(separatedBy: ",").dropLast(2).joined(separator: ","))
+    }
+
+    @Test("real MASTER rows from ../shared: the fast path matches the general path")
+    func realRows() throws {
+        guard let directory = try FAAFixtures.sharedDirectory() else { return }
+        let text = try String(contentsOfFile: directory + "/MASTER.txt", encoding: .utf8)
+        var lines = text.replacingOccurrences(of: "\u{FEFF}", with: "").components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        lines.removeFirst()
+        var taken = 0
+        for line in lines.prefix(20_000) where try check(line) { taken += 1 }
+        #expect(taken > 0)
+    }
+}
