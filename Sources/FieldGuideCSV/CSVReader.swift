@@ -35,6 +35,7 @@ public final class CSVParser {
         state = .allocate(capacity: 1)
         state.initialize(to: ParseState(currentLine: firstLine, rowStartLine: firstLine))
         guard csv_init(&parser, 0) == 0 else {
+            state.pointee.release()
             state.deinitialize(count: 1)
             state.deallocate()
             throw CSVError(.resources, file: file, message: "libcsv could not initialise a parser")
@@ -48,6 +49,7 @@ public final class CSVParser {
 
     deinit {
         csv_free(&parser)
+        state.pointee.release()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -122,22 +124,77 @@ public final class CSVParser {
 }
 
 /// Callback state shared with libcsv through an opaque pointer.
+///
+/// The current record's field bytes and field ends grow in buffers of their own (plain
+/// `memcpy`s, no `Array` bookkeeping per field); each completed record copies them once into
+/// its exact-size arrays.
 private struct ParseState {
     var currentLine = 1
     var rowStartLine = 1
     var rowInProgress = false
     var rejectsNUL = false
     var recordIndex = 0
-    var bytes: [UInt8] = []
-    var ends: [Int] = []
+    var bytes = GrowableBuffer<UInt8>()
+    var ends = GrowableBuffer<Int>()
     var completed: [CSVRecord] = []
+
+    /// Frees the buffers (the parser's `deinit`).
+    mutating func release() {
+        bytes.release()
+        ends.release()
+    }
+}
+
+/// A manually managed, growing run of trivial values.
+private struct GrowableBuffer<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ values: UnsafePointer<Element>, count n: Int) {
+        reserve(count + n)
+        (base + count).update(from: values, count: n)
+        count += n
+    }
+
+    @inline(__always)
+    mutating func append(_ value: Element) {
+        reserve(count + 1)
+        base[count] = value
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ needed: Int) {
+        guard needed > capacity else { return }
+        var bigger = capacity * 2
+        while bigger < needed { bigger *= 2 }
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: bigger)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = bigger
+    }
+
+    /// The contents as an array of their own.
+    var array: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    mutating func removeAll() { count = 0 }
+
+    mutating func release() { base.deallocate() }
 }
 
 private func fieldCallback(_ data: UnsafeMutableRawPointer?, _ length: Int, _ context: UnsafeMutableRawPointer?) {
     let state = context!.assumingMemoryBound(to: ParseState.self)
     state.pointee.rowInProgress = true
     if let data, length > 0 {
-        state.pointee.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+        state.pointee.bytes.append(data.assumingMemoryBound(to: UInt8.self), count: length)
     }
     state.pointee.ends.append(state.pointee.bytes.count)
 }
@@ -145,10 +202,10 @@ private func fieldCallback(_ data: UnsafeMutableRawPointer?, _ length: Int, _ co
 private func rowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
     let state = context!.assumingMemoryBound(to: ParseState.self)
     state.pointee.completed.append(CSVRecord(line: state.pointee.rowStartLine, index: state.pointee.recordIndex,
-                                             bytes: state.pointee.bytes, ends: state.pointee.ends))
+                                             bytes: state.pointee.bytes.array, ends: state.pointee.ends.array))
     state.pointee.recordIndex += 1
-    state.pointee.bytes.removeAll(keepingCapacity: true)
-    state.pointee.ends.removeAll(keepingCapacity: true)
+    state.pointee.bytes.removeAll()
+    state.pointee.ends.removeAll()
     state.pointee.rowInProgress = false
 }
 

@@ -6,58 +6,73 @@ import FieldGuideFAA
 ///
 /// Models are sorted by code, manufacturers by folded name, registrations by N-number and the
 /// Mode S index by address; strings are pooled once; each keyed table gets a parallel section
-/// of packed keys. The bytes depend only on the records, never on their arrival order.
+/// of packed keys. The bytes depend only on the records, never on their arrival order, nor on
+/// whether the reference data comes before or after the registrations.
 ///
 /// Registrations are taken as `registrations.csv` records and interned from their bytes: the
-/// 316K-row MASTER never becomes Swift strings here.
+/// 316K-row MASTER never becomes Swift strings here. Their links to model and engine rows are
+/// resolved in `build()`, so the reference files can be read on another thread meanwhile.
 ///
 /// ```swift
-/// var builder = AircraftArtifactBuilder(models: models, engines: engines)
+/// var builder = AircraftArtifactBuilder(expectedRegistrations: 316_000)
 /// try NormalizedFAA.readRegistrationRecords(path) { try builder.addRegistration($0) }
+/// builder.add(AircraftArtifactBuilder.ReferenceData(models: models, engines: engines))
 /// try builder.build().artifact.write(to: "output/aircraft.fgb")
 /// ```
 public struct AircraftArtifactBuilder {
     private typealias S = AircraftSchema
     private typealias F = NormalizedFAA.RegistrationField
+
+    /// Models and engines in code order with their packed keys: the reference data as the
+    /// builder takes it, prepared apart (on another thread while registrations are read).
+    public struct ReferenceData: Sendable {
+        let models: [AircraftModel]
+        let engines: [EngineModel]
+        let modelKeys: [UInt64]
+        let engineKeys: [UInt64]
+
+        public init(models: [AircraftModel], engines: [EngineModel]) {
+            self.models = AircraftArtifactBuilder.sortedByCode(models, \.code)
+            self.engines = AircraftArtifactBuilder.sortedByCode(engines, \.code)
+            modelKeys = self.models.map { PackedKey.pack($0.code) }
+            engineKeys = self.engines.map { PackedKey.pack($0.code) }
+        }
+    }
+
     private var pool: StringPoolBuilder
     private var modelTable = RowTableBuilder<S.ModelColumn>()
     private var engineTable = RowTableBuilder<S.EngineColumn>()
     private var registrationTable = RowTableBuilder<S.RegistrationColumn>()
+    private var reference: ReferenceData?
     /// Provisional string id of a code → row in the (already sorted) model / engine table,
-    /// `UInt32.max` for none. Codes are interned first, so their ids are small and dense.
+    /// `UInt32.max` for none.
     private var modelRowByCode: [UInt32] = []
     private var engineRowByCode: [UInt32] = []
-    private var registrationsWithoutModel = 0
-    private var registrationsWithoutEngine = 0
     /// (class id << 32 | operation codes id) → id of the decoded operation names.
     private var operationNames: [UInt64: UInt32] = [:]
-    private let sortedModels: [AircraftModel]
-    private let modelKeys: [UInt64]
-    private let engineKeys: [UInt64]
     private var registrationKeys: [UInt64] = []
 
-    /// Statistics of the build, for the manifest.
-    public var counts: [String: Int] {
-        var counts = baseCounts
-        counts["registrationsWithoutModel"] = registrationsWithoutModel
-        counts["registrationsWithoutEngine"] = registrationsWithoutEngine
-        return counts
-    }
-    private var baseCounts: [String: Int] = [:]
-
-    /// `expectedRegistrations` pre-sizes the tables (the hand-off's row count, or an estimate).
-    public init(models: [AircraftModel], engines: [EngineModel], expectedRegistrations: Int = 0) {
+    /// `expectedRegistrations` and `expectedModels` pre-size the tables (the hand-off's row
+    /// counts, or estimates).
+    public init(expectedRegistrations: Int = 0, expectedModels: Int = 0) {
         // About six distinct strings and 60 bytes of text per registration, measured on full-size data.
-        pool = StringPoolBuilder(expectedStrings: models.count * 3 + expectedRegistrations * 6,
-                                 expectedBytes: models.count * 40 + expectedRegistrations * 64)
+        pool = StringPoolBuilder(expectedStrings: expectedModels * 3 + expectedRegistrations * 6,
+                                 expectedBytes: expectedModels * 40 + expectedRegistrations * 64)
         registrationTable.reserve(expectedRegistrations)
         registrationKeys.reserveCapacity(expectedRegistrations)
-        let models = Self.sortedByCode(models, \.code)
-        let engines = Self.sortedByCode(engines, \.code)
-        sortedModels = models
-        modelKeys = models.map { PackedKey.pack($0.code) }
-        engineKeys = engines.map { PackedKey.pack($0.code) }
-        for m in models {
+    }
+
+    /// A builder that has its reference data from the start.
+    public init(models: [AircraftModel], engines: [EngineModel], expectedRegistrations: Int = 0) {
+        self.init(expectedRegistrations: expectedRegistrations, expectedModels: models.count)
+        add(ReferenceData(models: models, engines: engines))
+    }
+
+    /// Adds the models and engines, once; before, between or after the registrations.
+    public mutating func add(_ reference: ReferenceData) {
+        precondition(self.reference == nil, "reference data added twice")
+        self.reference = reference
+        for m in reference.models {
             let row = modelTable.appendRow()
             let code = pool.intern(m.code)
             Self.set(&modelRowByCode, code, UInt32(row))
@@ -75,7 +90,7 @@ public struct AircraftArtifactBuilder {
             modelTable[row, .typeCertificateDataSheet] = pool.intern(m.typeCertificateDataSheet)
             modelTable[row, .typeCertificateHolder] = pool.intern(m.typeCertificateHolder)
         }
-        for e in engines {
+        for e in reference.engines {
             let row = engineTable.appendRow()
             let code = pool.intern(e.code)
             Self.set(&engineRowByCode, code, UInt32(row))
@@ -86,13 +101,11 @@ public struct AircraftArtifactBuilder {
             if let n = e.horsepower { engineTable[row, .horsepower] = UInt32(n) }
             if let n = e.thrustPounds { engineTable[row, .thrust] = UInt32(n) }
         }
-        baseCounts["models"] = models.count
-        baseCounts["engines"] = engines.count
     }
 
     /// `values` in byte order of their codes, equal codes in input order: packed 8-byte
     /// prefixes are compared first, whole codes only on a tie.
-    private static func sortedByCode<T>(_ values: [T], _ code: KeyPath<T, String>) -> [T] {
+    fileprivate static func sortedByCode<T>(_ values: [T], _ code: KeyPath<T, String>) -> [T] {
         let packed = values.map { PackedKey.pack($0[keyPath: code]) }
         let order = values.indices.sorted { a, b in
             if packed[a] != packed[b] { return packed[a] < packed[b] }
@@ -162,19 +175,6 @@ public struct AircraftArtifactBuilder {
         }
         for (i, entry) in interned.enumerated().dropLast() { row[entry.column] = ids[i] }
         registrationKeys.append(PackedKey.pack(fields[F.nNumber.rawValue]))
-        let modelCode = row[.modelCode], engineCode = row[.engineCode]
-        if Int(modelCode) < modelRowByCode.count, modelRowByCode[Int(modelCode)] != UInt32.max {
-            row[.modelRow] = modelRowByCode[Int(modelCode)]
-        } else {
-            registrationsWithoutModel += 1
-        }
-        if engineCode != 0 {
-            if Int(engineCode) < engineRowByCode.count, engineRowByCode[Int(engineCode)] != UInt32.max {
-                row[.engineRow] = engineRowByCode[Int(engineCode)]
-            } else {
-                registrationsWithoutEngine += 1
-            }
-        }
         if let year = try number(.yearManufactured) { row[.yearManufactured] = min(year, 65_534) }
         for (field, column) in Self.dateColumns {
             let bytes = fields[field]
@@ -211,14 +211,21 @@ public struct AircraftArtifactBuilder {
         row[.fractionalOwner] = fields[F.fractionalOwner.rawValue].first == UInt8(ascii: "Y") ? 1 : 0
     }
 
-    /// Sorts and pools everything into the artifact's sections (`serialize()` or `write(to:)` it).
-    public consuming func build() -> (artifact: ArtifactBuilder, counts: [String: Int]) {
+    /// Sorts and pools everything into the artifact's sections (`serialize()` or `write(to:)`
+    /// them). Leaves the builder spent: build once.
+    ///
+    /// The string pool is sorted on a second thread while this one orders the registrations.
+    public mutating func build() -> (artifact: ArtifactBuilder, counts: [String: Int]) {
+        if reference == nil { add(ReferenceData(models: [], engines: [])) }
+        let reference = self.reference!
+        let (withoutModel, withoutEngine) = linkRegistrations()
+
         // Manufacturers: one per distinct name, with its folded name. They are ordered once the
         // pool is sorted, when comparing two final string ids compares the strings.
         var manufacturerIndex: [UInt32: Int] = [:]
         var manufacturers: [(name: UInt32, folded: UInt32, key: UInt64)] = []
-        var manufacturerOfModel = [Int](repeating: 0, count: sortedModels.count)
-        for (row, model) in sortedModels.enumerated() {
+        var manufacturerOfModel = [Int](repeating: 0, count: reference.models.count)
+        for (row, model) in reference.models.enumerated() {
             let name = modelTable[row, .manufacturer]
             if let index = manufacturerIndex[name] {
                 manufacturerOfModel[row] = index
@@ -240,7 +247,17 @@ public struct AircraftArtifactBuilder {
             }
         }
 
-        let (poolBytes, remap) = pool.finishReleasingTables()
+        let sortedPool = Self.sortInBackground(&pool)
+
+        // Registrations by N-number, stably. The packed 8-byte prefixes order them up to ties
+        // between N-numbers that share those bytes, settled by final ids below.
+        var registrationOrder = [UInt32](0..<UInt32(registrationKeys.count))
+        var sortedKeys = registrationKeys
+        registrationKeys = []
+        RadixSort.sort(keys: &sortedKeys, values: &registrationOrder)
+
+        let (poolBytes, remap) = sortedPool.finished()
+        breakTies(in: &registrationOrder, keys: sortedKeys, remap: remap)
 
         // Manufacturers by folded name, then name; each one's models by model name, then row.
         var manufacturerOrder = [UInt32](0..<UInt32(manufacturers.count))
@@ -248,8 +265,8 @@ public struct AircraftArtifactBuilder {
         RadixSort.sort(keys: &manufacturerSortKeys, values: &manufacturerOrder)
         var rank = [UInt32](repeating: 0, count: manufacturers.count)
         for (position, index) in manufacturerOrder.enumerated() { rank[Int(index)] = UInt32(position) }
-        var modelOrder = [UInt32](0..<UInt32(sortedModels.count))
-        var modelSortKeys = (0..<sortedModels.count).map { row in
+        var modelOrder = [UInt32](0..<UInt32(reference.models.count))
+        var modelSortKeys = (0..<reference.models.count).map { row in
             UInt64(rank[manufacturerOfModel[row]]) << 32 | UInt64(remap[Int(modelTable[row, .model])])
         }
         RadixSort.sort(keys: &modelSortKeys, values: &modelOrder)
@@ -274,18 +291,17 @@ public struct AircraftArtifactBuilder {
         }
         modelTable.remapStrings(remap)
         engineTable.remapStrings(remap)
-        registrationTable.remapStrings(remap)
         codeTable.remapStrings(remap)
-        let newIndex = registrationTable.sort(by: [.nNumber])
-        var sortedKeys = [UInt64](repeating: 0, count: registrationKeys.count)
-        for (old, new) in newIndex.enumerated() { sortedKeys[new] = registrationKeys[old] }
         codeTable.sort(by: [.table, .code])
 
+        // Mode S addresses, each with the row its registration has in the sorted table.
         var modeS = RowTableBuilder<S.ModeSColumn>()
         let noAddress = S.RegistrationColumn.modeSHex.kind.absent
-        for row in 0..<registrationTable.count where registrationTable[row, .modeSHex] != noAddress {
+        for row in 0..<registrationOrder.count {
+            let address = registrationTable[Int(registrationOrder[row]), .modeSHex]
+            if address == noAddress { continue }
             let entry = modeS.appendRow()
-            modeS[entry, .address] = registrationTable[row, .modeSHex]
+            modeS[entry, .address] = address
             modeS[entry, .registrationRow] = UInt32(row)
         }
         modeS.sort(by: [.address, .registrationRow])
@@ -293,25 +309,80 @@ public struct AircraftArtifactBuilder {
         var artifact = ArtifactBuilder(kind: S.kind)
         artifact.addSection(S.Section.strings, rows: remap.count, bytes: poolBytes)
         artifact.addSection(S.Section.models, rows: modelTable.count, bytes: modelTable.serialize())
-        artifact.addSection(S.Section.modelKeys, rows: modelKeys.count, bytes: KeyTable.serialize(modelKeys))
+        artifact.addSection(S.Section.modelKeys, rows: reference.modelKeys.count, bytes: KeyTable.serialize(reference.modelKeys))
         artifact.addSection(S.Section.manufacturers, rows: manufacturerTable.count, bytes: manufacturerTable.serialize())
         artifact.addSection(S.Section.manufacturerKeys, rows: manufacturerKeys.count, bytes: KeyTable.serialize(manufacturerKeys))
         artifact.addSection(S.Section.manufacturerModels, rows: manufacturerModels.count, bytes: manufacturerModels.serialize())
         artifact.addSection(S.Section.engines, rows: engineTable.count, bytes: engineTable.serialize())
-        artifact.addSection(S.Section.engineKeys, rows: engineKeys.count, bytes: KeyTable.serialize(engineKeys))
-        artifact.addSection(S.Section.registrations, rows: registrationTable.count, bytes: registrationTable.serialize())
+        artifact.addSection(S.Section.engineKeys, rows: reference.engineKeys.count, bytes: KeyTable.serialize(reference.engineKeys))
         let registrationCount = registrationTable.count
+        artifact.addSection(S.Section.registrations, rows: registrationCount,
+                            bytes: registrationTable.serialize(order: registrationOrder, remap: remap))
         registrationTable = RowTableBuilder()
         artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
         artifact.addSection(S.Section.modeS, rows: modeS.count, bytes: modeS.serialize())
         artifact.addSection(S.Section.codes, rows: codeTable.count, bytes: codeTable.serialize())
 
-        var counts = self.counts
-        counts["registrations"] = registrationCount
-        counts["manufacturers"] = manufacturerTable.count
-        counts["modeSAddresses"] = modeS.count
-        counts["strings"] = remap.count
+        let counts: [String: Int] = [
+            "models": reference.models.count,
+            "engines": reference.engines.count,
+            "registrationsWithoutModel": withoutModel,
+            "registrationsWithoutEngine": withoutEngine,
+            "registrations": registrationCount,
+            "manufacturers": manufacturerTable.count,
+            "modeSAddresses": modeS.count,
+            "strings": remap.count,
+        ]
         return (artifact, counts)
+    }
+
+    /// Every string is in: sorts the pool on another thread, which gets its only copy (this
+    /// one is left empty).
+    private static func sortInBackground(_ pool: inout StringPoolBuilder) -> BackgroundTask<(bytes: [UInt8], remap: [UInt32])> {
+        pool.dropLookupTable()
+        let taken = pool
+        pool = StringPoolBuilder(expectedStrings: 0)
+        return BackgroundTask { taken.finish() }
+    }
+
+    /// Points every registration at its model and engine rows (by code); returns how many
+    /// name a model code, and a non-empty engine code, that the reference data lacks.
+    private mutating func linkRegistrations() -> (withoutModel: Int, withoutEngine: Int) {
+        var withoutModel = 0, withoutEngine = 0
+        for row in 0..<registrationTable.count {
+            let modelCode = Int(registrationTable[row, .modelCode]), engineCode = Int(registrationTable[row, .engineCode])
+            if modelCode < modelRowByCode.count, modelRowByCode[modelCode] != UInt32.max {
+                registrationTable[row, .modelRow] = modelRowByCode[modelCode]
+            } else {
+                withoutModel += 1
+            }
+            if engineCode != 0 {
+                if engineCode < engineRowByCode.count, engineRowByCode[engineCode] != UInt32.max {
+                    registrationTable[row, .engineRow] = engineRowByCode[engineCode]
+                } else {
+                    withoutEngine += 1
+                }
+            }
+        }
+        return (withoutModel, withoutEngine)
+    }
+
+    /// `order` is sorted by packed N-number prefix; within each run of equal prefixes, orders
+    /// the rows by their N-number's final string id, stably (equal N-numbers stay in row order).
+    /// The result is the stable sort of the rows by N-number.
+    private func breakTies(in order: inout [UInt32], keys: [UInt64], remap: [UInt32]) {
+        var start = 0
+        while start < keys.count {
+            var end = start + 1
+            while end < keys.count && keys[end] == keys[start] { end += 1 }
+            if end - start > 1 {
+                order[start..<end].sort { a, b in
+                    let x = remap[Int(registrationTable[Int(a), .nNumber])], y = remap[Int(registrationTable[Int(b), .nNumber])]
+                    return x != y ? x < y : a < b
+                }
+            }
+            start = end
+        }
     }
 
     private mutating func intern(_ code: FAACode?) -> UInt32 {

@@ -47,14 +47,23 @@ public enum AircraftEmit {
             throw mismatch(path: bad.path, expected: bad.expected, found: bad.found)
         }
 
-        let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
-        let engines = try NormalizedFAA.readEngines(handOff + "/" + NormalizedFAA.enginesFile)
-        let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
-        var builder = AircraftArtifactBuilder(models: models, engines: engines, expectedRegistrations: expected)
+        // Models and engines are read on another thread while the registrations are interned
+        // here; the builder links the two in `build()`. An error in the reference files still
+        // comes first, as when they were read first.
+        let reference = BackgroundTask {
+            let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
+            let engines = try NormalizedFAA.readEngines(handOff + "/" + NormalizedFAA.enginesFile)
+            return AircraftArtifactBuilder.ReferenceData(models: models, engines: engines)
+        }
+        func kept(_ prefix: String) -> Int {
+            report.sources.filter { $0.file.uppercased().hasPrefix(prefix) }.map(\.rows.kept).reduce(0, +)
+        }
+        var builder = AircraftArtifactBuilder(expectedRegistrations: kept("MASTER"), expectedModels: kept("ACFTREF"))
         let registrationsHash: String
         do {
             registrationsHash = try NormalizedFAA.readRegistrationRecords(registrationsPath) { try builder.addRegistration($0) }
         } catch {
+            _ = try reference.value()
             // A file that is not the one the report describes is reported as such, even when it
             // also fails to parse.
             if let expectedRegistrationsHash {
@@ -65,9 +74,11 @@ public enum AircraftEmit {
             }
             throw error
         }
+        let referenceData = try reference.value()
         if let expectedRegistrationsHash, registrationsHash != expectedRegistrationsHash {
             throw mismatch(path: registrationsPath, expected: expectedRegistrationsHash, found: registrationsHash)
         }
+        builder.add(referenceData)
         let (artifact, counts) = builder.build()
 
         let artifactPath = outputDirectory + "/" + artifactFile

@@ -85,3 +85,87 @@ struct BuilderTests {
         #expect(sections.allSatisfy { $0.offset % 8 == 0 })
     }
 }
+
+@Suite("Artifact builders: one-pass paths")
+struct OnePassBuilderTests {
+    enum Column: Int, RowColumn {
+        case name, small, key
+        var kind: ColumnKind { self == .name ? .string : self == .small ? .u8 : .u32 }
+    }
+
+    @Test("serialize(order:remap:) gives the bytes of remapStrings, sort and serialize")
+    func orderedSerialize() {
+        var table = RowTableBuilder<Column>()
+        let rows: [(UInt32, UInt32, UInt32)] = [(3, 1, 30), (1, 2, 10), (2, 255, 30), (0, 4, 20), (3, 5, 10)]
+        for (name, small, key) in rows {
+            let row = table.appendRow()
+            table[row, .name] = name
+            table[row, .small] = small
+            table[row, .key] = key
+        }
+        let remap: [UInt32] = [0, 7, 5, 9]
+        var reference = table
+        reference.remapStrings(remap)
+        let moved = reference.sort(by: [.key])
+        var order = [UInt32](repeating: 0, count: rows.count)
+        for (old, new) in moved.enumerated() { order[new] = UInt32(old) }
+        #expect(table.serialize(order: order, remap: remap) == reference.serialize())
+    }
+
+    @Test("the threaded write matches in-memory serialization for many sections of odd sizes")
+    func threadedWrite() throws {
+        var builder = ArtifactBuilder(kind: FourCC("TEST"))
+        let tags: [FourCC] = [FourCC("HHHH"), FourCC("GGGG"), FourCC("FFFF"), FourCC("EEEE"),
+                              FourCC("DDDD"), FourCC("CCCC"), FourCC("BBBB"), FourCC("AAAA")]
+        for (i, size) in [0, 1, 7, 8, 9, 4_096, 100_003, 1 << 20].enumerated() {
+            let tag = tags[i]
+            builder.addSection(tag, rows: size, bytes: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) })
+        }
+        let path = try TestPaths.temporaryDirectory("threaded").appendingPathComponent("t.fgb").path
+        var observed: [UInt8] = []
+        let (size, _) = try builder.write(to: path) { observed.append(contentsOf: $0) }
+        let onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(onDisk == builder.serialize() && observed == onDisk && size == onDisk.count)
+        _ = try ArtifactFile(path: path)  // checks every CRC
+    }
+
+    @Test("a background task hands back its value, or rethrows its error")
+    func backgroundTask() {
+        struct Failure: Error {}
+        let sum = BackgroundTask { (1...1000).reduce(0, +) }
+        #expect(sum.finished() == 500_500)
+        let failing = BackgroundTask { () throws -> Int in throw Failure() }
+        #expect(throws: Failure.self) { try failing.value() }
+    }
+}
+
+@Suite("String pool: the two-thread sort")
+struct ParallelPoolSortTests {
+    /// Interns `words`, finishes the pool, and checks the order and the remap.
+    func checkSorted(_ words: [String]) throws {
+        var pool = StringPoolBuilder(expectedStrings: words.count)
+        let ids = words.map { pool.intern($0) }
+        #expect(pool.count > StringPoolBuilder.parallelSortThreshold)
+        let (bytes, remap) = pool.finish()
+        try bytes.withUnsafeBytes { raw in
+            let reader = try StringPool(raw, path: "t")
+            for (word, id) in zip(words, ids) { #expect(reader.string(remap[Int(id)]) == word) }
+            let all = (0..<reader.count).map { Array(reader.bytes(UInt32($0))) }
+            #expect(all == all.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+    }
+
+    @Test("large pools sort byte-wise: first bytes spread, and long shared prefixes")
+    func spread() throws {
+        let words = (0..<220_000).map { i -> String in
+            let first = UnicodeScalar(UInt8(0x21 + (i * 7_919) % 90))
+            return i % 3 == 0 ? "\(first)SAME PREFIX \(i)" : "\(first)\(i * 31)"
+        }
+        try checkSorted(words)
+    }
+
+    @Test("large pools sort byte-wise when every string starts with the same byte")
+    func oneBucket() throws {
+        try checkSorted((0..<210_000).map { "N\(($0 * 7_919) % 1_000_003)" })
+    }
+}

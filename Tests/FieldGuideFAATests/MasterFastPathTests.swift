@@ -39,12 +39,8 @@ struct MasterFastPathTests {
         return true
     }
 
-    /// `line` with field `index` replaced by `value`, padded to the layout's width.
     func replacing(_ line: String, _ index: Int, with value: String) -> String {
-        var fields = line.components(separatedBy: ",")
-        let width = FAALayout.master[index].width
-        fields[index] = value.count >= width ? value : value.padding(toLength: width, withPad: " ", startingAt: 0)
-        return fields.joined(separator: ",")
+        FAALine.replacing(line, index, with: value, layout: FAALayout.master)
     }
 
     @Test("fixture rows: taken by the fast path, same bytes as the general path")

@@ -31,48 +31,62 @@ public struct ArtifactBuilder: Sendable {
     ///
     /// `observe` sees every byte written, in order (to hash the file in the same pass).
     /// Returns the file size and the section table as written.
+    ///
+    /// The sections go to disk on a second thread while this one checksums them (the CRC-32s of
+    /// the section table, then `observe`); the header, which holds the checksums, is written
+    /// last, at the start of the file, before the file is committed.
     @discardableResult
     public func write(to path: String, observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(ArtifactError)
         -> (bytes: Int, sections: [SectionInfo]) {
         let file = try AtomicFileWriter(path: path)
-        var size = 0
-        var failure: ArtifactError?
-        let sections = forEachPiece { piece in
-            guard failure == nil else { return }
-            do throws(ArtifactError) { try file.write(piece) } catch { failure = error }
-            observe(piece)
-            size += piece.count
+        let plan = Plan(sections.sorted { $0.tag < $1.tag }, alignment: ArtifactFormat.alignment)
+        let handOver = UncheckedSendable(value: file)
+        let body = plan.ordered.map(\.bytes)
+        let writer = BackgroundTask { () throws -> Void in
+            // Only this thread uses the file until the caller has waited for it.
+            let file = handOver.value
+            var cursor = plan.tableEnd
+            for (bytes, offset) in zip(body, plan.offsets) {
+                try file.write(zeros: offset - cursor, at: cursor)
+                try file.write(bytes, at: offset)
+                cursor = offset + bytes.count
+            }
+            try file.write(zeros: plan.fileSize - cursor, at: cursor)
         }
-        if let failure { throw failure }
+        let (header, sections) = header(plan)
+        plan.forEachPiece(header: header, observe)
+        if case let .failure(error) = writer.wait() {
+            file.abort()
+            throw (error as? ArtifactError) ?? ArtifactError.io(path: path, reason: "\(error)")
+        }
+        try file.write(header, at: 0)
         try file.commit()
-        return (size, sections)
+        return (plan.fileSize, sections)
     }
 
     /// Calls `body` with the file's bytes in order: header and section table, then each
     /// section after the zero padding that aligns it.
     @discardableResult
     private func forEachPiece(_ body: (UnsafeRawBufferPointer) -> Void) -> [SectionInfo] {
-        let ordered = sections.sorted { $0.tag < $1.tag }
-        let tableEnd = ArtifactFormat.headerSize + ordered.count * ArtifactFormat.sectionEntrySize
-        var offsets: [Int] = []
-        var cursor = align(tableEnd)
-        for section in ordered {
-            offsets.append(cursor)
-            cursor = align(cursor + section.bytes.count)
-        }
-        let fileSize = cursor
+        let plan = Plan(sections.sorted { $0.tag < $1.tag }, alignment: ArtifactFormat.alignment)
+        let (header, infos) = header(plan)
+        plan.forEachPiece(header: header, body)
+        return infos
+    }
 
+    /// The header and section table (with every section's CRC-32), and the table as written.
+    private func header(_ plan: Plan) -> (bytes: [UInt8], sections: [SectionInfo]) {
         var infos: [SectionInfo] = []
-        var header = ByteWriter(capacity: tableEnd)
+        var header = ByteWriter(capacity: plan.tableEnd)
         header.append(ArtifactFormat.magic)
         header.u16(ArtifactFormat.majorVersion)
         header.u16(ArtifactFormat.minorVersion)
         header.u32(kind.rawValue)
-        header.u32(UInt32(ordered.count))
+        header.u32(UInt32(plan.ordered.count))
         header.u32(0)  // header CRC, patched below
-        header.u64(UInt64(fileSize))
+        header.u64(UInt64(plan.fileSize))
         header.zeros(32)
-        for (section, offset) in zip(ordered, offsets) {
+        for (section, offset) in zip(plan.ordered, plan.offsets) {
             let crc = CRC32.checksum(section.bytes)
             header.u32(section.tag.rawValue)
             header.u32(crc)
@@ -84,20 +98,44 @@ public struct ArtifactBuilder: Sendable {
         }
         let headerCRC = header.bytes.withUnsafeBytes { CRC32.checksum($0) }
         header.patchU32(headerCRC, at: 20)
-        header.bytes.withUnsafeBytes(body)
-        var written = tableEnd
-        let zeros = [UInt8](repeating: 0, count: ArtifactFormat.alignment)
-        for (section, offset) in zip(ordered, offsets) {
-            zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(offset - written)])) }
-            section.bytes.withUnsafeBytes(body)
-            written = offset + section.bytes.count
-        }
-        zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(fileSize - written)])) }
-        return infos
+        return (header.bytes, infos)
     }
 
-    private func align(_ value: Int) -> Int {
-        (value + ArtifactFormat.alignment - 1) / ArtifactFormat.alignment * ArtifactFormat.alignment
+    /// Where everything goes: sections in tag order, each at an aligned offset after the table.
+    private struct Plan: Sendable {
+        let ordered: [(tag: FourCC, rows: Int, bytes: [UInt8])]
+        let tableEnd: Int
+        let offsets: [Int]
+        let fileSize: Int
+        let alignment: Int
+
+        init(_ ordered: [(tag: FourCC, rows: Int, bytes: [UInt8])], alignment: Int) {
+            func align(_ value: Int) -> Int { (value + alignment - 1) / alignment * alignment }
+            self.ordered = ordered
+            self.alignment = alignment
+            tableEnd = ArtifactFormat.headerSize + ordered.count * ArtifactFormat.sectionEntrySize
+            var offsets: [Int] = []
+            var cursor = align(tableEnd)
+            for section in ordered {
+                offsets.append(cursor)
+                cursor = align(cursor + section.bytes.count)
+            }
+            self.offsets = offsets
+            fileSize = cursor
+        }
+
+        /// Calls `body` with `header`, then each section after its padding, then the final padding.
+        func forEachPiece(header: [UInt8], _ body: (UnsafeRawBufferPointer) -> Void) {
+            header.withUnsafeBytes(body)
+            var written = tableEnd
+            let zeros = [UInt8](repeating: 0, count: alignment)
+            for (section, offset) in zip(ordered, offsets) {
+                zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(offset - written)])) }
+                section.bytes.withUnsafeBytes(body)
+                written = offset + section.bytes.count
+            }
+            zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(fileSize - written)])) }
+        }
     }
 }
 

@@ -62,17 +62,46 @@ public final class AtomicFileWriter {
     }
 
     public func write(_ buffer: UnsafeRawBufferPointer) throws(ArtifactError) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        let fd = fd
+        try writeAll(buffer) { pointer, count, _ in Foundation.write(fd, pointer, count) }
+    }
+
+    /// Writes `buffer` at byte `offset` of the file (the file grows as needed), leaving the
+    /// position of sequential writes alone. On failure the writer is abandoned, as `write`.
+    public func write(_ buffer: UnsafeRawBufferPointer, at offset: Int) throws(ArtifactError) {
+        let fd = fd
+        try writeAll(buffer) { pointer, count, done in pwrite(fd, pointer, count, off_t(offset + done)) }
+    }
+
+    /// Repeats `syscall(pointer, count, bytesDone)` until all of `buffer` is written (retrying
+    /// on EINTR); on an error abandons the writer and throws.
+    private func writeAll(_ buffer: UnsafeRawBufferPointer, _ syscall: (UnsafeRawPointer, Int, Int) -> Int) throws(ArtifactError) {
+        var done = 0
+        while done < buffer.count {
+            let n = syscall(buffer.baseAddress! + done, buffer.count - done, done)
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
                 abort()
                 throw .io(path: path, reason: "write failed: \(reason)")
             }
-            offset += n
+            done += n
         }
+    }
+
+    /// Writes `bytes` at byte `offset` of the file.
+    public func write(_ bytes: [UInt8], at offset: Int) throws(ArtifactError) {
+        var failure: ArtifactError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(ArtifactError) { try write(buffer, at: offset) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes `count` zero bytes at byte `offset` (alignment padding).
+    public func write(zeros count: Int, at offset: Int) throws(ArtifactError) {
+        guard count > 0 else { return }
+        try write([UInt8](repeating: 0, count: count), at: offset)
     }
 
     /// Flushes to disk and renames into place.

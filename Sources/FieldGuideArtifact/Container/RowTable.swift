@@ -192,6 +192,37 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
         }
     }
 
+    /// The section bytes of the rows taken in `order` (`order[i]` is the row that goes `i`th),
+    /// string columns mapped through `remap`: `remapStrings`, a sort and `serialize()` in one
+    /// pass, without a second copy of the table.
+    public func serialize(order: [UInt32], remap: [UInt32]) -> [UInt8] {
+        precondition(order.count == count, "one position per row")
+        let stride = layout.stride, width = self.width
+        let columns = Column.allCases.map { (index: $0.rawValue, width: $0.kind.width, isString: $0.kind == .string) }
+        return [UInt8](unsafeUninitializedCapacity: order.count * stride) { out, initialized in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            values.withUnsafeBufferPointer { v in
+                remap.withUnsafeBufferPointer { remap in
+                    var cursor = 0
+                    for old in order {
+                        let row = Int(old) * width
+                        for column in columns {
+                            var value = v[row + column.index]
+                            if column.isString { value = remap[Int(value)] }
+                            switch column.width {
+                            case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: cursor, as: UInt8.self)
+                            case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: cursor, as: UInt16.self)
+                            default: raw.storeBytes(of: value.littleEndian, toByteOffset: cursor, as: UInt32.self)
+                            }
+                            cursor += column.width
+                        }
+                    }
+                }
+            }
+            initialized = order.count * stride
+        }
+    }
+
     public struct Row {
         public var values: [UInt32]
         public subscript(column: Column) -> UInt32 {

@@ -226,6 +226,13 @@ public struct StringPoolBuilder: Sendable {
         sorted()
     }
 
+    /// Frees the lookup table once every string is in: the pool can then only be `finish()`ed
+    /// (by another thread, say), not interned into.
+    public mutating func dropLookupTable() {
+        slots = []
+        capacity = 0
+    }
+
     /// `finish()` for a large pool: releases the hash table before sorting and leaves the
     /// builder empty, which keeps peak memory down.
     public mutating func finishReleasingTables() -> (bytes: [UInt8], remap: [UInt32]) {
@@ -268,18 +275,20 @@ public struct StringPoolBuilder: Sendable {
         return (bytes, remap)
     }
 
+    /// Pools of at least this many strings are sorted in two parts on two threads.
+    public static let parallelSortThreshold = 200_000
+
     /// Provisional ids in byte order of their strings.
     ///
     /// An LSD radix sort on the 8-byte big-endian prefix, then each run of equal prefixes (longer
     /// strings that share their first 8 bytes) is sorted by comparing the rest. Strings are
-    /// unique, so the order is total and the result cannot depend on the sort's stability.
+    /// unique, so the order is total and the result cannot depend on the sort's stability, nor
+    /// on how the work is split: a large pool is cut by first byte into two parts of about
+    /// equal size (every string of the first part sorts before every string of the second),
+    /// each sorted on a thread of its own.
     private func sortedIDs() -> [UInt32] {
         let n = count
         var keys = [UInt64](repeating: 0, count: n)
-        var ids = [UInt32](unsafeUninitializedCapacity: n) { buffer, initialized in
-            for id in 0..<n { buffer[id] = UInt32(id) }
-            initialized = n
-        }
         storage.withUnsafeBytes { raw in
             starts.withUnsafeBufferPointer { starts in
                 keys.withUnsafeMutableBufferPointer { keys in
@@ -290,14 +299,53 @@ public struct StringPoolBuilder: Sendable {
                 }
             }
         }
+        guard n >= Self.parallelSortThreshold else {
+            var ids = [UInt32](unsafeUninitializedCapacity: n) { buffer, initialized in
+                for id in 0..<n { buffer[id] = UInt32(id) }
+                initialized = n
+            }
+            sortPart(keys: &keys, ids: &ids)
+            return ids
+        }
+        // The first byte value below which about half the strings fall.
+        var histogram = [Int](repeating: 0, count: 256)
+        for key in keys { histogram[Int(key >> 56)] += 1 }
+        var split = 0, below = 0
+        while split < 256 && below + histogram[split] <= n / 2 { below += histogram[split]; split += 1 }
+        if below == 0 { below = histogram[split]; split += 1 }  // one huge bucket: still two parts
+        var parts: [(keys: [UInt64], ids: [UInt32])] = [([], []), ([], [])]
+        parts[0].keys.reserveCapacity(below); parts[0].ids.reserveCapacity(below)
+        parts[1].keys.reserveCapacity(n - below); parts[1].ids.reserveCapacity(n - below)
+        let limit = UInt64(split) << 56
+        for id in 0..<n {
+            let part = keys[id] < limit || split == 256 ? 0 : 1
+            parts[part].keys.append(keys[id])
+            parts[part].ids.append(UInt32(id))
+        }
+        keys = []
+        var (firstKeys, firstIDs) = parts[0]
+        let second = parts[1]
+        parts = []
+        let secondSorted = BackgroundTask { [self] in
+            var (keys, ids) = second
+            sortPart(keys: &keys, ids: &ids)
+            return ids
+        }
+        sortPart(keys: &firstKeys, ids: &firstIDs)
+        firstKeys = []
+        firstIDs.append(contentsOf: secondSorted.finished())
+        return firstIDs
+    }
+
+    /// Sorts `ids` (with their 8-byte prefixes `keys`) into byte order of their strings.
+    private func sortPart(keys: inout [UInt64], ids: inout [UInt32]) {
         RadixSort.sort(keys: &keys, values: &ids)
         // Ties on the prefix (strings that share their first 8 bytes): order by the next 8, and so on.
         storage.withUnsafeBytes { raw in
             starts.withUnsafeBufferPointer { starts in
-                Self.sortTies(&ids, keys: keys, 0..<n, depth: 0, raw: raw, starts: starts)
+                Self.sortTies(&ids, keys: keys, 0..<ids.count, depth: 0, raw: raw, starts: starts)
             }
         }
-        return ids
     }
 
     /// Within `range` of `ids`, sorted by the 8-byte word at `depth` (given as `keys`), orders every

@@ -68,6 +68,16 @@ public struct FAAIngest: Sendable {
             let modelsOut = try CSVFileSink(path: out(NormalizedFAA.modelsFile), header: NormalizedFAA.modelHeader)
             var modelCodes: [String: Int] = [:]
             let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: &rejects) { record, file in
+                // Byte-level fast path for rows kept without a warning; the general path words the rest.
+                if let code = ModelFastPath.code(record) {
+                    if let first = modelCodes[code] {
+                        return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: code,
+                                                   reason: "duplicate code; first at line \(first)")])
+                    }
+                    modelCodes[code] = record.line
+                    try modelsOut.write { ModelFastPath.write(record, into: &$0) }
+                    return .kept([])
+                }
                 switch FAANormalizer.model(record, file: file) {
                 case let .kept(model, warnings):
                     if let first = modelCodes[model.code] {
@@ -104,6 +114,7 @@ public struct FAAIngest: Sendable {
             // file order: duplicates, counts and issues come out as from a single pass.
             let models = FAAJoinKeys(modelCodes.keys), engines = FAAJoinKeys(engineCodes.keys)
             var seen: [UInt64: (file: Int, line: Int)] = [:]
+            seen.reserveCapacity(modelRows.rows.read * 4)  // MASTER has about 3.4 rows per ACFTREF row
             var withoutModel = 0, withoutEngine = 0, withModeS = 0
             for (fileIndex, part) in sources.master.enumerated() {
                 let result = try MasterReader.read(part, models: models, engines: engines,
@@ -292,6 +303,12 @@ final class CSVFileSink {
 
     func write(_ fields: [String]) throws {
         writer.write(fields)
+        if writer.bytes.count >= 1 << 20 { try flush() }
+    }
+
+    /// Writes records through the sink's `CSVWriter` (for fast paths that write field bytes).
+    func write(_ body: (inout CSVWriter) -> Void) throws {
+        body(&writer)
         if writer.bytes.count >= 1 << 20 { try flush() }
     }
 

@@ -24,7 +24,7 @@ enum MasterFastPath {
         var hasModeS: Bool
     }
 
-    private typealias Bytes = UnsafeRawBufferPointer
+    typealias Bytes = UnsafeRawBufferPointer
     private static let columns = FAALayout.master
     private static let widths = FAALayout.master.map(\.width)
 
@@ -40,7 +40,10 @@ enum MasterFastPath {
 
     /// The shape checks of `FieldReader` for an ASCII record: 34 fields (plus an empty one for
     /// the trailing comma), none wider than the layout (ASCII: bytes are characters).
-    private static func isPlain(_ fields: UnsafeCSVFields) -> Bool {
+    private static func isPlain(_ fields: UnsafeCSVFields) -> Bool { isPlain(fields, widths: widths) }
+
+    /// `isPlain` for any layout's column widths.
+    static func isPlain(_ fields: UnsafeCSVFields, widths: [Int]) -> Bool {
         let expected = widths.count
         guard fields.count == expected || (fields.count == expected + 1 && fields[expected].isEmpty) else { return false }
         guard isASCII(fields.bytes) else { return false }
@@ -50,7 +53,7 @@ enum MasterFastPath {
         }
     }
 
-    private static func isASCII(_ bytes: Bytes) -> Bool {
+    static func isASCII(_ bytes: Bytes) -> Bool {
         var i = 0, bits: UInt64 = 0
         while i + 8 <= bytes.count {
             bits |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
@@ -140,7 +143,7 @@ enum MasterFastPath {
 
     /// `FieldReader.text`: spaces and tabs trimmed at both ends.
     @inline(__always)
-    private static func trimmed(_ field: Bytes) -> Bytes {
+    static func trimmed(_ field: Bytes) -> Bytes {
         var start = 0, end = field.count
         while start < end, field[start] == 0x20 || field[start] == 0x09 { start += 1 }
         while end > start, field[end - 1] == 0x20 || field[end - 1] == 0x09 { end -= 1 }
@@ -148,7 +151,7 @@ enum MasterFastPath {
     }
 
     @inline(__always)
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// `FAANormalizer.markProblem(mark) == nil`, and not blank.
     private static func isValidMark(_ mark: Bytes) -> Bool {
@@ -168,7 +171,7 @@ enum MasterFastPath {
     }
 
     /// A blank code, or one its table lists (an unknown code is a warning: general path).
-    private static func known(_ field: Bytes, _ table: FAACodeTable) -> Bool {
+    static func known(_ field: Bytes, _ table: FAACodeTable) -> Bool {
         let code = trimmed(field)
         return code.isEmpty || table.contains(code)
     }
@@ -207,7 +210,7 @@ enum MasterFastPath {
     }
 
     /// `FieldReader.integer` written back as `String(n)`: leading zeros dropped.
-    private static func decimal(_ digits: Bytes, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
+    static func decimal(_ digits: Bytes, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
         guard !digits.isEmpty else { return digits }
         var start = 0
         while start < digits.count - 1, digits[start] == 0x30 { start += 1 }
