@@ -214,6 +214,22 @@ struct NightlyEndToEndTests {
         #expect(h.published().current == nil)
     }
 
+    @Test("a second run while one holds the output directory is refused (exit 2), not interleaved")
+    func locked() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        let state = h.output + "/.pipeline/nightly"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let fd = open(state + "/lock", O_CREAT | O_RDWR, 0o644)
+        #expect(flock(fd, LOCK_EX) == 0)
+        let refused = try h.run()
+        close(fd)
+        #expect(refused.status == 2)
+        #expect(refused.summary?.failure == .locked)
+        #expect(refused.summary?.message == "another run of nightly is using \(h.output)")
+        #expect(try h.run().status == 0)
+    }
+
     @Test("the shrink guard refuses a MASTER that lost more than 2% of its rows; the current build stays")
     func shrinkGuard() throws {
         let h = try NightlyHarness.copyOfInput()

@@ -12,7 +12,7 @@ import Darwin
 /// stages whose fingerprint matches their last success, then publishes.
 ///
 /// State lives in `OUTPUT/.pipeline/NAME/`: `stages/` (each stage's last good outputs),
-/// `work/RUN/` (this run's staging), `lock`. Nothing under the published names changes until
+/// `staging/RUN/` (this run's staging), `lock`. Nothing under the published names changes until
 /// every stage passed and every guard held.
 ///
 /// ```swift
@@ -103,7 +103,7 @@ public final class PipelineRunner: @unchecked Sendable {
             }
             return finish(summary, clock: clock)
         }
-        let work = stateDirectory + "/work/" + runID
+        let work = stateDirectory + "/staging/" + runID
         cleanStaleWork()
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -422,7 +422,7 @@ public final class PipelineRunner: @unchecked Sendable {
 
     /// Staging left by killed runs (the lock says no other run is using it).
     private func cleanStaleWork() {
-        let dir = stateDirectory + "/work"
+        let dir = stateDirectory + "/staging"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
             try? FileManager.default.removeItem(atPath: dir + "/" + name)
         }
