@@ -104,7 +104,7 @@ public final class PipelineRunner: @unchecked Sendable {
             return finish(summary, clock: clock)
         }
         let work = stateDirectory + "/staging/" + runID
-        cleanStaleWork()
+        cleanStaleStaging()
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         } catch {
@@ -421,7 +421,7 @@ public final class PipelineRunner: @unchecked Sendable {
     }
 
     /// Staging left by killed runs (the lock says no other run is using it).
-    private func cleanStaleWork() {
+    private func cleanStaleStaging() {
         let dir = stateDirectory + "/staging"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
             try? FileManager.default.removeItem(atPath: dir + "/" + name)
