@@ -213,6 +213,12 @@ struct FAAIngestTests {
         let (fromDirectory, directoryOut) = try ingest(FAAFixtures.inputDirectory)
         #expect(fromZip.sources == fromDirectory.sources)
         #expect(try readText(zipOut + "/registrations.csv") == readText(directoryOut + "/registrations.csv"))
+        // A directory holding just the download (the nightly's SOURCES/faa/) reads the archive.
+        let located = try FAASources.locate(zipPath.deletingLastPathComponent().path)
+        #expect(located.master.map(\.name) == ["MASTER.txt"])
+        if case .zipEntry(let archivePath, _) = located.master[0].location { #expect(archivePath == zipPath.path) } else {
+            Issue.record("expected the MASTER entry of the archive")
+        }
     }
 
     @Test("a file that is not a ZIP nor a directory is refused")

@@ -63,7 +63,8 @@ public struct FAASources: Sendable {
     /// `MASTER.txt`, or its parts `MASTER-1.txt`, `MASTER-2.txt` … in part order.
     public var master: [FAASourceFile]
 
-    /// Finds the files under `path` (a directory or a `.zip`). File names match case-insensitively.
+    /// Finds the files under `path`: a directory, a `.zip`, or a directory holding one `.zip` and
+    /// no ACFTREF.txt. File names match case-insensitively.
     ///
     /// ```swift
     /// let sources = try FAASources.locate("downloads/ReleasableAircraft.zip")
@@ -76,6 +77,11 @@ public struct FAASources: Sendable {
         var candidates: [(name: String, location: FAASourceFile.Location)] = []
         if isDirectory.boolValue {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            // A directory holding only the download (`faa/ReleasableAircraft.zip`) reads as the archive.
+            let archives = names.filter { $0.lowercased().hasSuffix(".zip") }
+            if archives.count == 1, !names.contains(where: { $0.uppercased() == "ACFTREF.TXT" }) {
+                return try locate((path as NSString).appendingPathComponent(archives[0]))
+            }
             for name in names.sorted() {
                 candidates.append((name, .file(path: (path as NSString).appendingPathComponent(name))))
             }
