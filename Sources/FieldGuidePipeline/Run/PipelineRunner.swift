@@ -232,7 +232,7 @@ public final class PipelineRunner: @unchecked Sendable {
         let cache = StageCache(directory: stateDirectory + "/stages")
         var result = RunSummary.Stage(name: stage.name, tool: stage.tool, status: .failed, seconds: 0, exitCode: nil,
                                       fingerprint: nil, inputBytes: 0, counts: [:], rows: nil, error: nil)
-        func elapsed() -> Double { Self.seconds(ContinuousClock.now - started) }
+        func elapsed() -> Double { (Self.seconds(ContinuousClock.now - started) * 1000).rounded() / 1000 }
 
         let tool = options.toolDirectory + "/" + stage.tool
         let fingerprint: String
