@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "validate",
             dependencies: [
-                "FieldGuideBirds", "StageCLI",
+                "FieldGuideBirds", "FieldGuideCore", "StageCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -117,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "emit-birds",
             dependencies: [
-                "FieldGuideIndex", "StageCLI",
+                "FieldGuideIndex", "FieldGuideCore", "StageCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -136,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "pipeline",
             dependencies: [
-                "FieldGuidePipeline", "StageCLI",
+                "FieldGuidePipeline", "FieldGuideCore", "StageCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -166,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "fieldguide",
             dependencies: [
-                "FieldGuide", "FieldGuideArtifact", "StageCLI",
+                "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "StageCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

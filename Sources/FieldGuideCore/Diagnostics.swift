@@ -67,3 +67,14 @@ public struct RejectsReport: Sendable {
         try AtomicFile.write(csvBytes(), to: path)
     }
 }
+
+/// Formats a count with thousands separators (`316,402`), for logs and reports.
+public func formatCount(_ n: Int) -> String {
+    let digits = String(n.magnitude)
+    var out = n < 0 ? "-" : ""
+    for (i, c) in digits.enumerated() {
+        if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+        out.append(c)
+    }
+    return out
+}

@@ -55,14 +55,3 @@ extension ParsableCommand {
         }
     }
 }
-
-/// Formats a count with thousands separators (`316,402`).
-public func formatCount(_ n: Int) -> String {
-    let digits = String(n)
-    var out = ""
-    for (i, c) in digits.enumerated() {
-        if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-        out.append(c)
-    }
-    return out
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FieldGuideCore
 import FieldGuideIndex
 import StageCLI
 

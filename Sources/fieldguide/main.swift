@@ -1,6 +1,7 @@
 import ArgumentParser
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideCore
 import Foundation
 import StageCLI
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FieldGuideCore
 import FieldGuidePipeline
 import Foundation
 import StageCLI

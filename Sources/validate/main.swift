@@ -1,5 +1,6 @@
 import ArgumentParser
 import FieldGuideBirds
+import FieldGuideCore
 import Foundation
 import StageCLI
 

@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideCore
 import Foundation
 
 /// The publish guards: compare the new build's manifest with the published one.
@@ -48,7 +49,7 @@ public enum Guards {
             }
             let current = now[stem]?.read ?? 0
             let drop = Double(old - current) / Double(old)
-            let text = "\(count(old)) → \(count(current)) rows read (\(percent(-drop, signed: true)))"
+            let text = "\(formatCount(old)) → \(formatCount(current)) rows read (\(percent(-drop, signed: true)))"
             if drop > limit {
                 results.append(.init(name: name, held: false, detail: "\(text), more than the \(percent(limit)) allowed"))
             } else {
@@ -59,22 +60,12 @@ public enum Guards {
             for (stem, rows) in now.sorted(by: { $0.key < $1.key }) {
                 guard let limit = spec.rejects[stem] ?? spec.rejects["default"], rows.read > 0 else { continue }
                 let share = Double(rows.rejected) / Double(rows.read)
-                let text = "\(count(rows.rejected)) of \(count(rows.read)) rows rejected (\(percent(share)))"
+                let text = "\(formatCount(rows.rejected)) of \(formatCount(rows.read)) rows rejected (\(percent(share)))"
                 results.append(.init(name: "rejects \(stem)", held: share <= limit,
                                      detail: share <= limit ? "\(text), within \(percent(limit))" : "\(text), more than the \(percent(limit)) allowed"))
             }
         }
         return results
-    }
-
-    private static func count(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return out
     }
 
     private static func percent(_ share: Double, signed: Bool = false) -> String {
