@@ -108,8 +108,7 @@ struct NightlyEndToEndTests {
         #expect(forced.summary?.stages.map(\.status) == Array(repeating: .ran, count: 6))
         #expect(forced.summary?.status == .unchanged, "\(forced.log)")
         // A second output directory built from scratch holds the same bytes.
-        var other = h
-        other = NightlyHarness(root: h.root + "/second")
+        let other = NightlyHarness(root: h.root + "/second")
         try FileManager.default.createDirectory(atPath: other.root, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: other.sources, withDestinationPath: h.sources)
         #expect(try other.run().status == 0)
@@ -152,6 +151,13 @@ struct NightlyEndToEndTests {
         #expect(report.sections.first { $0.title == "Registrations (MASTER)" }?.added == ["N98765"])
         let page = try String(contentsOfFile: h.output + "/changes.md", encoding: .utf8)
         #expect(page.contains("### Added\n- N98765"))
+        // fieldguide diff over the two build directories gives the published report.
+        let diff = try TestPaths.run("fieldguide", ["diff", h.output + "/previous", h.output + "/current", "--format", "json"])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(try JSONDecoder().decode(ChangeReport.self, from: Data(diff.stdout.utf8)) == report)
+        let none = try TestPaths.run("fieldguide", ["diff", h.output + "/runs", h.output + "/current"])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("\(h.output)/runs and \(h.output)/current hold no artifact in common"))
     }
 
     @Test("a new user export: only the exports stage and the final birds emit rerun; the report shows the observed species")
@@ -212,6 +218,17 @@ struct NightlyEndToEndTests {
         #expect(result.summary?.message == "source 'faa' is required but \(h.sources)/faa does not exist")
         #expect(result.summary?.stages.isEmpty == true)
         #expect(h.published().current == nil)
+    }
+
+    @Test("--progress bar draws stages done, bytes and rate under the log lines")
+    func progressBar() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        let result = try h.run(["--progress", "bar"])
+        #expect(result.status == 0)
+        #expect(result.log.contains("\u{1B}[2K"))
+        #expect(result.log.contains("] 6/6 stages · "))
+        #expect(result.log.contains(" MB/s · "))
     }
 
     @Test("a second run while one holds the output directory is refused (exit 2), not interleaved")
