@@ -7,6 +7,8 @@ public struct CSVError: Error, Sendable, Equatable, CustomStringConvertible {
         case resources
         /// The bytes are not valid CSV for the dialect (for example an unterminated quote).
         case malformed
+        /// The dialect asks for something no parser can do (padding dropped from a quoted dialect).
+        case unsupportedDialect
     }
 
     public var kind: Kind

@@ -9,7 +9,8 @@ import Darwin
 /// A streaming CSV parser over libcsv that numbers every record with its physical line.
 ///
 /// Feed it bytes in chunks of any size; each complete record is handed to the callback.
-/// Memory stays flat in the file size. libcsv's space trimming is switched off.
+/// Memory stays flat in the file size. libcsv's space trimming is switched off; a dialect that
+/// `dropsTrailingPadding` has its fields' trailing spaces removed before libcsv parses them.
 ///
 /// ```swift
 /// let parser = try CSVParser(dialect: .rfc4180, file: "taxonomy.csv")
@@ -25,11 +26,17 @@ public final class CSVParser {
     /// property there would pay Swift's dynamic exclusivity check on every call.
     private let state: UnsafeMutablePointer<ParseState>
     private var startedFile = false
+    /// Set when the dialect drops trailing padding.
+    private var padding: PaddingFilter?
 
     /// `firstLine` numbers the first line of the input: a parser that starts at a line boundary
     /// inside a file (one part of a file parsed in parts) counts from there. Record indexes
     /// always count from 0.
     public init(dialect: CSVDialect = .rfc4180, file: String, firstLine: Int = 1) throws(CSVError) {
+        if dialect.dropsTrailingPadding && dialect.quote != nil {
+            throw CSVError(.unsupportedDialect, file: file,
+                           message: "expected an unquoted dialect to drop trailing padding from, found one quoted with \(Character(UnicodeScalar(dialect.quote!)))")
+        }
         self.dialect = dialect
         self.file = file
         state = .allocate(capacity: 1)
@@ -45,9 +52,11 @@ public final class CSVParser {
         // A quote byte that never appears in text: FAA fields are never quoted and `"` is data.
         csv_set_quote(&parser, dialect.quote ?? 0)
         if dialect.quote == nil { state.pointee.rejectsNUL = true }
+        if dialect.dropsTrailingPadding { padding = PaddingFilter(delimiter: dialect.delimiter) }
     }
 
     deinit {
+        padding?.release()
         csv_free(&parser)
         state.pointee.release()
         state.deinitialize(count: 1)
@@ -59,12 +68,37 @@ public final class CSVParser {
         guard var base = chunk.baseAddress else { return }
         var remaining = chunk.count
         if !startedFile {
-            startedFile = true
-            if dialect.skipsByteOrderMark, remaining >= 3,
-               chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF {
-                base += 3
-                remaining -= 3
+            // A byte order mark may arrive split over the first chunks.
+            while remaining > 0, byteOrderMarkSeen < 3, dialect.skipsByteOrderMark,
+                  base.load(as: UInt8.self) == Self.byteOrderMark[byteOrderMarkSeen] {
+                byteOrderMarkSeen += 1
+                base += 1
+                remaining -= 1
             }
+            if remaining == 0 && byteOrderMarkSeen < 3 { return }
+            startedFile = true
+            try parseMarkPrefixAsData(body)
+        }
+        try parseBody(base, remaining, body)
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    /// Bytes of a byte order mark matched at the start of the file so far.
+    private var byteOrderMarkSeen = 0
+
+    /// The start of the file looked like a byte order mark but was not one: those bytes are data.
+    private func parseMarkPrefixAsData(_ body: (CSVRecord) throws -> Void) throws {
+        guard byteOrderMarkSeen < 3, byteOrderMarkSeen > 0 else { return }
+        try Self.byteOrderMark[0..<byteOrderMarkSeen].withUnsafeBytes { try parseBody($0.baseAddress!, $0.count, body) }
+    }
+
+    private func parseBody(_ start: UnsafeRawPointer, _ count: Int, _ body: (CSVRecord) throws -> Void) throws {
+        var base = start, remaining = count
+        if padding != nil {
+            let kept = padding!.filter(base, count: remaining)
+            guard let start = kept.baseAddress else { return }
+            base = start
+            remaining = kept.count
         }
         while remaining > 0 {
             // One physical line at a time, so every record knows the line it started on.
@@ -83,6 +117,10 @@ public final class CSVParser {
 
     /// Ends the input, flushing a last record that has no line terminator.
     public func finish(_ body: (CSVRecord) throws -> Void) throws {
+        if !startedFile {
+            startedFile = true
+            try parseMarkPrefixAsData(body)
+        }
         let context = UnsafeMutableRawPointer(state)
         // libcsv's parser states (csv.h): 2 is FIELD_BEGUN; with `quoted` set the field's
         // closing quote never came. CSV_STRICT_FINI would say so only in strict mode, which
@@ -90,6 +128,9 @@ public final class CSVParser {
         if parser.quoted != 0 && parser.pstate == 2 {
             throw CSVError(.malformed, file: file, line: state.pointee.rowStartLine,
                            message: "expected a closing quote for the field that opens on this line, found the end of the file")
+        }
+        if let spaces = padding?.finish(), spaces > 0 {
+            try [UInt8](repeating: 0x20, count: spaces).withUnsafeBytes { try feed($0.baseAddress!, spaces, endsLine: false, body) }
         }
         csv_fini(&parser, fieldCallback, rowCallback, context)
         try deliver(body)
@@ -121,6 +162,81 @@ public final class CSVParser {
         state.pointee.completed.removeAll(keepingCapacity: true)
         for record in records { try body(record) }
     }
+}
+
+/// Drops the spaces that end each field of an unquoted file, chunk by chunk: a run of spaces
+/// followed by the delimiter or a line end is dropped, any other run is kept. A line holding
+/// nothing but spaces keeps them, so it still reads as a record (an empty line reads as none).
+/// A run at the end of a chunk is held back until the next chunk shows what follows it.
+///
+/// ```swift
+/// var filter = PaddingFilter(delimiter: UInt8(ascii: ","))
+/// filter.filter(chunk, count: n)    // "N90  ,CESSNA ,\r\n" → "N90,CESSNA,\r\n"
+/// ```
+struct PaddingFilter {
+    private let delimiter: UInt8
+    /// Spaces read but not yet written: their fate depends on the byte after them.
+    private var pending = 0
+    /// The last byte written (a line feed before the first: the input starts a line).
+    private var lastWritten: UInt8 = 0x0A
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+
+    init(delimiter: UInt8) {
+        self.delimiter = delimiter
+        capacity = 1 << 16
+        buffer = .allocate(capacity: capacity)
+    }
+
+    mutating func release() { buffer.deallocate() }
+
+    /// The chunk without its padding; valid until the next call.
+    mutating func filter(_ chunk: UnsafeRawPointer, count: Int) -> UnsafeRawBufferPointer {
+        if count + pending > capacity {
+            buffer.deallocate()
+            while capacity < count + pending { capacity *= 2 }
+            buffer = .allocate(capacity: capacity)
+        }
+        let input = chunk.assumingMemoryBound(to: UInt8.self)
+        let output = buffer, delimiter = self.delimiter
+        let eightSpaces: UInt64 = 0x2020_2020_2020_2020
+        var pending = self.pending, i = 0, o = 0
+        while i < count {
+            let byte = input[i]
+            i += 1
+            if byte == 0x20 {
+                // Padding comes in long runs: skip them a word at a time.
+                pending += 1
+                while i + 8 <= count, UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self) == eightSpaces {
+                    pending += 8
+                    i += 8
+                }
+                continue
+            }
+            if pending > 0 {
+                let endsField = byte == delimiter || byte == 0x0A || byte == 0x0D
+                if !endsField || (byte != delimiter && Self.isLineEnd(o > 0 ? output[o - 1] : lastWritten)) {
+                    (output + o).update(repeating: 0x20, count: pending)
+                    o += pending
+                }
+                pending = 0
+            }
+            output[o] = byte
+            o += 1
+        }
+        self.pending = pending
+        if o > 0 { lastWritten = output[o - 1] }
+        return UnsafeRawBufferPointer(start: output, count: o)
+    }
+
+    /// At the end of the input: the held-back spaces of a last line that holds nothing else
+    /// (they are its only field), else none (they ended the last field).
+    mutating func finish() -> Int {
+        defer { pending = 0 }
+        return Self.isLineEnd(lastWritten) ? pending : 0
+    }
+
+    private static func isLineEnd(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 }
 
 /// Callback state shared with libcsv through an opaque pointer.

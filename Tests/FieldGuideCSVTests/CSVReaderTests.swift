@@ -41,6 +41,15 @@ struct CSVReaderTests {
         #expect(records[1].fields == ["00401", "A.C.E.    ", ""])
     }
 
+    @Test("a byte order mark split over the first chunks is skipped; the start of one that is not is data",
+          arguments: [1, 2, 3])
+    func splitByteOrderMark(chunk: Int) throws {
+        #expect(try parse("\u{FEFF}a,b\n", chunk: chunk).map(\.fields) == [["a", "b"]])
+        // U+FFFD is EF BF BD: it starts as a mark does (EF), then is not one.
+        #expect(try parse("\u{FFFD}A,b", chunk: chunk).map(\.fields) == [["\u{FFFD}A", "b"]])
+        #expect(try parse("\u{FEFF}", chunk: chunk).isEmpty)
+    }
+
     @Test("unquoted dialect keeps quotes as data, even at the start of a field")
     func unquotedDialect() throws {
         let records = try parse("\"S\" SPORT  ,BABY ACE \"D\",\n", dialect: .unquoted)
@@ -100,5 +109,76 @@ struct CSVReaderTests {
         #expect(count == 4_752)
         #expect(widths == [7])
     }
-}
 
+    @Test("fixed-width dialect: trailing spaces go, leading and inner spaces and tabs stay, at any chunk size",
+          arguments: [1, 2, 3, 5, 8, 9, 64, 4096])
+    func dropsTrailingPadding(chunk: Int) throws {
+        let text = "\u{FEFF}N-NUMBER,NAME          ,\r\n"
+            + "90   ,BARKER KEITH N          ,   \r\n"
+            + "  12 ,A                    B,\tX\t  ,\r\n"
+            + "                ,\r\n"
+            + "      \r\n"
+            + "\"S\" SPORT   ,last field at the end          \n"
+            + "   "
+        let records = try parse(text, dialect: .fixedWidth, chunk: chunk)
+        #expect(records.map(\.fields) == [
+            ["N-NUMBER", "NAME", ""],
+            ["90", "BARKER KEITH N", ""],
+            ["  12", "A                    B", "\tX\t", ""],
+            ["", ""],
+            ["      "],  // a line of nothing but spaces stays a record
+            ["\"S\" SPORT", "last field at the end"],
+            ["   "],
+        ])
+        #expect(records.map(\.line) == [1, 2, 3, 4, 5, 6, 7])
+    }
+
+    @Test("fixed-width dialect gives the unquoted dialect's records, each field's trailing spaces trimmed")
+    func paddingEquivalence() throws {
+        // Every mix of short and long runs, inner spaces and line ends, in several chunkings.
+        let pieces = ["A", "BC D", " ", "        ", "         x", "\t", ",", ",", "\r\n", "\n", "\"", "É"]
+        var text = ""
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<4_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            text += pieces[Int(state >> 33) % pieces.count]
+        }
+        func trimmed(_ records: [CSVRecord]) -> [[String]] {
+            records.map { $0.fields.map { String($0.reversed().drop { $0 == " " }.reversed()) } }
+        }
+        let plain = try parse(text, dialect: .unquoted, chunk: 4096)
+        #expect(plain.count > 100)
+        for chunk in [1, 7, 13, 4096] {
+            let padded = try parse(text, dialect: .fixedWidth, chunk: chunk)
+            #expect(trimmed(padded) == trimmed(plain), "chunk \(chunk)")
+            #expect(padded.map(\.line) == plain.map(\.line), "chunk \(chunk)")
+        }
+    }
+
+    @Test("dropping padding is refused for a quoted dialect")
+    func paddingNeedsUnquoted() {
+        var dialect = CSVDialect.rfc4180
+        dialect.dropsTrailingPadding = true
+        let error = #expect(throws: CSVError.self) { try CSVParser(dialect: dialect, file: "t.csv") }
+        #expect(error?.kind == .unsupportedDialect)
+        #expect(error?.description == "t.csv: expected an unquoted dialect to drop trailing padding from, found one quoted with \"")
+    }
+
+    @Test("real FAA files: the fixed-width dialect reads every record as the unquoted one, trimmed",
+          arguments: ["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"])
+    func realFilesPadding(name: String) throws {
+        guard let url = TestPaths.shared("faa/" + name) else { return }
+        func records(_ dialect: CSVDialect) throws -> [(line: Int, fields: [String])] {
+            var all: [(Int, [String])] = []
+            try CSVReader.read(fileAt: url.path, dialect: dialect, chunkSize: 4_093) { all.append(($0.line, $0.fields)) }
+            return all
+        }
+        let plain = try records(.unquoted), padded = try records(.fixedWidth)
+        #expect(padded.count == plain.count)
+        #expect(padded.count > 1)
+        for (a, b) in zip(padded, plain) {
+            #expect(a.line == b.line)
+            #expect(a.fields == b.fields.map { String($0.reversed().drop { $0 == " " }.reversed()) }, "line \(a.line)")
+        }
+    }
+}

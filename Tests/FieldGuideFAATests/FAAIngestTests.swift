@@ -130,6 +130,19 @@ struct FAAIngestTests {
         #expect(try readText(out + "/faa-rejects.csv").contains("N-NUMBER,N100A,duplicate N-number; first at MASTER.txt:2"))
     }
 
+    @Test("a field's width counts its value, not its padding: a value too long is rejected, surplus spaces are not")
+    func widthsCountValues() throws {
+        var lines = try FAAFixtures.lines("MASTER.txt")
+        var tooLong = lines[1].components(separatedBy: ","), padded = lines[2].components(separatedBy: ",")
+        tooLong[10] = "MEX"          // STATE is 2 wide
+        padded[10] += "     "        // still its 2-letter state
+        lines[1] = tooLong.joined(separator: ",")
+        lines[2] = padded.joined(separator: ",")
+        let (report, out) = try ingest(try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(lines)]), maxRejectShare: 0.1)
+        #expect(report.sources[2].rows.rejected == 1)
+        #expect(try readText(out + "/faa-rejects.csv").contains("MASTER.txt,2,STATE,MEX,\"expected at most 2 characters (FAA layout), found 3\""))
+    }
+
     @Test("MASTER read in two halves on two threads: the same outputs as one pass, across the cut")
     func halves() throws {
         var lines = try FAAFixtures.lines("MASTER.txt")

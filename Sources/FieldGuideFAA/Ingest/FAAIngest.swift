@@ -206,7 +206,7 @@ public struct FAAIngest: Sendable {
         let hash = DigestBox()
         var rows = Manifest.Rows()
         var sawHeader = false
-        try CSVPipeline.run(dialect: .unquoted, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
+        try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
             if record.index == 0 {
                 try checkHeader(record, of: source.name, expected: kind)
                 sawHeader = true
@@ -273,7 +273,7 @@ final class DigestBox: @unchecked Sendable {
     /// way to the parser; the digest lands here once the file is read.
     ///
     /// ```swift
-    /// try CSVPipeline.run(dialect: .unquoted, file: name, produce: hash.hashing { try source.stream($0) }) { … }
+    /// try CSVPipeline.run(dialect: .fixedWidth, file: name, produce: hash.hashing { try source.stream($0) }) { … }
     /// ```
     func hashing(_ stream: @escaping @Sendable (_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
         -> @Sendable (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void {

@@ -122,7 +122,7 @@ enum MasterReader {
         let part = MasterPart(file: source.name, models: models, engines: engines)
         let hash = DigestBox()
         do {
-            try CSVPipeline.run(dialect: .unquoted, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
+            try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
                 if record.index == 0 {
                     try checkHeader(record)
                     part.sawHeader = true
@@ -146,7 +146,7 @@ enum MasterReader {
             do {
                 if half == 0 {
                     var digest = StreamingDigest()
-                    let parser = try CSVParser(dialect: .unquoted, file: file.name)
+                    let parser = try CSVParser(dialect: .fixedWidth, file: file.name)
                     let body: (CSVRecord) throws -> Void = { record in
                         if record.index == 0 {
                             try checkHeader(record)
@@ -165,7 +165,7 @@ enum MasterReader {
                 } else {
                     var lineFeeds = 0
                     try file.read(0..<file.cut) { lineFeeds += countLineFeeds($0) }
-                    var dialect = CSVDialect.unquoted
+                    var dialect = CSVDialect.fixedWidth
                     dialect.skipsByteOrderMark = false  // not the start of the file
                     let parser = try CSVParser(dialect: dialect, file: file.name, firstLine: lineFeeds + 1)
                     try file.read(file.cut..<file.size) { chunk in try parser.parse(chunk) { part.add($0) } }

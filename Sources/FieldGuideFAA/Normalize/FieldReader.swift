@@ -92,7 +92,9 @@ struct FieldReader {
 
     private func name(_ i: Int) -> String { i < columns.count ? columns[i].name : "field \(i + 1)" }
 
-    /// Field count (the trailing comma adds one empty field) and fixed widths.
+    /// Field count (the trailing comma adds one empty field) and fixed widths. The ingest reads
+    /// with `CSVDialect.fixedWidth`, which has dropped the trailing padding: a width counts the
+    /// value, so a shifted column shows as a value too long, not as surplus spaces.
     private mutating func checkShape() {
         let expected = columns.count
         let count = record.count
