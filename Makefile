@@ -6,6 +6,7 @@ BIN        := .build/release
 SOURCES    ?= input/faa
 OUT        ?= output
 BENCH_DATA ?= bench-data
+ROUNDS     ?= 5
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds
@@ -55,9 +56,8 @@ bench-data: deps
 bench: build bench-data
 	cd Benchmarks && $(SWIFT) build -c release --product fieldguide-bench
 	@rm -rf $(OUT)/bench
-	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa)"
-	@/usr/bin/time -f "time: ingest-faa     %e s wall, %M KB peak RSS" $(BIN)/ingest-faa $(BENCH_DATA)/faa --output $(OUT)/bench/stage 2>&1 | grep -v '^ingest-faa:' || true
-	@/usr/bin/time -f "time: emit-aircraft  %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft $(OUT)/bench/stage --output $(OUT)/bench 2>&1 | grep -v '^emit-aircraft:' || true
+	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa), $(ROUNDS) rounds"
+	@Benchmarks/faa-build $(BIN) $(BENCH_DATA)/faa $(OUT)/bench $(ROUNDS)
 	@echo "== Nightly pipeline: full-size FAA data, the real bird data (../shared) or input/birds, input/exports"
 	@Benchmarks/nightly-sources "$(BENCH_DATA)/nightly" "$(BENCH_DATA)/faa"
 	@rm -rf $(OUT)/bench-nightly
