@@ -13,6 +13,10 @@ import FieldGuideFAA
 /// 316K-row MASTER never becomes Swift strings here. Their links to model and engine rows are
 /// resolved in `build()`, so the reference files can be read on another thread meanwhile.
 ///
+/// They can also come in `Part`s, stretches of the file each filled on a thread of its own
+/// with a string pool of its own; `build()` merges the pools, and the bytes are those of one
+/// builder given every record in file order.
+///
 /// ```swift
 /// var builder = AircraftArtifactBuilder(expectedRegistrations: 316_000)
 /// try NormalizedFAA.readRegistrationRecords(path) { try builder.addRegistration($0) }
@@ -20,46 +24,359 @@ import FieldGuideFAA
 /// try builder.build().artifact.write(to: "output/aircraft.fgb")
 /// ```
 public struct AircraftArtifactBuilder {
-    private typealias S = AircraftSchema
-    private typealias F = NormalizedFAA.RegistrationField
+    fileprivate typealias S = AircraftSchema
+    fileprivate typealias F = NormalizedFAA.RegistrationField
 
-    /// Models and engines in code order with their packed keys: the reference data as the
-    /// builder takes it, prepared apart (on another thread while registrations are read).
+    /// Models and engines in code order with their packed keys, and the models' manufacturers
+    /// with their folded names: the reference data as the builder takes it, prepared apart (on
+    /// another thread while registrations are read).
     public struct ReferenceData: Sendable {
         let models: [AircraftModel]
         let engines: [EngineModel]
         let modelKeys: [UInt64]
         let engineKeys: [UInt64]
+        /// Every distinct manufacturer name (byte for byte), in order of first appearance.
+        let manufacturers: [(name: String, folded: String)]
+        /// `manufacturers` index of every model's manufacturer.
+        let manufacturerOfModel: [Int]
 
         public init(models: [AircraftModel], engines: [EngineModel]) {
             self.models = AircraftArtifactBuilder.sortedByCode(models, \.code)
             self.engines = AircraftArtifactBuilder.sortedByCode(engines, \.code)
             modelKeys = self.models.map { PackedKey.pack($0.code) }
             engineKeys = self.engines.map { PackedKey.pack($0.code) }
+            var index: [UTF8Key: Int] = [:]
+            var manufacturers: [(name: String, folded: String)] = []
+            manufacturerOfModel = self.models.map { model in
+                let key = UTF8Key(model.manufacturer)
+                if let known = index[key] { return known }
+                index[key] = manufacturers.count
+                manufacturers.append((model.manufacturer, NameFolding.fold(model.manufacturer)))
+                return manufacturers.count - 1
+            }
+            self.manufacturers = manufacturers
         }
     }
 
-    private var pool: StringPoolBuilder
-    private var modelTable = RowTableBuilder<S.ModelColumn>()
-    private var engineTable = RowTableBuilder<S.EngineColumn>()
-    private var registrationTable = RowTableBuilder<S.RegistrationColumn>()
-    private var reference: ReferenceData?
-    /// Provisional string id of a code → row in the (already sorted) model / engine table,
-    /// `UInt32.max` for none.
-    private var modelRowByCode: [UInt32] = []
-    private var engineRowByCode: [UInt32] = []
-    /// (class id << 32 | operation codes id) → id of the decoded operation names.
-    private var operationNames: [UInt64: UInt32] = [:]
-    private var registrationKeys: [UInt64] = []
+    /// A stretch of `registrations.csv`, or the reference data, or both, with the strings they
+    /// intern in a pool of their own: what one thread fills while others fill the other parts.
+    ///
+    /// ```swift
+    /// var halves = [AircraftArtifactBuilder.Part(expectedRegistrations: 158_000),
+    ///               AircraftArtifactBuilder.Part(expectedRegistrations: 158_000)]
+    /// try halves[0].addRegistration(record)    // the first half's records, on one thread
+    /// try halves[1].addRegistration(record)    // the second half's, on another
+    /// var reference = AircraftArtifactBuilder.Part(expectedModels: 94_000)
+    /// reference.add(referenceData)             // on a third
+    /// var builder = AircraftArtifactBuilder(parts: halves + [reference])
+    /// ```
+    public struct Part: Sendable {
+        fileprivate var pool: StringPoolBuilder
+        /// The pool sorted, once it is (`sortStrings()`).
+        private var sortedPool: (bytes: [UInt8], remap: [UInt32])?
+        fileprivate var registrations = RowTableBuilder<S.RegistrationColumn>()
+        /// The packed N-number of every registration.
+        fileprivate var keys: [UInt64] = []
+        /// (class id << 32 | operation codes id) → id of the decoded operation names.
+        private var operationNames: [UInt64: UInt32] = [:]
+        fileprivate var reference: InternedReference?
+
+        /// `expectedRegistrations` and `expectedModels` (for a part that takes the reference data)
+        /// pre-size the tables: the hand-off's row counts, or estimates.
+        public init(expectedRegistrations: Int = 0, expectedModels: Int = 0) {
+            // About six distinct strings and 60 bytes of text per registration, two strings per
+            // model, measured on full-size data.
+            pool = StringPoolBuilder(expectedStrings: expectedModels * 2 + expectedRegistrations * 6,
+                                     expectedBytes: expectedModels * 40 + expectedRegistrations * 64)
+            registrations.reserve(expectedRegistrations)
+            keys.reserveCapacity(expectedRegistrations)
+        }
+
+        /// Adds the models and engines: to one part, once, before, between or after its
+        /// registrations.
+        public mutating func add(_ reference: ReferenceData) {
+            precondition(self.reference == nil, "reference data added twice")
+            precondition(sortedPool == nil, "reference data added to a part whose strings are sorted")
+            self.reference = InternedReference(reference, into: &pool)
+        }
+
+        /// Sorts the part's strings now, on the calling thread: a thread done with its part can
+        /// sort it while others still fill theirs. Nothing can be added to the part afterwards;
+        /// `build()` sorts the strings of the parts that were not.
+        public mutating func sortStrings() {
+            if sortedPool == nil { sortedPool = pool.finishReleasingTables() }
+        }
+
+        /// The sorted pool, which the part gives up (its only copy, so that it can be rewritten in place).
+        fileprivate mutating func takeSortedStrings() -> (bytes: [UInt8], remap: [UInt32]) {
+            sortStrings()
+            let sorted = sortedPool!
+            sortedPool = nil
+            return sorted
+        }
+
+        /// Adds one record of `registrations.csv` (the columns of `NormalizedFAA.RegistrationField`).
+        public mutating func addRegistration(_ record: CSVRecord) throws {
+            precondition(sortedPool == nil, "a registration added to a part whose strings are sorted")
+            let width = registrations.rowWidth
+            try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width) { memory in
+                let row = registrations.rowBuffer(in: memory)
+                try record.withUnsafeFields { fields in try fill(row, fields, record) }
+                registrations.append(row)
+            }
+        }
+
+        private mutating func fill(_ row: RowBuffer<S.RegistrationColumn>, _ fields: UnsafeCSVFields, _ record: CSVRecord) throws {
+            func number(_ field: F, radix: UInt32 = 10) throws -> UInt32? {
+                let bytes = fields[field.rawValue]
+                if bytes.isEmpty { return nil }
+                var n: UInt32 = 0
+                for byte in bytes {
+                    guard let digit = hexDigit(byte), digit < radix, n <= (UInt32.max - digit) / radix else {
+                        throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
+                                       "expected a number in column \(field), found \(record[field.rawValue])")
+                    }
+                    n = n * radix + digit
+                }
+                return n
+            }
+
+            // All text fields in one batch: on a pool of millions of strings their lookups are cache
+            // misses, and the batch lets them overlap.
+            let interned = AircraftArtifactBuilder.internedFields
+            let ids = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: interned.count) { strings in
+                for (i, entry) in interned.enumerated() { strings[i] = fields[entry.field] }
+                return [UInt32](unsafeUninitializedCapacity: interned.count) { ids, initialized in
+                    pool.intern(UnsafeBufferPointer(strings), into: ids)
+                    initialized = interned.count
+                }
+            }
+            for (i, entry) in interned.enumerated().dropLast() { row[entry.column] = ids[i] }
+            keys.append(PackedKey.pack(fields[F.nNumber.rawValue]))
+            if let year = try number(.yearManufactured) { row[.yearManufactured] = min(year, 65_534) }
+            for (field, column) in AircraftArtifactBuilder.dateColumns {
+                let bytes = fields[field]
+                if bytes.isEmpty { continue }
+                var n: UInt32 = 0, digits = 0
+                for byte in bytes where byte != UInt8(ascii: "-") {
+                    guard byte >= 0x30, byte <= 0x39 else { digits = -1; break }
+                    n = n &* 10 &+ UInt32(byte - 0x30)
+                    digits += 1
+                }
+                guard digits == 8 else {
+                    throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
+                                   "expected a date YYYY-MM-DD in column \(F(rawValue: field)!), found \(record[field])")
+                }
+                row[column] = n
+            }
+            let classCode = row[.airworthinessClass]
+            let operations = ids[interned.count - 1]
+            if operations != 0 {
+                let key = UInt64(classCode) << 32 | UInt64(operations)
+                if let names = operationNames[key] {
+                    row[.approvedOperations] = names
+                } else {
+                    let classText = record[F.airworthinessClass.rawValue]
+                    let names = record[F.approvedOperations.rawValue].split(separator: "|").enumerated().map { position, code in
+                        FAACodeTables.operationName(classCode: classText, code: String(code), position: position) ?? String(code)
+                    }.joined(separator: String(S.listSeparator))
+                    let id = pool.intern(names)
+                    operationNames[key] = id
+                    row[.approvedOperations] = id
+                }
+            }
+            if let address = try number(.modeSHex, radix: 16) { row[.modeSHex] = address }
+            row[.fractionalOwner] = fields[F.fractionalOwner.rawValue].first == UInt8(ascii: "Y") ? 1 : 0
+        }
+
+        /// Puts final string ids in the registrations (`remap` from this part's provisional ones)
+        /// and points each at its model and engine rows; returns how many name a model code, and
+        /// a non-empty engine code, that has none.
+        fileprivate mutating func link(remap: [UInt32], models: RowsByCode, engines: RowsByCode) -> (withoutModel: Int, withoutEngine: Int) {
+            registrations.remapStrings(remap)
+            var withoutModel = 0, withoutEngine = 0
+            for row in 0..<registrations.count {
+                if let model = models.row(registrations[row, .modelCode]) {
+                    registrations[row, .modelRow] = model
+                } else {
+                    withoutModel += 1
+                }
+                let engineCode = registrations[row, .engineCode]
+                if engineCode != 0 {
+                    if let engine = engines.row(engineCode) {
+                        registrations[row, .engineRow] = engine
+                    } else {
+                        withoutEngine += 1
+                    }
+                }
+            }
+            return (withoutModel, withoutEngine)
+        }
+    }
+
+    /// The reference data with its strings in one part's pool: the model, engine and code tables,
+    /// and the manufacturers with their folded names.
+    fileprivate struct InternedReference: Sendable {
+        let modelKeys: [UInt64]
+        let engineKeys: [UInt64]
+        /// `manufacturers` index of every model row's manufacturer.
+        let manufacturerOfModel: [Int]
+        var models = RowTableBuilder<S.ModelColumn>()
+        var engines = RowTableBuilder<S.EngineColumn>()
+        var codes = RowTableBuilder<S.CodeColumn>()
+        /// `ReferenceData.manufacturers` with their string ids and the packed folded name.
+        var manufacturers: [(name: UInt32, folded: UInt32, key: UInt64)] = []
+
+        init(_ data: ReferenceData, into pool: inout StringPoolBuilder) {
+            modelKeys = data.modelKeys
+            engineKeys = data.engineKeys
+            manufacturerOfModel = data.manufacturerOfModel
+            // Every string gathered first, then interned in batches: on a pool of a million
+            // strings each lookup is a cache miss, and a batch lets them overlap.
+            var texts = TextBatch()
+            for (name, folded) in data.manufacturers {
+                texts.append(name)
+                texts.append(folded)
+            }
+            data.models.withUnsafeBufferPointer { models in
+                for i in models.indices {
+                    texts.append(models[i].code)
+                    texts.append(models[i].model)
+                    texts.append(models[i].typeCertificateDataSheet)
+                    texts.append(models[i].typeCertificateHolder)
+                    texts.append(models[i].aircraftType?.raw ?? "")
+                    texts.append(models[i].engineType?.raw ?? "")
+                    texts.append(models[i].category?.raw ?? "")
+                    texts.append(models[i].builderCertification?.raw ?? "")
+                    texts.append(models[i].weightClass?.raw ?? "")
+                }
+            }
+            for e in data.engines {
+                for text in [e.code, e.manufacturer, e.model, e.engineType?.raw ?? ""] { texts.append(text) }
+            }
+            for table in FAACodeTables.all {
+                for entry in table.entries {
+                    for text in [table.id, entry.code, entry.name] { texts.append(text) }
+                }
+            }
+            let ids = texts.intern(into: &pool)
+            var next = 0
+            func id() -> UInt32 {
+                defer { next += 1 }
+                return ids[next]
+            }
+
+            for (_, folded) in data.manufacturers {
+                manufacturers.append((id(), id(), PackedKey.pack(folded)))
+            }
+            for (row, m) in data.models.enumerated() {
+                _ = models.appendRow()
+                models[row, .code] = id()
+                models[row, .manufacturer] = manufacturers[manufacturerOfModel[row]].name
+                models[row, .model] = id()
+                models[row, .typeCertificateDataSheet] = id()
+                models[row, .typeCertificateHolder] = id()
+                models[row, .aircraftType] = id()
+                models[row, .engineType] = id()
+                models[row, .category] = id()
+                models[row, .builderCertification] = id()
+                models[row, .weightClass] = id()
+                if let n = m.engineCount { models[row, .engineCount] = UInt32(min(n, 254)) }
+                if let n = m.seatCount { models[row, .seatCount] = UInt32(min(n, 65_534)) }
+                if let n = m.cruiseSpeedMPH { models[row, .cruiseSpeed] = UInt32(min(n, 65_534)) }
+            }
+            for e in data.engines {
+                let row = engines.appendRow()
+                engines[row, .code] = id()
+                engines[row, .manufacturer] = id()
+                engines[row, .model] = id()
+                engines[row, .engineType] = id()
+                if let n = e.horsepower { engines[row, .horsepower] = UInt32(n) }
+                if let n = e.thrustPounds { engines[row, .thrust] = UInt32(n) }
+            }
+            for table in FAACodeTables.all {
+                for _ in table.entries {
+                    let row = codes.appendRow()
+                    codes[row, .table] = id()
+                    codes[row, .code] = id()
+                    codes[row, .name] = id()
+                }
+            }
+        }
+
+        /// Puts final string ids everywhere (`remap` from the provisional ones).
+        mutating func remapStrings(_ remap: [UInt32]) {
+            models.remapStrings(remap)
+            engines.remapStrings(remap)
+            codes.remapStrings(remap)
+            manufacturers = manufacturers.map { (remap[Int($0.name)], remap[Int($0.folded)], $0.key) }
+        }
+    }
+
+    /// The rows of a table in code order, found by a code's final string id. Final ids compare
+    /// as their strings, so the codes' ids ascend, and a table indexed from the first to the
+    /// last covers them all (FAA codes start with a digit: a small stretch of the pool).
+    fileprivate struct RowsByCode: Sendable {
+        private let first: UInt32
+        /// `rows[id - first]` is the last row with code `id`, `UInt32.max` for none.
+        private let rows: [UInt32]
+
+        init<Column>(_ table: RowTableBuilder<Column>, _ code: Column) {
+            let ids = (0..<table.count).map { table[$0, code] }
+            first = ids.first ?? 0
+            var rows = [UInt32](repeating: UInt32.max, count: ids.isEmpty ? 0 : Int(ids.last! - first) + 1)
+            for (row, id) in ids.enumerated() { rows[Int(id - first)] = UInt32(row) }
+            self.rows = rows
+        }
+
+        func row(_ id: UInt32) -> UInt32? {
+            let index = Int(id &- first)
+            return id >= first && index < rows.count && rows[index] != UInt32.max ? rows[index] : nil
+        }
+    }
+
+    /// Strings gathered into one buffer, then interned in batches.
+    private struct TextBatch {
+        private var bytes: [UInt8] = []
+        /// `ends[i]` is one past the last byte of string `i`.
+        private var ends: [Int] = []
+
+        mutating func append(_ text: String) {
+            bytes.append(contentsOf: text.utf8)
+            ends.append(bytes.count)
+        }
+
+        /// The ids of the strings, in order.
+        func intern(into pool: inout StringPoolBuilder) -> [UInt32] {
+            let batch = 32
+            return [UInt32](unsafeUninitializedCapacity: ends.count) { ids, initialized in
+                bytes.withUnsafeBytes { bytes in
+                    withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: batch) { strings in
+                        var first = 0
+                        while first < ends.count {
+                            let count = min(batch, ends.count - first)
+                            for i in 0..<count {
+                                let end = ends[first + i], start = first + i == 0 ? 0 : ends[first + i - 1]
+                                strings[i] = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                            }
+                            pool.intern(UnsafeBufferPointer(rebasing: strings[0..<count]),
+                                        into: UnsafeMutableBufferPointer(rebasing: ids[first..<first + count]))
+                            first += count
+                        }
+                    }
+                }
+                initialized = ends.count
+            }
+        }
+    }
+
+    /// The parts, in file order: registrations are added to the last one.
+    private var parts: [Part]
 
     /// `expectedRegistrations` and `expectedModels` pre-size the tables (the hand-off's row
     /// counts, or estimates).
     public init(expectedRegistrations: Int = 0, expectedModels: Int = 0) {
-        // About six distinct strings and 60 bytes of text per registration, measured on full-size data.
-        pool = StringPoolBuilder(expectedStrings: expectedModels * 3 + expectedRegistrations * 6,
-                                 expectedBytes: expectedModels * 40 + expectedRegistrations * 64)
-        registrationTable.reserve(expectedRegistrations)
-        registrationKeys.reserveCapacity(expectedRegistrations)
+        parts = [Part(expectedRegistrations: expectedRegistrations, expectedModels: expectedModels)]
     }
 
     /// A builder that has its reference data from the start.
@@ -68,45 +385,26 @@ public struct AircraftArtifactBuilder {
         add(ReferenceData(models: models, engines: engines))
     }
 
+    /// A builder of parts filled apart: their registrations in file order, the reference data
+    /// in one of them at most (else it comes with `add(_:)`).
+    public init(parts: [Part]) {
+        precondition(!parts.isEmpty, "a builder needs a part")
+        precondition(parts.filter { $0.reference != nil }.count <= 1, "reference data added twice")
+        self.parts = parts
+    }
+
     /// Adds the models and engines, once; before, between or after the registrations.
     public mutating func add(_ reference: ReferenceData) {
-        precondition(self.reference == nil, "reference data added twice")
-        self.reference = reference
-        for m in reference.models {
-            let row = modelTable.appendRow()
-            let code = pool.intern(m.code)
-            Self.set(&modelRowByCode, code, UInt32(row))
-            modelTable[row, .code] = code
-            modelTable[row, .manufacturer] = pool.intern(m.manufacturer)
-            modelTable[row, .model] = pool.intern(m.model)
-            modelTable[row, .aircraftType] = intern(m.aircraftType)
-            modelTable[row, .engineType] = intern(m.engineType)
-            modelTable[row, .category] = intern(m.category)
-            modelTable[row, .builderCertification] = intern(m.builderCertification)
-            if let n = m.engineCount { modelTable[row, .engineCount] = UInt32(min(n, 254)) }
-            if let n = m.seatCount { modelTable[row, .seatCount] = UInt32(min(n, 65_534)) }
-            modelTable[row, .weightClass] = intern(m.weightClass)
-            if let n = m.cruiseSpeedMPH { modelTable[row, .cruiseSpeed] = UInt32(min(n, 65_534)) }
-            modelTable[row, .typeCertificateDataSheet] = pool.intern(m.typeCertificateDataSheet)
-            modelTable[row, .typeCertificateHolder] = pool.intern(m.typeCertificateHolder)
-        }
-        for e in reference.engines {
-            let row = engineTable.appendRow()
-            let code = pool.intern(e.code)
-            Self.set(&engineRowByCode, code, UInt32(row))
-            engineTable[row, .code] = code
-            engineTable[row, .manufacturer] = pool.intern(e.manufacturer)
-            engineTable[row, .model] = pool.intern(e.model)
-            engineTable[row, .engineType] = intern(e.engineType)
-            if let n = e.horsepower { engineTable[row, .horsepower] = UInt32(n) }
-            if let n = e.thrustPounds { engineTable[row, .thrust] = UInt32(n) }
-        }
+        precondition(!parts.contains { $0.reference != nil }, "reference data added twice")
+        parts[parts.count - 1].add(reference)
     }
 
     /// `values` in byte order of their codes, equal codes in input order: packed 8-byte
-    /// prefixes are compared first, whole codes only on a tie.
+    /// prefixes are compared first, whole codes only on a tie. Values already in that order (as
+    /// the hand-off writes them) come back as they are.
     fileprivate static func sortedByCode<T>(_ values: [T], _ code: KeyPath<T, String>) -> [T] {
         let packed = values.map { PackedKey.pack($0[keyPath: code]) }
+        if zip(packed, packed.dropFirst()).allSatisfy({ $0 < $1 }) { return values }
         let order = values.indices.sorted { a, b in
             if packed[a] != packed[b] { return packed[a] < packed[b] }
             let x = values[a][keyPath: code].utf8, y = values[b][keyPath: code].utf8
@@ -114,11 +412,6 @@ public struct AircraftArtifactBuilder {
             return x.lexicographicallyPrecedes(y)
         }
         return order.map { values[$0] }
-    }
-
-    private static func set(_ table: inout [UInt32], _ id: UInt32, _ row: UInt32) {
-        if Int(id) >= table.count { table.append(contentsOf: repeatElement(UInt32.max, count: Int(id) + 1 - table.count)) }
-        table[Int(id)] = row
     }
 
     /// The fields interned as they are, with their columns, in `registrations.csv` order; the
@@ -140,134 +433,104 @@ public struct AircraftArtifactBuilder {
 
     /// Adds one record of `registrations.csv` (the columns of `NormalizedFAA.RegistrationField`).
     public mutating func addRegistration(_ record: CSVRecord) throws {
-        let width = registrationTable.rowWidth
-        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: width) { memory in
-            let row = registrationTable.rowBuffer(in: memory)
-            try record.withUnsafeFields { fields in try fill(row, fields, record) }
-            registrationTable.append(row)
-        }
-    }
-
-    private mutating func fill(_ row: RowBuffer<S.RegistrationColumn>, _ fields: UnsafeCSVFields, _ record: CSVRecord) throws {
-        func number(_ field: F, radix: UInt32 = 10) throws -> UInt32? {
-            let bytes = fields[field.rawValue]
-            if bytes.isEmpty { return nil }
-            var n: UInt32 = 0
-            for byte in bytes {
-                guard let digit = hexDigit(byte), digit < radix, n <= (UInt32.max - digit) / radix else {
-                    throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
-                                   "expected a number in column \(field), found \(record[field.rawValue])")
-                }
-                n = n * radix + digit
-            }
-            return n
-        }
-
-        // All text fields in one batch: on a pool of millions of strings their lookups are cache
-        // misses, and the batch lets them overlap.
-        let interned = Self.internedFields
-        let ids = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: interned.count) { strings in
-            for (i, entry) in interned.enumerated() { strings[i] = fields[entry.field] }
-            return [UInt32](unsafeUninitializedCapacity: interned.count) { ids, initialized in
-                pool.intern(UnsafeBufferPointer(strings), into: ids)
-                initialized = interned.count
-            }
-        }
-        for (i, entry) in interned.enumerated().dropLast() { row[entry.column] = ids[i] }
-        registrationKeys.append(PackedKey.pack(fields[F.nNumber.rawValue]))
-        if let year = try number(.yearManufactured) { row[.yearManufactured] = min(year, 65_534) }
-        for (field, column) in Self.dateColumns {
-            let bytes = fields[field]
-            if bytes.isEmpty { continue }
-            var n: UInt32 = 0, digits = 0
-            for byte in bytes where byte != UInt8(ascii: "-") {
-                guard byte >= 0x30, byte <= 0x39 else { digits = -1; break }
-                n = n &* 10 &+ UInt32(byte - 0x30)
-                digits += 1
-            }
-            guard digits == 8 else {
-                throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
-                               "expected a date YYYY-MM-DD in column \(F(rawValue: field)!), found \(record[field])")
-            }
-            row[column] = n
-        }
-        let classCode = row[.airworthinessClass]
-        let operations = ids[interned.count - 1]
-        if operations != 0 {
-            let key = UInt64(classCode) << 32 | UInt64(operations)
-            if let names = operationNames[key] {
-                row[.approvedOperations] = names
-            } else {
-                let classText = record[F.airworthinessClass.rawValue]
-                let names = record[F.approvedOperations.rawValue].split(separator: "|").enumerated().map { position, code in
-                    FAACodeTables.operationName(classCode: classText, code: String(code), position: position) ?? String(code)
-                }.joined(separator: String(S.listSeparator))
-                let id = pool.intern(names)
-                operationNames[key] = id
-                row[.approvedOperations] = id
-            }
-        }
-        if let address = try number(.modeSHex, radix: 16) { row[.modeSHex] = address }
-        row[.fractionalOwner] = fields[F.fractionalOwner.rawValue].first == UInt8(ascii: "Y") ? 1 : 0
+        try parts[parts.count - 1].addRegistration(record)
     }
 
     /// Sorts and pools everything into the artifact's sections (`serialize()` or `write(to:)`
     /// them). Leaves the builder spent: build once.
     ///
-    /// The string pool is sorted on a second thread while this one orders the registrations.
+    /// Each part's pool is sorted on a thread of its own (unless `Part.sortStrings()` sorted it
+    /// already) and the pools are merged; each part's registrations then get their final
+    /// string ids and links on a thread of their own, and the reference data's sections are
+    /// made on another thread while this one orders the registrations.
     public mutating func build() -> (artifact: ArtifactBuilder, counts: [String: Int]) {
-        if reference == nil { add(ReferenceData(models: [], engines: [])) }
-        let reference = self.reference!
-        let (withoutModel, withoutEngine) = linkRegistrations()
+        if !parts.contains(where: { $0.reference != nil }) { add(ReferenceData(models: [], engines: [])) }
+        var parts = self.parts
+        self.parts = []
 
-        // Manufacturers: one per distinct name, with its folded name. They are ordered once the
-        // pool is sorted, when comparing two final string ids compares the strings.
-        var manufacturerIndex: [UInt32: Int] = [:]
-        var manufacturers: [(name: UInt32, folded: UInt32, key: UInt64)] = []
-        var manufacturerOfModel = [Int](repeating: 0, count: reference.models.count)
-        for (row, model) in reference.models.enumerated() {
-            let name = modelTable[row, .manufacturer]
-            if let index = manufacturerIndex[name] {
-                manufacturerOfModel[row] = index
-            } else {
-                let folded = NameFolding.fold(model.manufacturer)
-                manufacturerIndex[name] = manufacturers.count
-                manufacturerOfModel[row] = manufacturers.count
-                manufacturers.append((name, pool.intern(folded), PackedKey.pack(folded)))
-            }
-        }
-
-        var codeTable = RowTableBuilder<S.CodeColumn>()
-        for table in FAACodeTables.all {
-            for entry in table.entries {
-                let row = codeTable.appendRow()
-                codeTable[row, .table] = pool.intern(table.id)
-                codeTable[row, .code] = pool.intern(entry.code)
-                codeTable[row, .name] = pool.intern(entry.name)
-            }
-        }
-
-        let sortedPool = Self.sortInBackground(&pool)
+        // Final string ids from here on: comparing two compares their strings.
+        let sortedPools = Concurrently.update(&parts) { _, part in part.takeSortedStrings() }.map { $0.get() }
+        let (poolBytes, remaps) = StringPoolBuilder.merge(consume sortedPools)
+        let strings = poolBytes.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
+        let referencePart = parts.firstIndex { $0.reference != nil }!
+        var reference = parts[referencePart].reference!
+        parts[referencePart].reference = nil
+        reference.remapStrings(remaps[referencePart])
+        let models = RowsByCode(reference.models, .code), engines = RowsByCode(reference.engines, .code)
+        let unlinked = Concurrently.update(&parts) { index, part in
+            part.link(remap: remaps[index], models: models, engines: engines)
+        }.map { $0.get() }
+        let withoutModel = unlinked.map(\.withoutModel).reduce(0, +), withoutEngine = unlinked.map(\.withoutEngine).reduce(0, +)
 
         // Registrations by N-number, stably. The packed 8-byte prefixes order them up to ties
-        // between N-numbers that share those bytes, settled by final ids below.
-        var registrationOrder = [UInt32](0..<UInt32(registrationKeys.count))
-        var sortedKeys = registrationKeys
-        registrationKeys = []
+        // between N-numbers that share those bytes, settled by final ids below. Rows are numbered
+        // across the parts, in file order.
+        let registrations = parts.map(\.registrations)
+        var sortedKeys = parts.count == 1 ? parts[0].keys : Array(parts.map(\.keys).joined())
+        parts = []
+        let firstRows = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
+        func registration(_ row: Int, _ column: S.RegistrationColumn) -> UInt32 {
+            var part = 0
+            while row >= firstRows[part + 1] { part += 1 }
+            return registrations[part][row - firstRows[part], column]
+        }
+        var registrationOrder = [UInt32](0..<UInt32(sortedKeys.count))
         RadixSort.sort(keys: &sortedKeys, values: &registrationOrder)
+        Self.breakTies(in: &registrationOrder, keys: sortedKeys) { registration(Int($0), .nNumber) }
 
-        let (poolBytes, remap) = sortedPool.finished()
-        breakTies(in: &registrationOrder, keys: sortedKeys, remap: remap)
+        // The reference data's sections on another thread meanwhile.
+        let referenceSections = BackgroundTask { [reference] in Self.referenceSections(reference) }
 
-        // Manufacturers by folded name, then name; each one's models by model name, then row.
+        // Mode S addresses, each with the row its registration has in the sorted table.
+        var sortedRow = [UInt32](repeating: 0, count: registrationOrder.count)
+        for (row, old) in registrationOrder.enumerated() { sortedRow[Int(old)] = UInt32(row) }
+        var modeS = RowTableBuilder<S.ModeSColumn>()
+        let noAddress = S.RegistrationColumn.modeSHex.kind.absent
+        for (part, table) in registrations.enumerated() {
+            for row in 0..<table.count where table[row, .modeSHex] != noAddress {
+                let entry = modeS.appendRow()
+                modeS[entry, .address] = table[row, .modeSHex]
+                modeS[entry, .registrationRow] = sortedRow[firstRows[part] + row]
+            }
+        }
+        modeS.sort(by: [.address, .registrationRow])
+
+        var artifact = ArtifactBuilder(kind: S.kind)
+        artifact.addSection(S.Section.strings, rows: strings, bytes: poolBytes)
+        artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
+                            bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
+        artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
+        artifact.addSection(S.Section.modeS, rows: modeS.count, bytes: modeS.serialize())
+        let (sections, manufacturerCount) = referenceSections.finished()
+        for section in sections { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+
+        let counts: [String: Int] = [
+            "models": reference.models.count,
+            "engines": reference.engines.count,
+            "registrationsWithoutModel": withoutModel,
+            "registrationsWithoutEngine": withoutEngine,
+            "registrations": registrationOrder.count,
+            "manufacturers": manufacturerCount,
+            "modeSAddresses": modeS.count,
+            "strings": strings,
+        ]
+        return (artifact, counts)
+    }
+
+    /// The sections of the reference data (final string ids): models, engines and codes, and
+    /// the manufacturers by folded name, then name, each one's models by model name, then row.
+    /// Returns them with the number of manufacturers.
+    private static func referenceSections(_ reference: InternedReference) -> (sections: [(tag: FourCC, rows: Int, bytes: [UInt8])], manufacturers: Int) {
+        let manufacturers = reference.manufacturers
         var manufacturerOrder = [UInt32](0..<UInt32(manufacturers.count))
-        var manufacturerSortKeys = manufacturers.map { UInt64(remap[Int($0.folded)]) << 32 | UInt64(remap[Int($0.name)]) }
+        var manufacturerSortKeys = manufacturers.map { UInt64($0.folded) << 32 | UInt64($0.name) }
         RadixSort.sort(keys: &manufacturerSortKeys, values: &manufacturerOrder)
         var rank = [UInt32](repeating: 0, count: manufacturers.count)
         for (position, index) in manufacturerOrder.enumerated() { rank[Int(index)] = UInt32(position) }
-        var modelOrder = [UInt32](0..<UInt32(reference.models.count))
-        var modelSortKeys = (0..<reference.models.count).map { row in
-            UInt64(rank[manufacturerOfModel[row]]) << 32 | UInt64(remap[Int(modelTable[row, .model])])
+        let models = reference.models
+        var modelOrder = [UInt32](0..<UInt32(models.count))
+        var modelSortKeys = (0..<models.count).map { row in
+            UInt64(rank[reference.manufacturerOfModel[row]]) << 32 | UInt64(models[row, .model])
         }
         RadixSort.sort(keys: &modelSortKeys, values: &modelOrder)
         var manufacturerTable = RowTableBuilder<S.ManufacturerColumn>()
@@ -283,110 +546,57 @@ public struct AircraftArtifactBuilder {
             }
             let manufacturer = manufacturers[Int(index)]
             let row = manufacturerTable.appendRow()
-            manufacturerTable[row, .foldedName] = remap[Int(manufacturer.folded)]  // final ids: not remapped again
-            manufacturerTable[row, .name] = remap[Int(manufacturer.name)]
+            manufacturerTable[row, .foldedName] = manufacturer.folded
+            manufacturerTable[row, .name] = manufacturer.name
             manufacturerTable[row, .firstModel] = UInt32(first)
             manufacturerTable[row, .modelCount] = UInt32(next - first)
             manufacturerKeys.append(manufacturer.key)
         }
-        modelTable.remapStrings(remap)
-        engineTable.remapStrings(remap)
-        codeTable.remapStrings(remap)
-        codeTable.sort(by: [.table, .code])
-
-        // Mode S addresses, each with the row its registration has in the sorted table.
-        var modeS = RowTableBuilder<S.ModeSColumn>()
-        let noAddress = S.RegistrationColumn.modeSHex.kind.absent
-        for row in 0..<registrationOrder.count {
-            let address = registrationTable[Int(registrationOrder[row]), .modeSHex]
-            if address == noAddress { continue }
-            let entry = modeS.appendRow()
-            modeS[entry, .address] = address
-            modeS[entry, .registrationRow] = UInt32(row)
-        }
-        modeS.sort(by: [.address, .registrationRow])
-
-        var artifact = ArtifactBuilder(kind: S.kind)
-        artifact.addSection(S.Section.strings, rows: remap.count, bytes: poolBytes)
-        artifact.addSection(S.Section.models, rows: modelTable.count, bytes: modelTable.serialize())
-        artifact.addSection(S.Section.modelKeys, rows: reference.modelKeys.count, bytes: KeyTable.serialize(reference.modelKeys))
-        artifact.addSection(S.Section.manufacturers, rows: manufacturerTable.count, bytes: manufacturerTable.serialize())
-        artifact.addSection(S.Section.manufacturerKeys, rows: manufacturerKeys.count, bytes: KeyTable.serialize(manufacturerKeys))
-        artifact.addSection(S.Section.manufacturerModels, rows: manufacturerModels.count, bytes: manufacturerModels.serialize())
-        artifact.addSection(S.Section.engines, rows: engineTable.count, bytes: engineTable.serialize())
-        artifact.addSection(S.Section.engineKeys, rows: reference.engineKeys.count, bytes: KeyTable.serialize(reference.engineKeys))
-        let registrationCount = registrationTable.count
-        artifact.addSection(S.Section.registrations, rows: registrationCount,
-                            bytes: registrationTable.serialize(order: registrationOrder, remap: remap))
-        registrationTable = RowTableBuilder()
-        artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
-        artifact.addSection(S.Section.modeS, rows: modeS.count, bytes: modeS.serialize())
-        artifact.addSection(S.Section.codes, rows: codeTable.count, bytes: codeTable.serialize())
-
-        let counts: [String: Int] = [
-            "models": reference.models.count,
-            "engines": reference.engines.count,
-            "registrationsWithoutModel": withoutModel,
-            "registrationsWithoutEngine": withoutEngine,
-            "registrations": registrationCount,
-            "manufacturers": manufacturerTable.count,
-            "modeSAddresses": modeS.count,
-            "strings": remap.count,
-        ]
-        return (artifact, counts)
-    }
-
-    /// Every string is in: sorts the pool on another thread, which gets its only copy (this
-    /// one is left empty).
-    private static func sortInBackground(_ pool: inout StringPoolBuilder) -> BackgroundTask<(bytes: [UInt8], remap: [UInt32])> {
-        pool.dropLookupTable()
-        let taken = pool
-        pool = StringPoolBuilder(expectedStrings: 0)
-        return BackgroundTask { taken.finish() }
-    }
-
-    /// Points every registration at its model and engine rows (by code); returns how many
-    /// name a model code, and a non-empty engine code, that the reference data lacks.
-    private mutating func linkRegistrations() -> (withoutModel: Int, withoutEngine: Int) {
-        var withoutModel = 0, withoutEngine = 0
-        for row in 0..<registrationTable.count {
-            let modelCode = Int(registrationTable[row, .modelCode]), engineCode = Int(registrationTable[row, .engineCode])
-            if modelCode < modelRowByCode.count, modelRowByCode[modelCode] != UInt32.max {
-                registrationTable[row, .modelRow] = modelRowByCode[modelCode]
-            } else {
-                withoutModel += 1
-            }
-            if engineCode != 0 {
-                if engineCode < engineRowByCode.count, engineRowByCode[engineCode] != UInt32.max {
-                    registrationTable[row, .engineRow] = engineRowByCode[engineCode]
-                } else {
-                    withoutEngine += 1
-                }
-            }
-        }
-        return (withoutModel, withoutEngine)
+        var codes = reference.codes
+        codes.sort(by: [.table, .code])
+        return ([
+            (S.Section.models, models.count, models.serialize()),
+            (S.Section.modelKeys, reference.modelKeys.count, KeyTable.serialize(reference.modelKeys)),
+            (S.Section.manufacturers, manufacturerTable.count, manufacturerTable.serialize()),
+            (S.Section.manufacturerKeys, manufacturerKeys.count, KeyTable.serialize(manufacturerKeys)),
+            (S.Section.manufacturerModels, manufacturerModels.count, manufacturerModels.serialize()),
+            (S.Section.engines, reference.engines.count, reference.engines.serialize()),
+            (S.Section.engineKeys, reference.engineKeys.count, KeyTable.serialize(reference.engineKeys)),
+            (S.Section.codes, codes.count, codes.serialize()),
+        ], manufacturerTable.count)
     }
 
     /// `order` is sorted by packed N-number prefix; within each run of equal prefixes, orders
-    /// the rows by their N-number's final string id, stably (equal N-numbers stay in row order).
-    /// The result is the stable sort of the rows by N-number.
-    private func breakTies(in order: inout [UInt32], keys: [UInt64], remap: [UInt32]) {
+    /// the rows by their N-number's final string id (`nNumber(row)`), stably (equal N-numbers
+    /// stay in row order). The result is the stable sort of the rows by N-number.
+    private static func breakTies(in order: inout [UInt32], keys: [UInt64], nNumber: (UInt32) -> UInt32) {
         var start = 0
         while start < keys.count {
             var end = start + 1
             while end < keys.count && keys[end] == keys[start] { end += 1 }
             if end - start > 1 {
                 order[start..<end].sort { a, b in
-                    let x = remap[Int(registrationTable[Int(a), .nNumber])], y = remap[Int(registrationTable[Int(b), .nNumber])]
+                    let x = nNumber(a), y = nNumber(b)
                     return x != y ? x < y : a < b
                 }
             }
             start = end
         }
     }
+}
 
-    private mutating func intern(_ code: FAACode?) -> UInt32 {
-        code.map { pool.intern($0.raw) } ?? 0
+/// A string as a dictionary key by its bytes: `String`'s own equality is canonical equivalence,
+/// under which two differently encoded names would be one.
+private struct UTF8Key: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (a: UTF8Key, b: UTF8Key) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
 

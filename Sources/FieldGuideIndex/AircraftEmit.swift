@@ -9,6 +9,10 @@ import Foundation
 /// hashes in the report. Writes the artifact, then the manifest, each atomically; on any error
 /// the previously published files stay as they were.
 ///
+/// Three threads read the hand-off: one for each half of `registrations.csv` and one for the
+/// reference files, each into a part of the builder with a string pool of its own. The
+/// artifact is the same, byte for byte, as when it is read in one pass; so are the errors.
+///
 /// ```swift
 /// let result = try AircraftEmit.run(handOff: "output/stage/faa", outputDirectory: "output")
 /// ```
@@ -24,6 +28,12 @@ public enum AircraftEmit {
     }
 
     public static func run(handOff: String, outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
+        try run(handOff: handOff, outputDirectory: outputDirectory, environment: environment, cuttingAtOrAfter: nil)
+    }
+
+    /// `run`, with `registrations.csv` cut at the first line boundary at or past `offset` (by
+    /// default the middle; past the last one, it is read in one pass).
+    static func run(handOff: String, outputDirectory: String, environment: [String: String], cuttingAtOrAfter offset: Int?) throws -> Result {
         let reportPath = handOff + "/" + NormalizedFAA.reportFile
         guard FileManager.default.fileExists(atPath: reportPath) else {
             throw FAAError(.badHandOff, file: reportPath, "expected the ingest report of ingest-faa, found none (run ingest-faa first)")
@@ -47,21 +57,20 @@ public enum AircraftEmit {
             throw mismatch(path: bad.path, expected: bad.expected, found: bad.found)
         }
 
-        // Models and engines are read on another thread while the registrations are interned
-        // here; the builder links the two in `build()`. An error in the reference files still
+        // The reference data (models, engines) is read on another thread while the registrations
+        // are, into a part of the builder of its own. An error in the reference files still
         // comes first, as when they were read first.
         let reference = BackgroundTask {
             let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
             let engines = try NormalizedFAA.readEngines(handOff + "/" + NormalizedFAA.enginesFile)
-            return AircraftArtifactBuilder.ReferenceData(models: models, engines: engines)
+            var part = AircraftArtifactBuilder.Part(expectedModels: models.count)
+            part.add(AircraftArtifactBuilder.ReferenceData(models: models, engines: engines))
+            part.sortStrings()
+            return part
         }
-        func kept(_ prefix: String) -> Int {
-            report.sources.filter { $0.file.uppercased().hasPrefix(prefix) }.map(\.rows.kept).reduce(0, +)
-        }
-        var builder = AircraftArtifactBuilder(expectedRegistrations: kept("MASTER"), expectedModels: kept("ACFTREF"))
-        let registrationsHash: String
+        let registrations: (parts: [AircraftArtifactBuilder.Part], sha256: String)
         do {
-            registrationsHash = try NormalizedFAA.readRegistrationRecords(registrationsPath) { try builder.addRegistration($0) }
+            registrations = try readRegistrations(registrationsPath, report: report, cuttingAtOrAfter: offset)
         } catch {
             _ = try reference.value()
             // A file that is not the one the report describes is reported as such, even when it
@@ -74,11 +83,11 @@ public enum AircraftEmit {
             }
             throw error
         }
-        let referenceData = try reference.value()
-        if let expectedRegistrationsHash, registrationsHash != expectedRegistrationsHash {
-            throw mismatch(path: registrationsPath, expected: expectedRegistrationsHash, found: registrationsHash)
+        let referencePart = try reference.value()
+        if let expectedRegistrationsHash, registrations.sha256 != expectedRegistrationsHash {
+            throw mismatch(path: registrationsPath, expected: expectedRegistrationsHash, found: registrations.sha256)
         }
-        builder.add(referenceData)
+        var builder = AircraftArtifactBuilder(parts: registrations.parts + [referencePart])
         let (artifact, counts) = builder.build()
 
         let artifactPath = outputDirectory + "/" + artifactFile
@@ -95,6 +104,41 @@ public enum AircraftEmit {
             try AtomicFile.write(Array(data), to: outputDirectory + "/" + rejectsFile)
         }
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
+    }
+
+    /// `registrations.csv` in builder parts, in file order, and its SHA-256.
+    ///
+    /// A file the report vouches for is cut in two halves, read on two threads into a part
+    /// each (the hand-off's values never hold a line feed; a file that is not the hand-off's is
+    /// reported as a mismatch anyway); the first half's thread then hashes the whole file. A
+    /// file that cannot be cut is read in one pass (`CSVPipeline`).
+    private static func readRegistrations(_ path: String, report: FAAIngestReport,
+                                          cuttingAtOrAfter offset: Int?) throws -> (parts: [AircraftArtifactBuilder.Part], sha256: String) {
+        let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
+        guard report.outputs[NormalizedFAA.registrationsFile] != nil,
+              let halves = try NormalizedFAA.RegistrationHalves(path: path, cuttingAtOrAfter: offset) else {
+            var part = AircraftArtifactBuilder.Part(expectedRegistrations: expected)
+            let sha256 = try NormalizedFAA.readRegistrationRecords(path) { try part.addRegistration($0) }
+            return ([part], sha256)
+        }
+        // A little more than half the rows each, to be safe. Each thread makes its own part:
+        // their tables are large, zeroing them is work to share.
+        let rows = expected / 2 + expected / 50
+        var outcomes = Concurrently.run(2) { half throws -> (part: AircraftArtifactBuilder.Part, sha256: String?) in
+            var part = AircraftArtifactBuilder.Part(expectedRegistrations: rows)
+            var sha256: String?
+            if half == 0 {
+                sha256 = try halves.readFirst { try part.addRegistration($0) }
+            } else {
+                try halves.readSecond { try part.addRegistration($0) }
+            }
+            part.sortStrings()
+            return (part, sha256)
+        }
+        // The first error in file order.
+        let first = try outcomes[0].get(), second = try outcomes[1].get()
+        outcomes = []  // the parts' only copies are returned: `build()` changes them in place
+        return ([first.part, second.part], first.sha256!)
     }
 }
 

@@ -93,23 +93,28 @@ struct OnePassBuilderTests {
         var kind: ColumnKind { self == .name ? .string : self == .small ? .u8 : .u32 }
     }
 
-    @Test("serialize(order:remap:) gives the bytes of remapStrings, sort and serialize")
+    @Test("serialize(_:order:) over several tables gives the bytes of their concatenation, sorted")
     func orderedSerialize() {
-        var table = RowTableBuilder<Column>()
-        let rows: [(UInt32, UInt32, UInt32)] = [(3, 1, 30), (1, 2, 10), (2, 255, 30), (0, 4, 20), (3, 5, 10)]
-        for (name, small, key) in rows {
-            let row = table.appendRow()
-            table[row, .name] = name
-            table[row, .small] = small
-            table[row, .key] = key
+        let rows: [(UInt32, UInt32, UInt32)] = [(3, 1, 30), (1, 2, 10), (2, 255, 30), (0, 4, 20), (3, 5, 10), (7, 0, 0)]
+        func table(_ rows: ArraySlice<(UInt32, UInt32, UInt32)>) -> RowTableBuilder<Column> {
+            var table = RowTableBuilder<Column>()
+            for (name, small, key) in rows {
+                let row = table.appendRow()
+                table[row, .name] = name
+                table[row, .small] = small
+                table[row, .key] = key
+            }
+            return table
         }
-        let remap: [UInt32] = [0, 7, 5, 9]
-        var reference = table
-        reference.remapStrings(remap)
-        let moved = reference.sort(by: [.key])
+        var whole = table(rows[...])
+        let moved = whole.sort(by: [.key])
         var order = [UInt32](repeating: 0, count: rows.count)
         for (old, new) in moved.enumerated() { order[new] = UInt32(old) }
-        #expect(table.serialize(order: order, remap: remap) == reference.serialize())
+        for cut in 0...rows.count {
+            let parts = [table(rows[..<cut]), table(rows[cut...])]
+            #expect(RowTableBuilder.serialize(parts, order: order) == whole.serialize())
+        }
+        #expect(RowTableBuilder.serialize([table(rows[...])], order: order) == whole.serialize())
     }
 
     @Test("the threaded write matches in-memory serialization for many sections of odd sizes")

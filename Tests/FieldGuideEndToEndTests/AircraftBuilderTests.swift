@@ -58,6 +58,27 @@ struct AircraftBuilderTests {
         #expect(a.counts["registrationsWithoutEngine"] == 1)  // 99999; empty codes do not count
     }
 
+    @Test("parts filled apart give one builder's bytes, wherever the cut and whichever part has the reference data")
+    func parts() throws {
+        var single = AircraftArtifactBuilder(models: Self.models, engines: Self.engines)
+        for (i, r) in Self.registrations.enumerated() { try single.addRegistration(Self.record(i, r)) }
+        let expected = single.build()
+        let reference = AircraftArtifactBuilder.ReferenceData(models: Self.models, engines: Self.engines)
+        for cut in 0...Self.registrations.count {
+            for holder in 0...2 {  // the first half, the second, or a part of its own
+                var parts = [AircraftArtifactBuilder.Part(), AircraftArtifactBuilder.Part()]
+                for (i, r) in Self.registrations.enumerated() { try parts[i < cut ? 0 : 1].addRegistration(Self.record(i, r)) }
+                if holder == 2 { parts.append(AircraftArtifactBuilder.Part(expectedModels: Self.models.count)) }
+                parts[holder].add(reference)
+                if cut % 2 == 0 { parts[holder].sortStrings() }  // sorted by its thread, or by `build()`
+                var builder = AircraftArtifactBuilder(parts: parts)
+                let built = builder.build()
+                #expect(built.artifact.serialize() == expected.artifact.serialize(), "cut \(cut), reference in part \(holder)")
+                #expect(built.counts == expected.counts)
+            }
+        }
+    }
+
     @Test("registrations sort stably by N-number bytes; links and Mode S rows follow them")
     func registrationOrder() throws {
         var builder = AircraftArtifactBuilder(expectedRegistrations: Self.registrations.count)

@@ -49,6 +49,51 @@ public final class BackgroundTask<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// Work split over threads: several calls at once, each on a thread of its own (the first on
+/// the calling thread), whose results come back without a copy left behind.
+///
+/// For the batch stages' two-core splits. `update` hands every thread one value to change in
+/// place: each value's storage stays its own, so changing it never copies it.
+///
+/// ```swift
+/// let halves = Concurrently.run(2) { index in try read(half: index) }   // [Result<…>]
+/// let counts = Concurrently.update(&parts) { index, part in part.link() }
+/// ```
+public enum Concurrently {
+    /// Calls `body` with `0..<count`, all at once; returns how each call ended, in order, once
+    /// all have.
+    public static func run<Output: Sendable, Failure: Error>(
+        _ count: Int, _ body: @escaping @Sendable (Int) throws(Failure) -> Output
+    ) -> [Result<Output, Failure>] {
+        let outcomes = (0..<count).map { _ in Box<Result<Output, Failure>>() }
+        @Sendable func call(_ index: Int) {
+            do throws(Failure) { outcomes[index].value = .success(try body(index)) } catch { outcomes[index].value = .failure(error) }
+        }
+        let others = (1..<max(count, 1)).map { index in BackgroundTask { call(index) } }
+        if count > 0 { call(0) }
+        for other in others { other.finished() }
+        return outcomes.map { $0.value.take()! }
+    }
+
+    /// Calls `body` with every element of `values` and its index, all at once, to change the
+    /// element in place; returns how each call ended, in order, once all have.
+    public static func update<Value: Sendable, Output: Sendable, Failure: Error>(
+        _ values: inout [Value], _ body: @escaping @Sendable (Int, inout Value) throws(Failure) -> Output
+    ) -> [Result<Output, Failure>] {
+        let slots = values.map { Box(value: $0) }
+        values = []  // each value's storage is now referenced by its box alone
+        let outcomes = run(slots.count) { index throws(Failure) in try body(index, &slots[index].value!) }
+        values = slots.map { $0.value.take()! }
+        return outcomes
+    }
+
+    /// A value used by one thread at a time, taken out once the threads are done.
+    private final class Box<Value>: @unchecked Sendable {
+        var value: Value?
+        init(value: Value? = nil) { self.value = value }
+    }
+}
+
 /// A value handed to another thread under the caller's guarantee that the two never use it at
 /// the same time (one hands it over and waits, for instance).
 struct UncheckedSendable<Value>: @unchecked Sendable {

@@ -169,14 +169,25 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
 
     /// The section bytes.
     public func serialize() -> [UInt8] {
-        let stride = layout.stride, rows = count, width = self.width
+        Self.serialize([self], order: Array(0..<UInt32(count)))
+    }
+
+    /// The section bytes of the rows of `tables` taken as one table (each table's rows after
+    /// the previous one's), in `order` (`order[i]` is the row that goes `i`th): a concatenation,
+    /// a sort and `serialize()` in one pass, without a copy of the tables.
+    public static func serialize(_ tables: [Self], order: [UInt32]) -> [UInt8] {
+        let starts = tables.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
+        precondition(order.count == starts.last!, "one position per row")
+        let layout = RowLayout<Column>(), width = Column.allCases.count, stride = layout.stride
         let columns = Column.allCases.map { (index: $0.rawValue, width: $0.kind.width) }
-        return [UInt8](unsafeUninitializedCapacity: rows * stride) { out, initialized in
+        return [UInt8](unsafeUninitializedCapacity: order.count * stride) { out, initialized in
             let raw = UnsafeMutableRawBufferPointer(out)
-            values.withUnsafeBufferPointer { v in
+            tables.map(\.values).withUnsafeBufferPointers { values in
                 var cursor = 0
-                for r in 0..<rows {
-                    let row = r * width
+                for old in order {
+                    var table = 0
+                    while Int(old) >= starts[table + 1] { table += 1 }
+                    let v = values[table], row = (Int(old) - starts[table]) * width
                     for column in columns {
                         let value = v[row + column.index]
                         switch column.width {
@@ -185,37 +196,6 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
                         default: raw.storeBytes(of: value.littleEndian, toByteOffset: cursor, as: UInt32.self)
                         }
                         cursor += column.width
-                    }
-                }
-            }
-            initialized = rows * stride
-        }
-    }
-
-    /// The section bytes of the rows taken in `order` (`order[i]` is the row that goes `i`th),
-    /// string columns mapped through `remap`: `remapStrings`, a sort and `serialize()` in one
-    /// pass, without a second copy of the table.
-    public func serialize(order: [UInt32], remap: [UInt32]) -> [UInt8] {
-        precondition(order.count == count, "one position per row")
-        let stride = layout.stride, width = self.width
-        let columns = Column.allCases.map { (index: $0.rawValue, width: $0.kind.width, isString: $0.kind == .string) }
-        return [UInt8](unsafeUninitializedCapacity: order.count * stride) { out, initialized in
-            let raw = UnsafeMutableRawBufferPointer(out)
-            values.withUnsafeBufferPointer { v in
-                remap.withUnsafeBufferPointer { remap in
-                    var cursor = 0
-                    for old in order {
-                        let row = Int(old) * width
-                        for column in columns {
-                            var value = v[row + column.index]
-                            if column.isString { value = remap[Int(value)] }
-                            switch column.width {
-                            case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: cursor, as: UInt8.self)
-                            case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: cursor, as: UInt16.self)
-                            default: raw.storeBytes(of: value.littleEndian, toByteOffset: cursor, as: UInt32.self)
-                            }
-                            cursor += column.width
-                        }
                     }
                 }
             }

@@ -163,8 +163,7 @@ enum MasterReader {
                     try file.read(file.cut..<file.size) { digest.update($0) }
                     hash.set(digest: digest.finalize(), bytes: digest.bytes)
                 } else {
-                    var lineFeeds = 0
-                    try file.read(0..<file.cut) { lineFeeds += countLineFeeds($0) }
+                    let lineFeeds = try file.lineFeedsBeforeCut()
                     var dialect = CSVDialect.fixedWidth
                     dialect.skipsByteOrderMark = false  // not the start of the file
                     let parser = try CSVParser(dialect: dialect, file: file.name, firstLine: lineFeeds + 1)
@@ -176,62 +175,5 @@ enum MasterReader {
             }
         }
         return Result(parts: parts, sha256: hash.digest, bytes: hash.bytes)
-    }
-
-    private static func countLineFeeds(_ chunk: UnsafeRawBufferPointer) -> Int {
-        var count = 0
-        for byte in chunk where byte == 0x0A { count += 1 }
-        return count
-    }
-}
-
-/// A plain file and the line boundary nearest its middle.
-private struct SplitFile: @unchecked Sendable {
-    let path: String
-    let name: String
-    let size: Int
-    /// The offset just after the first line feed at or past the middle.
-    let cut: Int
-
-    /// Nil when the file is smaller than `minimumSize` or has no line feed in its second half.
-    init?(path: String, name: String, minimumSize: Int) throws {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) >= max(minimumSize, 2) else { return nil }
-        self.path = path
-        self.name = name
-        self.size = Int(info.st_size)
-        var cut: Int?
-        let middle = size / 2
-        try Self.read(path: path, name: name, middle..<size) { chunk, offset in
-            guard cut == nil else { return }
-            if let found = memchr(chunk.baseAddress!, 0x0A, chunk.count) {
-                cut = offset + (UnsafeRawPointer(found) - chunk.baseAddress!) + 1
-            }
-        }
-        guard let cut, cut < size else { return nil }
-        self.cut = cut
-    }
-
-    /// Streams `range` of the file in 1 MiB chunks.
-    func read(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        try Self.read(path: path, name: name, range) { chunk, _ in try body(chunk) }
-    }
-
-    private static func read(path: String, name: String, _ range: Range<Int>,
-                             _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw FAAError(.unreadable, file: name, "cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let n = pread(fd, buffer.baseAddress, min(size, range.upperBound - offset), off_t(offset))
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw FAAError(.unreadable, file: name, "read failed") }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), offset)
-            offset += n
-        }
     }
 }

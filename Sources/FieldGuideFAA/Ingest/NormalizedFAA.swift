@@ -106,6 +106,61 @@ public enum NormalizedFAA {
         return hash.digest
     }
 
+    /// `registrations.csv` cut in two at a line boundary, for reading its halves on two threads
+    /// (`readRegistrationRecords(_:_:)` reads it in one pass). The hand-off's values never hold
+    /// a line feed (MASTER is unquoted), so each half holds whole records; the second half's
+    /// records keep their real line numbers, its first record has index 0.
+    ///
+    /// ```swift
+    /// if let halves = try NormalizedFAA.RegistrationHalves(path: path) {
+    ///     let second = BackgroundTask { try halves.readSecond { record in … } }
+    ///     let sha256 = try halves.readFirst { record in … }   // meanwhile, on this thread
+    ///     try second.value()
+    /// }
+    /// ```
+    public struct RegistrationHalves: Sendable {
+        public let file: SplitFile
+
+        /// Nil when the file is smaller than `minimumSize` or cannot be cut (see `SplitFile`);
+        /// the cut is the first line boundary at or past `offset`, by default the middle.
+        public init?(path: String, minimumSize: Int = 0, cuttingAtOrAfter offset: Int? = nil) throws {
+            guard let file = try SplitFile(path: path, name: PathName(path: path).lastComponent, minimumSize: minimumSize,
+                                           cuttingAtOrAfter: offset) else { return nil }
+            self.file = file
+        }
+
+        /// Streams the data records of the first half (header checked) to `body`, then hashes the
+        /// rest of the file; returns the SHA-256 of the whole file.
+        public func readFirst(_ body: (CSVRecord) throws -> Void) throws -> String {
+            var digest = StreamingDigest()
+            let parser = try CSVParser(dialect: .rfc4180, file: file.name)
+            func handle(_ record: CSVRecord) throws {
+                try check(record, header: registrationHeader, file: file.name)
+                if record.index > 0 { try body(record) }
+            }
+            try file.read(0..<file.cut) { chunk in
+                digest.update(chunk)
+                try parser.parse(chunk, handle)
+            }
+            try parser.finish(handle)
+            try file.read(file.cut..<file.size) { digest.update($0) }
+            return digest.finalize()
+        }
+
+        /// Streams the records of the second half to `body`.
+        public func readSecond(_ body: (CSVRecord) throws -> Void) throws {
+            var dialect = CSVDialect.rfc4180
+            dialect.skipsByteOrderMark = false  // not the start of the file
+            let parser = try CSVParser(dialect: dialect, file: file.name, firstLine: try file.lineFeedsBeforeCut() + 1)
+            func handle(_ record: CSVRecord) throws {
+                try checkWidth(record, header: registrationHeader, file: file.name)
+                try body(record)
+            }
+            try file.read(file.cut..<file.size) { chunk in try parser.parse(chunk, handle) }
+            try parser.finish(handle)
+        }
+    }
+
     /// Streams `registrations.csv`.
     public static func readRegistrations(_ path: String, _ body: (Registration) throws -> Void) throws {
         try read(path, header: registrationHeader) { r in
@@ -158,6 +213,11 @@ public enum NormalizedFAA {
             }
             return
         }
+        try checkWidth(record, header: header, file: name)
+    }
+
+    /// A data row must have a field per column of `header`.
+    private static func checkWidth(_ record: CSVRecord, header: [String], file name: String) throws {
         guard record.count == header.count else {
             throw FAAError(.badHandOff, file: name, line: record.line,
                            "expected \(header.count) fields, found \(record.count)")
