@@ -94,6 +94,25 @@ struct CSVReaderTests {
         #expect(try parse(text, chunk: 7).map(\.fields) == rows)
     }
 
+    @Test("the writer quotes a field for a delimiter, quote or line break at any position, and for nothing else")
+    func writerQuotingPositions() throws {
+        for length in 1...20 {
+            for position in 0..<length {
+                for special in ["", ",", "\"", "\n", "\r", "x"] {
+                    var characters = Array(repeating: "a", count: length)
+                    if !special.isEmpty { characters[position] = special }
+                    let field = characters.joined()
+                    var writer = CSVWriter()
+                    writer.write([field])
+                    let written = String(decoding: writer.bytes, as: UTF8.self)
+                    let quoted = [",", "\"", "\n", "\r"].contains(special)
+                    #expect(written.hasPrefix("\"") == quoted, "\(field.debugDescription)")
+                    #expect(try parse(written, chunk: 5).map(\.fields) == [[field]])
+                }
+            }
+        }
+    }
+
     @Test("real ENGINE.txt: every one of the 4,751 records plus header, 7 fields each")
     func realEngineFile() throws {
         guard let url = TestPaths.shared("faa/ENGINE.txt") else { return }
