@@ -96,6 +96,7 @@ public enum Concurrently {
 
 /// A value handed to another thread under the caller's guarantee that the two never use it at
 /// the same time (one hands it over and waits, for instance).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(value: Value) { self.value = value }
 }

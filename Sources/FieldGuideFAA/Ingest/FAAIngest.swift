@@ -165,7 +165,8 @@ public struct FAAIngest: Sendable {
                 guard result.parts[0].sawHeader else {
                     throw FAAError(.wrongHeader, file: part.name, line: 1, "expected the \(FAAFileKind.master.fileName) header, found an empty file")
                 }
-                sourceEntries.append(Manifest.Source(file: part.name, bytes: result.bytes, sha256: result.sha256, rows: rows))
+                let hash = try result.sourceHash()
+                sourceEntries.append(Manifest.Source(file: part.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
             }
             counts["registrationsWithoutModel"] = withoutModel
             counts["registrationsWithoutEngine"] = withoutEngine

@@ -1,3 +1,4 @@
+import FieldGuideArtifact
 import FieldGuideCSV
 import FieldGuideCore
 import Foundation
@@ -105,13 +106,26 @@ final class MasterPart: @unchecked Sendable {
 /// middle and the two halves are read, parsed (a libcsv parser each) and normalized on two
 /// threads. MASTER is unquoted, so a line feed always ends a record and the second parser can
 /// start there; it numbers its lines from the count of line feeds before the cut. The first
-/// thread also hashes the whole file, in order. Anything else (a ZIP entry, a small file) is
-/// read in one pass through `CSVPipeline`.
+/// thread hashes the first half as it parses it, then hands the rest of the file's hash to a
+/// thread of its own, which finishes while the caller merges the parts. Anything else (a ZIP
+/// entry, a small file) is read in one pass through `CSVPipeline`.
 enum MasterReader {
     struct Result {
         var parts: [MasterPart]
-        var sha256: String
-        var bytes: Int
+        fileprivate var hash: Hash
+
+        /// The file's SHA-256 and size; waits for the hash's last stretch when it is still running.
+        func sourceHash() throws -> (sha256: String, bytes: Int) {
+            switch hash {
+            case let .done(box): return (box.digest, box.bytes)
+            case let .running(task): return try task.value()
+            }
+        }
+    }
+
+    fileprivate enum Hash {
+        case done(DigestBox)
+        case running(BackgroundTask<(sha256: String, bytes: Int)>)
     }
 
     static func read(_ source: FAASourceFile, models: FAAJoinKeys, engines: FAAJoinKeys,
@@ -133,14 +147,14 @@ enum MasterReader {
         } catch {
             part.failure = error
         }
-        return Result(parts: [part], sha256: hash.digest, bytes: hash.bytes)
+        return Result(parts: [part], hash: .done(hash))
     }
 
     private static func readHalves(_ file: SplitFile, models: FAAJoinKeys, engines: FAAJoinKeys,
                                    checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
         // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
         let parts = [0, 1].map { _ in MasterPart(file: file.name, models: models, engines: engines, expectedRows: file.size / 1_000) }
-        let hash = DigestBox()
+        let tail = TailHash()
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             let part = parts[half]
             do {
@@ -160,8 +174,13 @@ enum MasterReader {
                         try parser.parse(chunk, body)
                     }
                     try parser.finish(body)
-                    try file.read(file.cut..<file.size) { digest.update($0) }
-                    hash.set(digest: digest.finalize(), bytes: digest.bytes)
+                    // This thread is done with its digest: the copy is the task's alone.
+                    let firstHalf = UncheckedSendable(value: digest)
+                    tail.task = BackgroundTask {
+                        var digest = firstHalf.value
+                        try file.read(file.cut..<file.size) { digest.update($0) }
+                        return (digest.finalize(), digest.bytes)
+                    }
                 } else {
                     let lineFeeds = try file.lineFeedsBeforeCut()
                     var dialect = CSVDialect.fixedWidth
@@ -174,6 +193,12 @@ enum MasterReader {
                 part.failure = error
             }
         }
-        return Result(parts: parts, sha256: hash.digest, bytes: hash.bytes)
+        // A first half that failed started no hash: its error stops the merge before the hash is asked for.
+        return Result(parts: parts, hash: tail.task.map { .running($0) } ?? .done(DigestBox()))
+    }
+
+    /// The hash of the rest of the file, started by the first half's thread.
+    private final class TailHash: @unchecked Sendable {
+        var task: BackgroundTask<(sha256: String, bytes: Int)>?
     }
 }
