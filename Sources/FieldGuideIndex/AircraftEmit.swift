@@ -110,8 +110,9 @@ public enum AircraftEmit {
     ///
     /// A file the report vouches for is cut in two halves, read on two threads into a part
     /// each (the hand-off's values never hold a line feed; a file that is not the hand-off's is
-    /// reported as a mismatch anyway); the first half's thread then hashes the whole file. A
-    /// file that cannot be cut is read in one pass (`CSVPipeline`).
+    /// reported as a mismatch anyway); the first half's thread then hands the rest of the
+    /// file's hash to a thread of its own. A file that cannot be cut is read in one pass
+    /// (`CSVPipeline`).
     private static func readRegistrations(_ path: String, report: FAAIngestReport,
                                           cuttingAtOrAfter offset: Int?) throws -> (parts: [AircraftArtifactBuilder.Part], sha256: String) {
         let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
@@ -124,9 +125,9 @@ public enum AircraftEmit {
         // A little more than half the rows each, to be safe. Each thread makes its own part:
         // their tables are large, zeroing them is work to share.
         let rows = expected / 2 + expected / 50
-        var outcomes = Concurrently.run(2) { half throws -> (part: AircraftArtifactBuilder.Part, sha256: String?) in
+        var outcomes = Concurrently.run(2) { half throws -> (part: AircraftArtifactBuilder.Part, sha256: BackgroundTask<String>?) in
             var part = AircraftArtifactBuilder.Part(expectedRegistrations: rows)
-            var sha256: String?
+            var sha256: BackgroundTask<String>?
             if half == 0 {
                 sha256 = try halves.readFirst { try part.addRegistration($0) }
             } else {
@@ -138,7 +139,7 @@ public enum AircraftEmit {
         // The first error in file order.
         let first = try outcomes[0].get(), second = try outcomes[1].get()
         outcomes = []  // the parts' only copies are returned: `build()` changes them in place
-        return ([first.part, second.part], first.sha256!)
+        return ([first.part, second.part], try first.sha256!.value())
     }
 }
 

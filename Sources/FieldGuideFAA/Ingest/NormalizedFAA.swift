@@ -1,3 +1,4 @@
+import FieldGuideArtifact
 import FieldGuideCSV
 import FieldGuideCore
 
@@ -129,9 +130,10 @@ public enum NormalizedFAA {
             self.file = file
         }
 
-        /// Streams the data records of the first half (header checked) to `body`, then hashes the
-        /// rest of the file; returns the SHA-256 of the whole file.
-        public func readFirst(_ body: (CSVRecord) throws -> Void) throws -> String {
+        /// Streams the data records of the first half (header checked) to `body`, then hands the
+        /// rest of the file's SHA-256 to a thread of its own: the task's value is the hash of the
+        /// whole file, finished while the caller goes on.
+        public func readFirst(_ body: (CSVRecord) throws -> Void) throws -> BackgroundTask<String> {
             var digest = StreamingDigest()
             let parser = try CSVParser(dialect: .rfc4180, file: file.name)
             func handle(_ record: CSVRecord) throws {
@@ -143,8 +145,13 @@ public enum NormalizedFAA {
                 try parser.parse(chunk, handle)
             }
             try parser.finish(handle)
-            try file.read(file.cut..<file.size) { digest.update($0) }
-            return digest.finalize()
+            // This thread is done with its digest: the copy is the task's alone.
+            let firstHalf = UncheckedSendable(value: digest), split = file
+            return BackgroundTask {
+                var digest = firstHalf.value
+                try split.read(split.cut..<split.size) { digest.update($0) }
+                return digest.finalize()
+            }
         }
 
         /// Streams the records of the second half to `body`.
