@@ -192,6 +192,35 @@ struct FAAIngestTests {
         #expect(results[1].1.contains("rejected,MASTER.txt,4,LAST ACTION DATE,20231301,"))
     }
 
+    @Test("the reference files, read beside MASTER, still come first: their error wins, their rejects lead the report")
+    func referenceFirst() throws {
+        var engines = try FAAFixtures.lines("ENGINE.txt"), master = try FAAFixtures.lines("MASTER.txt")
+        var engine = engines[2].components(separatedBy: ",")
+        engine[4] = "1X0"  // HORSEPOWER
+        engines[2] = engine.joined(separator: ",")
+        var registration = master[3].components(separatedBy: ",")
+        registration[15] = "20231301"  // LAST ACTION DATE
+        master[3] = registration.joined(separator: ",")
+        for threshold in [Int.max, 0] {
+            let options = FAAIngest.Options(maxRejectShare: 0.2, parallelThreshold: threshold)
+            let kept = try FAAFixtures.inputCopy(overriding: ["ENGINE.txt": .faaFile(engines), "MASTER.txt": .faaFile(master)])
+            let out = try TestPaths.temporaryDirectory("faa-reference-first").path
+            let report = try FAAIngest(options: options).run(sources: try FAASources.locate(kept), outputDirectory: out)
+            #expect(report.sources.map(\.rows.rejected) == [0, 1, 1])
+            let lines = try readText(out + "/faa-rejects.csv").split(separator: "\n").dropFirst()
+            #expect(lines.map { $0.split(separator: ",")[1] } == ["ENGINE.txt", "MASTER.txt"])
+
+            let wrongHeader = try FAAFixtures.inputCopy(overriding: [
+                "ACFTREF.txt": try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/ENGINE.txt")),
+                "MASTER.txt": .faaFile(["N-NUMBER"] + master.dropFirst()),
+            ])
+            let error = #expect(throws: FAAError.self) {
+                try FAAIngest(options: options).run(sources: try FAASources.locate(wrongHeader), outputDirectory: out)
+            }
+            #expect(error?.description == "ACFTREF.txt:1: expected the ACFTREF.txt header, found the header of ENGINE.txt")
+        }
+    }
+
     @Test("a missing required file is named")
     func missing() throws {
         let sources = try FAAFixtures.inputCopy(removing: ["ENGINE.txt"])

@@ -64,63 +64,41 @@ public struct FAAIngest: Sendable {
         }
 
         do {
-            // Reference files first: MASTER rows are joined against their keys.
-            let modelsOut = try CSVFileSink(path: out(NormalizedFAA.modelsFile), header: NormalizedFAA.modelHeader)
-            var modelCodes: [String: Int] = [:]
-            let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: &rejects) { record, file in
-                // Byte-level fast path for rows kept without a warning; the general path words the rest.
-                if let code = ModelFastPath.code(record) {
-                    if let first = modelCodes[code] {
-                        return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: code,
-                                                   reason: "duplicate code; first at line \(first)")])
-                    }
-                    modelCodes[code] = record.line
-                    try modelsOut.write { ModelFastPath.write(record, into: &$0) }
-                    return .kept([])
-                }
-                switch FAANormalizer.model(record, file: file) {
-                case let .kept(model, warnings):
-                    if let first = modelCodes[model.code] {
-                        return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: model.code,
-                                                   reason: "duplicate code; first at line \(first)")])
-                    }
-                    modelCodes[model.code] = record.line
-                    try modelsOut.write(NormalizedFAA.fields(model))
-                    return .kept(warnings)
-                case let .rejected(issues): return .rejected(issues)
-                }
+            // The reference files on a thread of their own while MASTER is read: its rows are
+            // joined against their codes only when the parts merge. Their rejects and entries
+            // come first, and so does an error of theirs, as when they were read first.
+            let referenceTask = BackgroundTask { [self] in
+                var read = ReferenceRead()
+                do { read.joins = try readReference(sources, outputDirectory: outputDirectory, into: &read) } catch { read.error = error }
+                return UncheckedSendable(value: read)
             }
-            sourceEntries.append(modelRows)
-
-            let enginesOut = try CSVFileSink(path: out(NormalizedFAA.enginesFile), header: NormalizedFAA.engineHeader)
-            var engineCodes: [String: Int] = [:]
-            let engineRows = try readFile(sources.engine, kind: .engine, rejects: &rejects) { record, file in
-                switch FAANormalizer.engine(record, file: file) {
-                case let .kept(engine, warnings):
-                    if let first = engineCodes[engine.code] {
-                        return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: engine.code,
-                                                   reason: "duplicate code; first at line \(first)")])
-                    }
-                    engineCodes[engine.code] = record.line
-                    try enginesOut.write(NormalizedFAA.fields(engine))
-                    return .kept(warnings)
-                case let .rejected(issues): return .rejected(issues)
-                }
+            // However this block ends, the reference thread is done with the output directory.
+            defer { _ = referenceTask.finished() }
+            var joins: ReferenceRead.Joins?
+            func awaitReference() throws -> ReferenceRead.Joins {
+                if let joins { return joins }
+                let read = referenceTask.finished().value
+                rejects = read.rejects
+                sourceEntries = read.entries
+                if let error = read.error { throw error }
+                joins = read.joins
+                return joins!
             }
-            sourceEntries.append(engineRows)
 
             let registrationsOut = try CSVFileSink(path: out(NormalizedFAA.registrationsFile), header: NormalizedFAA.registrationHeader)
             // Parts are normalized apart (on two threads for a large file) and merged here in
             // file order: duplicates, counts and issues come out as from a single pass.
-            let models = FAAJoinKeys(modelCodes.keys), engines = FAAJoinKeys(engineCodes.keys)
             var seen: [UInt64: (file: Int, line: Int)] = [:]
-            seen.reserveCapacity(modelRows.rows.read * 4)  // MASTER has about 3.4 rows per ACFTREF row
             var withoutModel = 0, withoutEngine = 0, withModeS = 0
             for (fileIndex, part) in sources.master.enumerated() {
-                let result = try MasterReader.read(part, models: models, engines: engines,
-                                                   parallelThreshold: options.parallelThreshold) { record in
-                    try checkHeader(record, of: part.name, expected: .master)
+                let read = Result {
+                    try MasterReader.read(part, parallelThreshold: options.parallelThreshold) { record in
+                        try checkHeader(record, of: part.name, expected: .master)
+                    }
                 }
+                let (models, engines, _) = try awaitReference()
+                let result = try read.get()
+                if seen.isEmpty { seen.reserveCapacity(result.parts.map(\.rows.count).reduce(0, +)) }
                 var rows = Manifest.Rows()
                 for piece in result.parts {
                     let output = piece.output.bytes
@@ -150,8 +128,9 @@ public struct FAAIngest: Sendable {
                             copied = row.end
                         } else {
                             seen[row.nNumber] = (fileIndex, row.line)
-                            if row.flags & MasterPart.Row.withoutModel != 0 { withoutModel += 1 }
-                            if row.flags & MasterPart.Row.withoutEngine != 0 { withoutEngine += 1 }
+                            let orphans = piece.orphans(index, models: models, engines: engines)
+                            if orphans.withoutModel { withoutModel += 1 }
+                            if orphans.withoutEngine { withoutEngine += 1 }
                             if row.flags & MasterPart.Row.hasModeS != 0 { withModeS += 1 }
                             rows.kept += 1
                             rows.warnings += rowIssues.count
@@ -181,7 +160,7 @@ public struct FAAIngest: Sendable {
             }
 
             var outputs: [String: String] = [:]
-            for sink in [modelsOut, enginesOut, registrationsOut] {
+            for sink in try awaitReference().outputs + [registrationsOut] {
                 outputs[sink.name] = try sink.commit()
             }
             try rejects.write(to: out(NormalizedFAA.rejectsFile))
@@ -194,6 +173,68 @@ public struct FAAIngest: Sendable {
         } catch let error as CSVError {
             try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message))
         }
+    }
+
+    /// What the reference thread read: the files' rejects and entries (complete up to an
+    /// error), and the join keys and outputs, or the error.
+    private struct ReferenceRead {
+        typealias Joins = (models: FAAJoinKeys, engines: FAAJoinKeys, outputs: [CSVFileSink])
+        var rejects = RejectsReport()
+        var entries: [Manifest.Source] = []
+        var joins: Joins?
+        var error: (any Error)?
+    }
+
+    /// Reads ACFTREF and ENGINE into `models.csv` and `engines.csv` (not yet committed); returns
+    /// their codes as join keys and the two outputs.
+    private func readReference(_ sources: FAASources, outputDirectory: String,
+                               into read: inout ReferenceRead) throws -> ReferenceRead.Joins {
+        let out = { (name: String) in outputDirectory + "/" + name }
+        let modelsOut = try CSVFileSink(path: out(NormalizedFAA.modelsFile), header: NormalizedFAA.modelHeader)
+        var modelCodes: [String: Int] = [:]
+        let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: &read.rejects) { record, file in
+            // Byte-level fast path for rows kept without a warning; the general path words the rest.
+            if let code = ModelFastPath.code(record) {
+                if let first = modelCodes[code] {
+                    return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: code,
+                                               reason: "duplicate code; first at line \(first)")])
+                }
+                modelCodes[code] = record.line
+                try modelsOut.write { ModelFastPath.write(record, into: &$0) }
+                return .kept([])
+            }
+            switch FAANormalizer.model(record, file: file) {
+            case let .kept(model, warnings):
+                if let first = modelCodes[model.code] {
+                    return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: model.code,
+                                               reason: "duplicate code; first at line \(first)")])
+                }
+                modelCodes[model.code] = record.line
+                try modelsOut.write(NormalizedFAA.fields(model))
+                return .kept(warnings)
+            case let .rejected(issues): return .rejected(issues)
+            }
+        }
+        read.entries.append(modelRows)
+
+        let enginesOut = try CSVFileSink(path: out(NormalizedFAA.enginesFile), header: NormalizedFAA.engineHeader)
+        var engineCodes: [String: Int] = [:]
+        let engineRows = try readFile(sources.engine, kind: .engine, rejects: &read.rejects) { record, file in
+            switch FAANormalizer.engine(record, file: file) {
+            case let .kept(engine, warnings):
+                if let first = engineCodes[engine.code] {
+                    return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: engine.code,
+                                               reason: "duplicate code; first at line \(first)")])
+                }
+                engineCodes[engine.code] = record.line
+                try enginesOut.write(NormalizedFAA.fields(engine))
+                return .kept(warnings)
+            case let .rejected(issues): return .rejected(issues)
+            }
+        }
+        read.entries.append(engineRows)
+
+        return (FAAJoinKeys(modelCodes.keys), FAAJoinKeys(engineCodes.keys), [modelsOut, enginesOut])
     }
 
     enum RowOutcome { case kept([RowIssue]), rejected([RowIssue]) }

@@ -38,7 +38,7 @@ struct FAAJoinKeys: Sendable {
 /// merges the parts in file order, exactly as if the file had been read in one pass.
 final class MasterPart: @unchecked Sendable {
     struct Row {
-        static let kept: UInt8 = 1, withoutModel: UInt8 = 2, withoutEngine: UInt8 = 4, hasModeS: UInt8 = 8
+        static let kept: UInt8 = 1, hasModeS: UInt8 = 8
 
         /// The packed N-number of a kept row (`N` and at most 5 characters fit).
         var nNumber: UInt64
@@ -46,47 +46,60 @@ final class MasterPart: @unchecked Sendable {
         /// One past the row's last byte in `output` (it starts where the previous row ended).
         var end: Int
         var flags: UInt8
+        /// The join keys of a kept row, packed (`FAAJoinKeys.pack`; 0 for a blank engine code),
+        /// or `longCodes` holds them: the reference files may still be being read, so the joins
+        /// are settled at the merge.
+        var modelCode: UInt64 = 0
+        var engineCode: UInt64 = 0
     }
 
     let file: String
-    private let joins: (models: FAAJoinKeys, engines: FAAJoinKeys)
     private(set) var output = CSVWriter()
     private(set) var rows: [Row] = []
     /// Warnings of kept rows and the issues of rejected ones, by index into `rows`.
     private(set) var issues: [(row: Int, issue: RowIssue)] = []
+    /// The codes of kept rows whose model or engine code is too long to pack, by index into `rows`.
+    private(set) var longCodes: [Int: (model: String, engine: String)] = [:]
     var sawHeader = false
     /// What stopped the part early (the rows before it are complete).
     var failure: Error?
 
-    init(file: String, models: FAAJoinKeys, engines: FAAJoinKeys, expectedRows: Int = 0) {
+    init(file: String, expectedRows: Int = 0) {
         self.file = file
-        self.joins = (models, engines)
         rows.reserveCapacity(expectedRows)
     }
 
     /// Normalizes one data record: the byte-level fast path when it applies, else the general one.
     func add(_ record: CSVRecord) {
         if let row = MasterFastPath.normalize(record, into: &output) {
-            var flags = Row.kept
-            if !joins.models.contains(packed: row.modelCode) { flags |= Row.withoutModel }
-            if !row.engineCodeIsEmpty && !joins.engines.contains(packed: row.engineCode) { flags |= Row.withoutEngine }
-            if row.hasModeS { flags |= Row.hasModeS }
-            rows.append(Row(nNumber: row.nNumber, line: record.line, end: output.bytes.count, flags: flags))
+            rows.append(Row(nNumber: row.nNumber, line: record.line, end: output.bytes.count,
+                            flags: Row.kept | (row.hasModeS ? Row.hasModeS : 0),
+                            modelCode: row.modelCode, engineCode: row.engineCodeIsEmpty ? 0 : row.engineCode))
             return
         }
         switch FAANormalizer.registration(record, file: file) {
         case let .kept(registration, warnings):
             output.write(NormalizedFAA.fields(registration))
-            var flags = Row.kept
-            if !joins.models.contains(registration.modelCode) { flags |= Row.withoutModel }
-            if !registration.engineCode.isEmpty && !joins.engines.contains(registration.engineCode) { flags |= Row.withoutEngine }
-            if registration.modeS != nil { flags |= Row.hasModeS }
             for warning in warnings { issues.append((rows.count, warning)) }
-            rows.append(Row(nNumber: FAAJoinKeys.pack(registration.nNumber), line: record.line, end: output.bytes.count, flags: flags))
+            let model = registration.modelCode, engine = registration.engineCode
+            if model.utf8.count > 8 || engine.utf8.count > 8 { longCodes[rows.count] = (model, engine) }
+            rows.append(Row(nNumber: FAAJoinKeys.pack(registration.nNumber), line: record.line, end: output.bytes.count,
+                            flags: Row.kept | (registration.modeS != nil ? Row.hasModeS : 0),
+                            modelCode: FAAJoinKeys.pack(model), engineCode: FAAJoinKeys.pack(engine)))
         case let .rejected(rowIssues):
             for issue in rowIssues { issues.append((rows.count, issue)) }
             rows.append(Row(nNumber: 0, line: record.line, end: output.bytes.count, flags: 0))
         }
+    }
+
+    /// Whether kept row `index` names a model code, and a non-blank engine code, missing from
+    /// the reference files.
+    func orphans(_ index: Int, models: FAAJoinKeys, engines: FAAJoinKeys) -> (withoutModel: Bool, withoutEngine: Bool) {
+        if let long = longCodes[index] {
+            return (!models.contains(long.model), !long.engine.isEmpty && !engines.contains(long.engine))
+        }
+        let row = rows[index]
+        return (!models.contains(packed: row.modelCode), row.engineCode != 0 && !engines.contains(packed: row.engineCode))
     }
 
     /// The N-number of a packed key, for messages.
@@ -128,12 +141,11 @@ enum MasterReader {
         case running(BackgroundTask<(sha256: String, bytes: Int)>)
     }
 
-    static func read(_ source: FAASourceFile, models: FAAJoinKeys, engines: FAAJoinKeys,
-                     parallelThreshold: Int, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
+    static func read(_ source: FAASourceFile, parallelThreshold: Int, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
         if case let .file(path) = source.location, let file = try SplitFile(path: path, name: source.name, minimumSize: parallelThreshold) {
-            return try readHalves(file, models: models, engines: engines, checkHeader: checkHeader)
+            return try readHalves(file, checkHeader: checkHeader)
         }
-        let part = MasterPart(file: source.name, models: models, engines: engines)
+        let part = MasterPart(file: source.name)
         let hash = DigestBox()
         do {
             try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
@@ -150,10 +162,9 @@ enum MasterReader {
         return Result(parts: [part], hash: .done(hash))
     }
 
-    private static func readHalves(_ file: SplitFile, models: FAAJoinKeys, engines: FAAJoinKeys,
-                                   checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
+    private static func readHalves(_ file: SplitFile, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
         // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
-        let parts = [0, 1].map { _ in MasterPart(file: file.name, models: models, engines: engines, expectedRows: file.size / 1_000) }
+        let parts = [0, 1].map { _ in MasterPart(file: file.name, expectedRows: file.size / 1_000) }
         let tail = TailHash()
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             let part = parts[half]
