@@ -192,6 +192,21 @@ struct FAAIngestTests {
         #expect(results[1].1.contains("rejected,MASTER.txt,4,LAST ACTION DATE,20231301,"))
     }
 
+    @Test("a duplicate ACFTREF or ENGINE code is rejected, pointing at the first")
+    func duplicateCodes() throws {
+        var models = try FAAFixtures.lines("ACFTREF.txt"), engines = try FAAFixtures.lines("ENGINE.txt")
+        models.append(models[1])
+        engines.append(engines[1])
+        let sources = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": .faaFile(models), "ENGINE.txt": .faaFile(engines)])
+        let (report, out) = try ingest(sources, maxRejectShare: 0.1)
+        #expect(report.sources.map(\.rows.rejected) == [1, 1, 0])
+        let rejects = try readText(out + "/faa-rejects.csv")
+        let modelCode = models[1].components(separatedBy: ",")[0].trimmingCharacters(in: .whitespaces)
+        let engineCode = engines[1].components(separatedBy: ",")[0].trimmingCharacters(in: .whitespaces)
+        #expect(rejects.contains("rejected,ACFTREF.txt,\(models.count),CODE,\(modelCode),duplicate code; first at line 2"))
+        #expect(rejects.contains("rejected,ENGINE.txt,\(engines.count),CODE,\(engineCode),duplicate code; first at line 2"))
+    }
+
     @Test("the reference files, read beside MASTER, still come first: their error wins, their rejects lead the report")
     func referenceFirst() throws {
         var engines = try FAAFixtures.lines("ENGINE.txt"), master = try FAAFixtures.lines("MASTER.txt")

@@ -195,21 +195,13 @@ public struct FAAIngest: Sendable {
         let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: &read.rejects) { record, file in
             // Byte-level fast path for rows kept without a warning; the general path words the rest.
             if let code = ModelFastPath.code(record) {
-                if let first = modelCodes[code] {
-                    return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: code,
-                                               reason: "duplicate code; first at line \(first)")])
-                }
-                modelCodes[code] = record.line
+                if let duplicate = Self.claim(code, line: record.line, file: file, in: &modelCodes) { return duplicate }
                 try modelsOut.write { ModelFastPath.write(record, into: &$0) }
                 return .kept([])
             }
             switch FAANormalizer.model(record, file: file) {
             case let .kept(model, warnings):
-                if let first = modelCodes[model.code] {
-                    return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: model.code,
-                                               reason: "duplicate code; first at line \(first)")])
-                }
-                modelCodes[model.code] = record.line
+                if let duplicate = Self.claim(model.code, line: record.line, file: file, in: &modelCodes) { return duplicate }
                 try modelsOut.write(NormalizedFAA.fields(model))
                 return .kept(warnings)
             case let .rejected(issues): return .rejected(issues)
@@ -222,11 +214,7 @@ public struct FAAIngest: Sendable {
         let engineRows = try readFile(sources.engine, kind: .engine, rejects: &read.rejects) { record, file in
             switch FAANormalizer.engine(record, file: file) {
             case let .kept(engine, warnings):
-                if let first = engineCodes[engine.code] {
-                    return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "CODE", value: engine.code,
-                                               reason: "duplicate code; first at line \(first)")])
-                }
-                engineCodes[engine.code] = record.line
+                if let duplicate = Self.claim(engine.code, line: record.line, file: file, in: &engineCodes) { return duplicate }
                 try enginesOut.write(NormalizedFAA.fields(engine))
                 return .kept(warnings)
             case let .rejected(issues): return .rejected(issues)
@@ -235,6 +223,16 @@ public struct FAAIngest: Sendable {
         read.entries.append(engineRows)
 
         return (FAAJoinKeys(modelCodes.keys), FAAJoinKeys(engineCodes.keys), [modelsOut, enginesOut])
+    }
+
+    /// Takes `code` for the row at `line`, or rejects the row when an earlier one has it.
+    private static func claim(_ code: String, line: Int, file: String, in codes: inout [String: Int]) -> RowOutcome? {
+        if let first = codes[code] {
+            return .rejected([RowIssue(.rejected, file: file, line: line, field: "CODE", value: code,
+                                       reason: "duplicate code; first at line \(first)")])
+        }
+        codes[code] = line
+        return nil
     }
 
     enum RowOutcome { case kept([RowIssue]), rejected([RowIssue]) }
