@@ -236,6 +236,27 @@ struct FAAIngestTests {
         }
     }
 
+    @Test("a code too long to pack (7 characters, 9 UTF-8 bytes) still joins, in one pass and in two halves")
+    func longJoinCodes() throws {
+        var models = try FAAFixtures.lines("ACFTREF.txt"), master = try FAAFixtures.lines("MASTER.txt")
+        var model = models[1].components(separatedBy: ",")
+        model[0] = "10001ÉÉ"
+        models.append(model.joined(separator: ","))
+        for (line, code) in [(1, "10001ÉÉ"), (2, "10002ÉÉ")] {  // the first joins, the second is an orphan
+            var registration = master[line].components(separatedBy: ",")
+            registration[2] = code
+            master[line] = registration.joined(separator: ",")
+        }
+        let sources = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": .faaFile(models), "MASTER.txt": .faaFile(master)])
+        for threshold in [Int.max, 0] {
+            let out = try TestPaths.temporaryDirectory("faa-long-codes").path
+            let options = FAAIngest.Options(maxRejectShare: 0.2, parallelThreshold: threshold)
+            let report = try FAAIngest(options: options).run(sources: try FAASources.locate(sources), outputDirectory: out)
+            #expect(report.sources.map(\.rows.rejected) == [0, 0, 0])
+            #expect(report.counts["registrationsWithoutModel"] == 2, "threshold \(threshold)")  // the fixture's own orphan and 10002ÉÉ
+        }
+    }
+
     @Test("a missing required file is named")
     func missing() throws {
         let sources = try FAAFixtures.inputCopy(removing: ["ENGINE.txt"])
