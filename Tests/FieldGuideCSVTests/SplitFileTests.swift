@@ -51,6 +51,27 @@ struct SplitFileTests {
         #expect(try SplitFile(path: TestPaths.temporaryDirectory("split").path, name: "d", minimumSize: 0) == nil)
     }
 
+    @Test("line feeds before the cut are counted exactly, among bytes one bit away from them, across chunks")
+    func lineFeedCount() throws {
+        // Bytes that differ from a line feed in one bit (0x0B, 0x08, 0x8A, 0x1A…), 0x00 and
+        // 0xFF, in random runs: a word-at-a-time count must mark line feeds only. Over 2 MiB,
+        // so the count crosses the reader's 1 MiB chunks; cuts at several offsets end the
+        // counted stretch at every alignment.
+        let alphabet: [UInt8] = [0x0A, 0x0B, 0x08, 0x0E, 0x02, 0x1A, 0x2A, 0x4A, 0x8A, 0x00, 0xFF, 0x80, 0x7F, 0x30]
+        var state: UInt64 = 7  // a fixed linear congruential sequence: the same bytes every run
+        var bytes = (0..<(2 << 20) + 37).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return alphabet[Int(state >> 33) % alphabet.count]
+        }
+        bytes[bytes.count - 1] = 0x30
+        let path = try TestPaths.temporaryDirectory("split").appendingPathComponent("bytes.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        for offset in [0, 1, 5, 1 << 20, (1 << 20) + 3, bytes.count - 40] {
+            let split = try #require(try SplitFile(path: path, name: "bytes.bin", minimumSize: 0, cuttingAtOrAfter: offset))
+            #expect(try split.lineFeedsBeforeCut() == bytes[..<split.cut].filter { $0 == 0x0A }.count)
+        }
+    }
+
     @Test("a second parser from the cut numbers its lines as in the whole file")
     func secondParser() throws {
         let text = "h\n1\n2\n3\n4\n5\n6\n7\n"
