@@ -161,6 +161,54 @@ struct ArtifactContainerTests {
         #expect(leftovers == ["t.fgb"])
     }
 
+    @Test("a streamed write holds exactly its pieces, unbuffered or not, at sizes around the 4 KiB and 4 MiB blocks",
+          arguments: [true, false])
+    func streamed(unbuffered: Bool) throws {
+        let block = 4 << 20
+        let longest = [UInt8](unsafeUninitializedCapacity: 2 * block + 4_099) { bytes, count in
+            for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 131 &+ i >> 12) }
+            count = bytes.count
+        }
+        for size in [0, 1, 4_095, 4_096, 4_097, block - 1, block, block + 1, longest.count] {
+            // Pieces of odd lengths, so that they straddle the blocks.
+            let bytes = Array(longest[0..<size])
+            let path = try write(Array("old".utf8))
+            let writer = try AtomicFileWriter(path: path)
+            let written = try writer.stream(unbuffered: unbuffered) { put in
+                var start = 0, length = 1
+                while start < size {
+                    let end = min(size, start + length)
+                    try bytes.withUnsafeBytes { try put(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+                    start = end
+                    length = length * 3 + 7
+                }
+            }
+            // Patched afterwards, as the artifact's header is.
+            if size >= 3 { try writer.write(Array("new".utf8), at: 0) }
+            try writer.commit()
+            var expected = bytes
+            if size >= 3 { expected.replaceSubrange(0..<3, with: Array("new".utf8)) }
+            #expect(written == size)
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected, "\(size) bytes")
+        }
+    }
+
+    @Test("a streamed write whose producer fails leaves the old file untouched and no temporary file")
+    func streamedFailure() throws {
+        struct Failure: Error {}
+        let path = try write(Array("old".utf8))
+        let writer = try AtomicFileWriter(path: path)
+        #expect(throws: ArtifactError.self) {
+            try writer.stream { put in
+                try [UInt8](repeating: 1, count: 5 << 20).withUnsafeBytes { try put($0) }
+                throw Failure()
+            }
+        }
+        #expect(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self) == "old")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        #expect(leftovers == ["t.fgb"])
+    }
+
     @Test("name folding ignores case and diacritics")
     func folding() {
         #expect(NameFolding.fold("Cèssna") == "CESSNA")

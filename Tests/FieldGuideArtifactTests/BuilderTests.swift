@@ -122,7 +122,8 @@ struct OnePassBuilderTests {
         var builder = ArtifactBuilder(kind: FourCC("TEST"))
         let tags: [FourCC] = [FourCC("HHHH"), FourCC("GGGG"), FourCC("FFFF"), FourCC("EEEE"),
                               FourCC("DDDD"), FourCC("CCCC"), FourCC("BBBB"), FourCC("AAAA")]
-        for (i, size) in [0, 1, 7, 8, 9, 4_096, 100_003, 1 << 20].enumerated() {
+        // Over 4 MiB in all: the file is streamed in blocks of that size, unbuffered.
+        for (i, size) in [0, 1, 7, 8, 9, 4_096, 100_003, (4 << 20) + 5].enumerated() {
             let tag = tags[i]
             builder.addSection(tag, rows: size, bytes: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) })
         }

@@ -34,24 +34,22 @@ public struct ArtifactBuilder: Sendable {
     ///
     /// The sections go to disk on a second thread while this one checksums them (the CRC-32s of
     /// the section table, then `observe`); the header, which holds the checksums, is written
-    /// last, at the start of the file, before the file is committed.
+    /// last, at the start of the file, before the file is committed. The file is streamed past
+    /// the page cache where the file system allows (`AtomicFileWriter.stream`): nothing here
+    /// reads it back, and filling fresh cache pages was most of the cost of writing it.
     @discardableResult
     public func write(to path: String, observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(ArtifactError)
         -> (bytes: Int, sections: [SectionInfo]) {
         let file = try AtomicFileWriter(path: path)
         let plan = Plan(sections.sorted { $0.tag < $1.tag }, alignment: ArtifactFormat.alignment)
         let handOver = UncheckedSendable(value: file)
-        let body = plan.ordered.map(\.bytes)
         let writer = BackgroundTask { () throws -> Void in
-            // Only this thread uses the file until the caller has waited for it.
+            // Only this thread uses the file until the caller has waited for it. The header's
+            // place holds zeros until the checksums are known.
             let file = handOver.value
-            var cursor = plan.tableEnd
-            for (bytes, offset) in zip(body, plan.offsets) {
-                try file.write(zeros: offset - cursor, at: cursor)
-                try file.write(bytes, at: offset)
-                cursor = offset + bytes.count
+            try file.stream { put in
+                try plan.forEachPiece(header: [UInt8](repeating: 0, count: plan.tableEnd)) { try put($0) }
             }
-            try file.write(zeros: plan.fileSize - cursor, at: cursor)
         }
         let (header, sections) = header(plan)
         plan.forEachPiece(header: header, observe)
@@ -125,16 +123,16 @@ public struct ArtifactBuilder: Sendable {
         }
 
         /// Calls `body` with `header`, then each section after its padding, then the final padding.
-        func forEachPiece(header: [UInt8], _ body: (UnsafeRawBufferPointer) -> Void) {
-            header.withUnsafeBytes(body)
+        func forEachPiece(header: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+            try header.withUnsafeBytes(body)
             var written = tableEnd
             let zeros = [UInt8](repeating: 0, count: alignment)
             for (section, offset) in zip(ordered, offsets) {
-                zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(offset - written)])) }
-                section.bytes.withUnsafeBytes(body)
+                try zeros.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<(offset - written)])) }
+                try section.bytes.withUnsafeBytes(body)
                 written = offset + section.bytes.count
             }
-            zeros.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<(fileSize - written)])) }
+            try zeros.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<(fileSize - written)])) }
         }
     }
 }
