@@ -105,9 +105,7 @@ public struct FAAIngest: Sendable {
                     var issues = piece.issues[...]
                     var copied = 0, rowStart = 0
                     func flush(upTo end: Int) throws {
-                        if end > copied {
-                            try output.withUnsafeBytes { try registrationsOut.write(encoded: UnsafeRawBufferPointer(rebasing: $0[copied..<end])) }
-                        }
+                        if end > copied { try registrationsOut.write(encoded: output, range: copied..<end) }
                     }
                     for (index, row) in piece.rows.enumerated() {
                         rows.read += 1
@@ -325,51 +323,5 @@ final class DigestBox: @unchecked Sendable {
             }
             self.set(digest: digest.finalize(), bytes: digest.bytes)
         }
-    }
-}
-
-/// A CSV output streamed through an `AtomicFileWriter`, hashed as it is written.
-final class CSVFileSink {
-    let name: String
-    private let file: AtomicFileWriter
-    private var writer = CSVWriter()
-    private var digest = StreamingDigest()
-
-    init(path: String, header: [String]) throws {
-        self.name = PathName(path: path).lastComponent
-        self.file = try AtomicFileWriter(path: path)
-        try write(header)
-    }
-
-    func write(_ fields: [String]) throws {
-        writer.write(fields)
-        if writer.bytes.count >= 1 << 20 { try flush() }
-    }
-
-    /// Writes records through the sink's `CSVWriter` (for fast paths that write field bytes).
-    func write(_ body: (inout CSVWriter) -> Void) throws {
-        body(&writer)
-        if writer.bytes.count >= 1 << 20 { try flush() }
-    }
-
-    /// Writes bytes that already are records of the output's dialect (another writer's).
-    func write(encoded: UnsafeRawBufferPointer) throws {
-        try flush()
-        digest.update(encoded)
-        try file.write(encoded)
-    }
-
-    private func flush() throws {
-        try writer.drain { bytes in
-            bytes.withUnsafeBytes { digest.update($0) }
-            try file.write(bytes)
-        }
-    }
-
-    /// Flushes, renames into place, and returns the file's SHA-256.
-    func commit() throws -> String {
-        try flush()
-        try file.commit()
-        return digest.finalize()
     }
 }
