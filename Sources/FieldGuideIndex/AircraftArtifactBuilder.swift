@@ -27,37 +27,6 @@ public struct AircraftArtifactBuilder {
     fileprivate typealias S = AircraftSchema
     fileprivate typealias F = NormalizedFAA.RegistrationField
 
-    /// Models and engines in code order with their packed keys, and the models' manufacturers
-    /// with their folded names: the reference data as the builder takes it, prepared apart (on
-    /// another thread while registrations are read).
-    public struct ReferenceData: Sendable {
-        let models: [AircraftModel]
-        let engines: [EngineModel]
-        let modelKeys: [UInt64]
-        let engineKeys: [UInt64]
-        /// Every distinct manufacturer name (byte for byte), in order of first appearance.
-        let manufacturers: [(name: String, folded: String)]
-        /// `manufacturers` index of every model's manufacturer.
-        let manufacturerOfModel: [Int]
-
-        public init(models: [AircraftModel], engines: [EngineModel]) {
-            self.models = AircraftArtifactBuilder.sortedByCode(models, \.code)
-            self.engines = AircraftArtifactBuilder.sortedByCode(engines, \.code)
-            modelKeys = self.models.map { PackedKey.pack($0.code) }
-            engineKeys = self.engines.map { PackedKey.pack($0.code) }
-            var index: [UTF8Key: Int] = [:]
-            var manufacturers: [(name: String, folded: String)] = []
-            manufacturerOfModel = self.models.map { model in
-                let key = UTF8Key(model.manufacturer)
-                if let known = index[key] { return known }
-                index[key] = manufacturers.count
-                manufacturers.append((model.manufacturer, NameFolding.fold(model.manufacturer)))
-                return manufacturers.count - 1
-            }
-            self.manufacturers = manufacturers
-        }
-    }
-
     /// A stretch of `registrations.csv`, or the reference data, or both, with the strings they
     /// intern in a pool of their own: what one thread fills while others fill the other parts.
     ///
@@ -228,79 +197,53 @@ public struct AircraftArtifactBuilder {
         var manufacturers: [(name: UInt32, folded: UInt32, key: UInt64)] = []
 
         init(_ data: ReferenceData, into pool: inout StringPoolBuilder) {
+            typealias M = ReferenceData.ModelText
+            typealias E = ReferenceData.EngineText
             modelKeys = data.modelKeys
             engineKeys = data.engineKeys
             manufacturerOfModel = data.manufacturerOfModel
-            // Every string gathered first, then interned in batches: on a pool of a million
-            // strings each lookup is a cache miss, and a batch lets them overlap.
-            var texts = TextBatch()
-            for (name, folded) in data.manufacturers {
-                texts.append(name)
-                texts.append(folded)
-            }
-            data.models.withUnsafeBufferPointer { models in
-                for i in models.indices {
-                    texts.append(models[i].code)
-                    texts.append(models[i].model)
-                    texts.append(models[i].typeCertificateDataSheet)
-                    texts.append(models[i].typeCertificateHolder)
-                    texts.append(models[i].aircraftType?.raw ?? "")
-                    texts.append(models[i].engineType?.raw ?? "")
-                    texts.append(models[i].category?.raw ?? "")
-                    texts.append(models[i].builderCertification?.raw ?? "")
-                    texts.append(models[i].weightClass?.raw ?? "")
+            // Every string interned in batches: on a pool of a million strings each lookup is a
+            // cache miss, and a batch lets them overlap.
+            let manufacturerIDs = data.manufacturers.intern(into: &pool)
+            for m in 0..<manufacturerIDs.count / 2 {
+                data.manufacturers.withString(2 * m + 1) { folded in
+                    manufacturers.append((manufacturerIDs[2 * m], manufacturerIDs[2 * m + 1], PackedKey.pack(folded)))
                 }
             }
-            for e in data.engines {
-                for text in [e.code, e.manufacturer, e.model, e.engineType?.raw ?? ""] { texts.append(text) }
+            let modelIDs = data.modelText.intern(into: &pool), perModel = M.allCases.count
+            let modelColumns: [(M, S.ModelColumn)] = [
+                (.code, .code), (.manufacturer, .manufacturer), (.model, .model),
+                (.typeCertificateDataSheet, .typeCertificateDataSheet), (.typeCertificateHolder, .typeCertificateHolder),
+                (.aircraftType, .aircraftType), (.engineType, .engineType), (.category, .category),
+                (.builderCertification, .builderCertification), (.weightClass, .weightClass),
+            ]
+            for (row, numbers) in data.modelNumbers.enumerated() {
+                _ = models.appendRow()
+                for (field, column) in modelColumns { models[row, column] = modelIDs[row * perModel + field.rawValue] }
+                if let n = numbers.engineCount, n >= 0 { models[row, .engineCount] = UInt32(min(n, 254)) }
+                if let n = numbers.seatCount, n >= 0 { models[row, .seatCount] = UInt32(min(n, 65_534)) }
+                if let n = numbers.cruiseSpeed, n >= 0 { models[row, .cruiseSpeed] = UInt32(min(n, 65_534)) }
             }
+            let engineIDs = data.engineText.intern(into: &pool), perEngine = E.allCases.count
+            let engineColumns: [(E, S.EngineColumn)] = [(.code, .code), (.manufacturer, .manufacturer), (.model, .model), (.engineType, .engineType)]
+            for (row, numbers) in data.engineNumbers.enumerated() {
+                _ = engines.appendRow()
+                for (field, column) in engineColumns { engines[row, column] = engineIDs[row * perEngine + field.rawValue] }
+                if let n = numbers.horsepower, n >= 0 { engines[row, .horsepower] = UInt32(clamping: n) }
+                if let n = numbers.thrust, n >= 0 { engines[row, .thrust] = UInt32(clamping: n) }
+            }
+            var codeText = TextBatch()
             for table in FAACodeTables.all {
                 for entry in table.entries {
-                    for text in [table.id, entry.code, entry.name] { texts.append(text) }
+                    for text in [table.id, entry.code, entry.name] { codeText.append(text) }
                 }
             }
-            let ids = texts.intern(into: &pool)
-            var next = 0
-            func id() -> UInt32 {
-                defer { next += 1 }
-                return ids[next]
-            }
-
-            for (_, folded) in data.manufacturers {
-                manufacturers.append((id(), id(), PackedKey.pack(folded)))
-            }
-            for (row, m) in data.models.enumerated() {
-                _ = models.appendRow()
-                models[row, .code] = id()
-                models[row, .manufacturer] = manufacturers[manufacturerOfModel[row]].name
-                models[row, .model] = id()
-                models[row, .typeCertificateDataSheet] = id()
-                models[row, .typeCertificateHolder] = id()
-                models[row, .aircraftType] = id()
-                models[row, .engineType] = id()
-                models[row, .category] = id()
-                models[row, .builderCertification] = id()
-                models[row, .weightClass] = id()
-                if let n = m.engineCount { models[row, .engineCount] = UInt32(min(n, 254)) }
-                if let n = m.seatCount { models[row, .seatCount] = UInt32(min(n, 65_534)) }
-                if let n = m.cruiseSpeedMPH { models[row, .cruiseSpeed] = UInt32(min(n, 65_534)) }
-            }
-            for e in data.engines {
-                let row = engines.appendRow()
-                engines[row, .code] = id()
-                engines[row, .manufacturer] = id()
-                engines[row, .model] = id()
-                engines[row, .engineType] = id()
-                if let n = e.horsepower { engines[row, .horsepower] = UInt32(n) }
-                if let n = e.thrustPounds { engines[row, .thrust] = UInt32(n) }
-            }
-            for table in FAACodeTables.all {
-                for _ in table.entries {
-                    let row = codes.appendRow()
-                    codes[row, .table] = id()
-                    codes[row, .code] = id()
-                    codes[row, .name] = id()
-                }
+            let codeIDs = codeText.intern(into: &pool)
+            for row in 0..<codeIDs.count / 3 {
+                _ = codes.appendRow()
+                codes[row, .table] = codeIDs[3 * row]
+                codes[row, .code] = codeIDs[3 * row + 1]
+                codes[row, .name] = codeIDs[3 * row + 2]
             }
         }
 
@@ -335,41 +278,6 @@ public struct AircraftArtifactBuilder {
         }
     }
 
-    /// Strings gathered into one buffer, then interned in batches.
-    private struct TextBatch {
-        private var bytes: [UInt8] = []
-        /// `ends[i]` is one past the last byte of string `i`.
-        private var ends: [Int] = []
-
-        mutating func append(_ text: String) {
-            bytes.append(contentsOf: text.utf8)
-            ends.append(bytes.count)
-        }
-
-        /// The ids of the strings, in order.
-        func intern(into pool: inout StringPoolBuilder) -> [UInt32] {
-            let batch = 32
-            return [UInt32](unsafeUninitializedCapacity: ends.count) { ids, initialized in
-                bytes.withUnsafeBytes { bytes in
-                    withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: batch) { strings in
-                        var first = 0
-                        while first < ends.count {
-                            let count = min(batch, ends.count - first)
-                            for i in 0..<count {
-                                let end = ends[first + i], start = first + i == 0 ? 0 : ends[first + i - 1]
-                                strings[i] = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                            }
-                            pool.intern(UnsafeBufferPointer(rebasing: strings[0..<count]),
-                                        into: UnsafeMutableBufferPointer(rebasing: ids[first..<first + count]))
-                            first += count
-                        }
-                    }
-                }
-                initialized = ends.count
-            }
-        }
-    }
-
     /// The parts, in file order: registrations are added to the last one.
     private var parts: [Part]
 
@@ -397,21 +305,6 @@ public struct AircraftArtifactBuilder {
     public mutating func add(_ reference: ReferenceData) {
         precondition(!parts.contains { $0.reference != nil }, "reference data added twice")
         parts[parts.count - 1].add(reference)
-    }
-
-    /// `values` in byte order of their codes, equal codes in input order: packed 8-byte
-    /// prefixes are compared first, whole codes only on a tie. Values already in that order (as
-    /// the hand-off writes them) come back as they are.
-    fileprivate static func sortedByCode<T>(_ values: [T], _ code: KeyPath<T, String>) -> [T] {
-        let packed = values.map { PackedKey.pack($0[keyPath: code]) }
-        if zip(packed, packed.dropFirst()).allSatisfy({ $0 < $1 }) { return values }
-        let order = values.indices.sorted { a, b in
-            if packed[a] != packed[b] { return packed[a] < packed[b] }
-            let x = values[a][keyPath: code].utf8, y = values[b][keyPath: code].utf8
-            if x.elementsEqual(y) { return a < b }
-            return x.lexicographicallyPrecedes(y)
-        }
-        return order.map { values[$0] }
     }
 
     /// The fields interned as they are, with their columns, in `registrations.csv` order; the
@@ -582,21 +475,6 @@ public struct AircraftArtifactBuilder {
             }
             start = end
         }
-    }
-}
-
-/// A string as a dictionary key by its bytes: `String`'s own equality is canonical equivalence,
-/// under which two differently encoded names would be one.
-private struct UTF8Key: Hashable {
-    let text: String
-
-    init(_ text: String) { self.text = text }
-
-    static func == (a: UTF8Key, b: UTF8Key) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
-
-    func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
 

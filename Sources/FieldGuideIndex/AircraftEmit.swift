@@ -61,10 +61,10 @@ public enum AircraftEmit {
         // are, into a part of the builder of its own. An error in the reference files still
         // comes first, as when they were read first.
         let reference = BackgroundTask {
-            let models = try NormalizedFAA.readModels(handOff + "/" + NormalizedFAA.modelsFile)
-            let engines = try NormalizedFAA.readEngines(handOff + "/" + NormalizedFAA.enginesFile)
-            var part = AircraftArtifactBuilder.Part(expectedModels: models.count)
-            part.add(AircraftArtifactBuilder.ReferenceData(models: models, engines: engines))
+            let data = try AircraftArtifactBuilder.ReferenceData(modelsFile: handOff + "/" + NormalizedFAA.modelsFile,
+                                                                 enginesFile: handOff + "/" + NormalizedFAA.enginesFile)
+            var part = AircraftArtifactBuilder.Part(expectedModels: data.modelCount)
+            part.add(data)
             part.sortStrings()
             return part
         }

@@ -13,6 +13,17 @@ public enum NormalizedFAA {
     public static let reportFile = "faa-ingest.json"
     public static let rejectsFile = "faa-rejects.csv"
 
+    /// The columns of `models.csv`, in order.
+    public enum ModelField: Int, CaseIterable, Sendable {
+        case code, manufacturer, model, aircraftType, engineType, category, builderCertification
+        case engineCount, seatCount, weightClass, cruiseSpeedMPH, typeCertificateDataSheet, typeCertificateHolder
+    }
+
+    /// The columns of `engines.csv`, in order.
+    public enum EngineField: Int, CaseIterable, Sendable {
+        case code, manufacturer, model, engineType, horsepower, thrustPounds
+    }
+
     static let modelHeader = [
         "code", "manufacturer", "model", "aircraft_type", "engine_type", "category", "builder_certification",
         "engine_count", "seat_count", "weight_class", "cruise_speed_mph", "tc_data_sheet", "tc_data_holder",
@@ -89,6 +100,18 @@ public enum NormalizedFAA {
             engines.append(e)
         }
         return engines
+    }
+
+    /// Streams the data records of `models.csv` (header and widths checked), for readers that
+    /// work on field bytes; columns are `ModelField`s.
+    public static func readModelRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws {
+        try read(path, header: modelHeader, body)
+    }
+
+    /// Streams the data records of `engines.csv` (header and widths checked); columns are
+    /// `EngineField`s.
+    public static func readEngineRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws {
+        try read(path, header: engineHeader, body)
     }
 
     /// Streams the raw records of `registrations.csv` (header checked), for readers that work on

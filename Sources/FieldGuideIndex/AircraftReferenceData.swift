@@ -1,0 +1,226 @@
+import FieldGuideArtifact
+import FieldGuideCSV
+import FieldGuideFAA
+
+extension AircraftArtifactBuilder {
+    /// Models and engines in code order with their packed keys, and the models' manufacturers
+    /// with their folded names: the reference data as the builder takes it, prepared apart (on
+    /// another thread while registrations are read).
+    ///
+    /// Text is kept as bytes, every field of a table in one buffer, ready to be interned in
+    /// batches. It comes from `AircraftModel`s and `EngineModel`s, or straight from the
+    /// hand-off's `models.csv` and `engines.csv` records, which never become Swift strings: the
+    /// two give the same data, and the same artifact.
+    ///
+    /// ```swift
+    /// let reference = try AircraftArtifactBuilder.ReferenceData(modelsFile: "output/stage/faa/models.csv",
+    ///                                                           enginesFile: "output/stage/faa/engines.csv")
+    /// builder.add(reference)
+    /// ```
+    public struct ReferenceData: Sendable {
+        /// Each model's `ModelText` fields, model after model.
+        let modelText: TextBatch
+        let modelNumbers: [ModelNumbers]
+        /// Each engine's `EngineText` fields, engine after engine.
+        let engineText: TextBatch
+        let engineNumbers: [EngineNumbers]
+        let modelKeys: [UInt64]
+        let engineKeys: [UInt64]
+        /// Every distinct manufacturer name (byte for byte) in order of first appearance, each
+        /// followed by its folded name.
+        let manufacturers: TextBatch
+        /// `manufacturers` index (a pair of strings each) of every model's manufacturer.
+        let manufacturerOfModel: [Int]
+
+        var modelCount: Int { modelNumbers.count }
+        var engineCount: Int { engineNumbers.count }
+
+        /// The text fields of a model, in the order `modelText` holds them.
+        enum ModelText: Int, CaseIterable {
+            case code, manufacturer, model, typeCertificateDataSheet, typeCertificateHolder
+            case aircraftType, engineType, category, builderCertification, weightClass
+        }
+
+        /// The text fields of an engine, in the order `engineText` holds them.
+        enum EngineText: Int, CaseIterable {
+            case code, manufacturer, model, engineType
+        }
+
+        struct ModelNumbers {
+            var engineCount: Int?
+            var seatCount: Int?
+            var cruiseSpeed: Int?
+        }
+
+        struct EngineNumbers {
+            var horsepower: Int?
+            var thrust: Int?
+        }
+
+        public init(models: [AircraftModel], engines: [EngineModel]) {
+            var modelText = TextBatch(), engineText = TextBatch()
+            for m in models {
+                for text in [m.code, m.manufacturer, m.model, m.typeCertificateDataSheet, m.typeCertificateHolder,
+                             m.aircraftType?.raw ?? "", m.engineType?.raw ?? "", m.category?.raw ?? "",
+                             m.builderCertification?.raw ?? "", m.weightClass?.raw ?? ""] {
+                    modelText.append(text)
+                }
+            }
+            for e in engines {
+                for text in [e.code, e.manufacturer, e.model, e.engineType?.raw ?? ""] { engineText.append(text) }
+            }
+            self.init(modelText: modelText,
+                      modelNumbers: models.map { ModelNumbers(engineCount: $0.engineCount, seatCount: $0.seatCount, cruiseSpeed: $0.cruiseSpeedMPH) },
+                      engineText: engineText,
+                      engineNumbers: engines.map { EngineNumbers(horsepower: $0.horsepower, thrust: $0.thrustPounds) })
+        }
+
+        /// Reads the hand-off's `models.csv` and `engines.csv` (as `NormalizedFAA.readModels`
+        /// and `readEngines` do, with the same errors), field bytes straight into the builder's form.
+        public init(modelsFile: String, enginesFile: String) throws {
+            typealias M = NormalizedFAA.ModelField
+            typealias E = NormalizedFAA.EngineField
+            let modelFields: [M] = [.code, .manufacturer, .model, .typeCertificateDataSheet, .typeCertificateHolder,
+                                    .aircraftType, .engineType, .category, .builderCertification, .weightClass]
+            var modelText = TextBatch(), modelNumbers: [ModelNumbers] = []
+            try NormalizedFAA.readModelRecords(modelsFile) { record in
+                record.withUnsafeFields { fields in
+                    for field in modelFields { modelText.append(fields[field.rawValue]) }
+                    modelNumbers.append(ModelNumbers(engineCount: Self.number(fields[M.engineCount.rawValue]),
+                                                     seatCount: Self.number(fields[M.seatCount.rawValue]),
+                                                     cruiseSpeed: Self.number(fields[M.cruiseSpeedMPH.rawValue])))
+                }
+            }
+            let engineFields: [E] = [.code, .manufacturer, .model, .engineType]
+            var engineText = TextBatch(), engineNumbers: [EngineNumbers] = []
+            try NormalizedFAA.readEngineRecords(enginesFile) { record in
+                record.withUnsafeFields { fields in
+                    for field in engineFields { engineText.append(fields[field.rawValue]) }
+                    engineNumbers.append(EngineNumbers(horsepower: Self.number(fields[E.horsepower.rawValue]),
+                                                       thrust: Self.number(fields[E.thrustPounds.rawValue])))
+                }
+            }
+            self.init(modelText: modelText, modelNumbers: modelNumbers, engineText: engineText, engineNumbers: engineNumbers)
+        }
+
+        private init(modelText: TextBatch, modelNumbers: [ModelNumbers], engineText: TextBatch, engineNumbers: [EngineNumbers]) {
+            let modelFields = ModelText.allCases.count, engineFields = EngineText.allCases.count
+            let modelOrder = Self.codeOrder(modelText, fieldsPerRow: modelFields)
+            let engineOrder = Self.codeOrder(engineText, fieldsPerRow: engineFields)
+            let models = modelOrder.map { modelText.reordered($0, fieldsPerRow: modelFields) } ?? modelText
+            let engines = engineOrder.map { engineText.reordered($0, fieldsPerRow: engineFields) } ?? engineText
+            self.modelText = models
+            self.modelNumbers = modelOrder.map { $0.map { modelNumbers[$0] } } ?? modelNumbers
+            self.engineText = engines
+            self.engineNumbers = engineOrder.map { $0.map { engineNumbers[$0] } } ?? engineNumbers
+            let modelCount = models.count / modelFields
+            modelKeys = (0..<modelCount).map { models.withString($0 * modelFields) { PackedKey.pack($0) } }
+            engineKeys = (0..<engines.count / engineFields).map { engines.withString($0 * engineFields) { PackedKey.pack($0) } }
+
+            // Manufacturers told apart by their bytes: a pool hands out ids in order of first
+            // appearance (0 is the empty name, whenever it comes).
+            var names = StringPoolBuilder(expectedStrings: modelCount)
+            var indexOfName: [Int] = [-1]
+            var manufacturers = TextBatch()
+            var manufacturerOfModel: [Int] = []
+            manufacturerOfModel.reserveCapacity(modelCount)
+            for row in 0..<modelCount {
+                models.withString(row * modelFields + ModelText.manufacturer.rawValue) { name in
+                    let id = Int(names.intern(name))
+                    if id == indexOfName.count { indexOfName.append(-1) }
+                    if indexOfName[id] < 0 {
+                        indexOfName[id] = manufacturers.count / 2
+                        let text = String(decoding: name, as: UTF8.self)
+                        manufacturers.append(name)
+                        manufacturers.append(NameFolding.fold(text))
+                    }
+                    manufacturerOfModel.append(indexOfName[id])
+                }
+            }
+            self.manufacturers = manufacturers
+            self.manufacturerOfModel = manufacturerOfModel
+        }
+
+        /// The row order that sorts the rows by their first field (the code) in byte order,
+        /// equal codes in input order; nil when they are in that order already (as the hand-off
+        /// writes them). Packed 8-byte prefixes are compared first, whole codes only on a tie.
+        private static func codeOrder(_ text: TextBatch, fieldsPerRow: Int) -> [Int]? {
+            let rows = text.count / fieldsPerRow
+            let packed = (0..<rows).map { row in text.withString(row * fieldsPerRow) { PackedKey.pack($0) } }
+            if zip(packed, packed.dropFirst()).allSatisfy({ $0 < $1 }) { return nil }
+            return (0..<rows).sorted { a, b in
+                if packed[a] != packed[b] { return packed[a] < packed[b] }
+                let order = text.withString(a * fieldsPerRow) { x in text.withString(b * fieldsPerRow) { y in compare(x, y) } }
+                return order != 0 ? order < 0 : a < b
+            }
+        }
+
+        /// A decimal field as `Int(_:)` reads it (nil when empty or not a number).
+        private static func number(_ bytes: UnsafeRawBufferPointer) -> Int? {
+            if bytes.isEmpty { return nil }
+            if bytes.count <= 18, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            }
+            return Int(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// Strings gathered into one buffer, then interned in batches.
+    struct TextBatch: Sendable {
+        private var bytes: [UInt8] = []
+        /// `ends[i]` is one past the last byte of string `i`.
+        private var ends: [Int] = []
+
+        var count: Int { ends.count }
+
+        mutating func append(_ text: String) {
+            bytes.append(contentsOf: text.utf8)
+            ends.append(bytes.count)
+        }
+
+        mutating func append(_ text: UnsafeRawBufferPointer) {
+            bytes.append(contentsOf: text)
+            ends.append(bytes.count)
+        }
+
+        /// Calls `body` with the bytes of string `i`.
+        func withString<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            let start = i == 0 ? 0 : ends[i - 1]
+            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[i]])) }
+        }
+
+        /// The strings in rows of `fieldsPerRow`, the rows in `order` (indexes of the rows here).
+        func reordered(_ order: [Int], fieldsPerRow: Int) -> TextBatch {
+            var result = TextBatch()
+            result.bytes.reserveCapacity(bytes.count)
+            result.ends.reserveCapacity(ends.count)
+            for row in order {
+                for i in row * fieldsPerRow..<(row + 1) * fieldsPerRow { withString(i) { result.append($0) } }
+            }
+            return result
+        }
+
+        /// The ids of the strings, in order.
+        func intern(into pool: inout StringPoolBuilder) -> [UInt32] {
+            let batch = 32
+            return [UInt32](unsafeUninitializedCapacity: ends.count) { ids, initialized in
+                bytes.withUnsafeBytes { bytes in
+                    withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: batch) { strings in
+                        var first = 0
+                        while first < ends.count {
+                            let count = min(batch, ends.count - first)
+                            for i in 0..<count {
+                                let end = ends[first + i], start = first + i == 0 ? 0 : ends[first + i - 1]
+                                strings[i] = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                            }
+                            pool.intern(UnsafeBufferPointer(rebasing: strings[0..<count]),
+                                        into: UnsafeMutableBufferPointer(rebasing: ids[first..<first + count]))
+                            first += count
+                        }
+                    }
+                }
+                initialized = ends.count
+            }
+        }
+    }
+}
