@@ -345,6 +345,9 @@ public struct AircraftArtifactBuilder {
         let sortedPools = Concurrently.update(&parts) { _, part in part.takeSortedStrings() }.map { $0.get() }
         let (poolBytes, remaps) = StringPoolBuilder.merge(consume sortedPools)
         let strings = poolBytes.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
+        // The pool is final: its checksum runs meanwhile (`ArtifactBuilder` starts it).
+        var artifact = ArtifactBuilder(kind: S.kind)
+        artifact.addSection(S.Section.strings, rows: strings, bytes: poolBytes)
         let referencePart = parts.firstIndex { $0.reference != nil }!
         var reference = parts[referencePart].reference!
         parts[referencePart].reference = nil
@@ -388,8 +391,6 @@ public struct AircraftArtifactBuilder {
         }
         modeS.sort(by: [.address, .registrationRow])
 
-        var artifact = ArtifactBuilder(kind: S.kind)
-        artifact.addSection(S.Section.strings, rows: strings, bytes: poolBytes)
         artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
                             bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
         artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))

@@ -10,14 +10,47 @@
 /// ```
 public struct ArtifactBuilder: Sendable {
     public let kind: FourCC
-    private var sections: [(tag: FourCC, rows: Int, bytes: [UInt8])] = []
+    private var sections: [Section] = []
+
+    /// A section with its CRC-32: a large section's is computed on a thread of its own from the
+    /// moment it is added, while the caller builds the next (only writing the file needs it).
+    private struct Section: Sendable {
+        let tag: FourCC
+        let rows: Int
+        let bytes: [UInt8]
+        private let checksum: Checksum
+
+        private enum Checksum: Sendable {
+            case done(UInt32)
+            case running(BackgroundTask<UInt32>)
+        }
+
+        /// Sections of at least this many bytes get their CRC on a thread of their own.
+        static let backgroundChecksumSize = 1 << 20
+
+        init(tag: FourCC, rows: Int, bytes: [UInt8]) {
+            self.tag = tag
+            self.rows = rows
+            self.bytes = bytes
+            checksum = bytes.count >= Self.backgroundChecksumSize
+                ? .running(BackgroundTask { CRC32.checksum(bytes) }) : .done(CRC32.checksum(bytes))
+        }
+
+        /// The CRC-32 of `bytes`; waits for it when it is still being computed.
+        var crc: UInt32 {
+            switch checksum {
+            case let .done(crc): return crc
+            case let .running(task): return task.finished()
+            }
+        }
+    }
 
     public init(kind: FourCC) { self.kind = kind }
 
     /// Adds a section; tags must be unique.
     public mutating func addSection(_ tag: FourCC, rows: Int, bytes: [UInt8]) {
         precondition(!sections.contains { $0.tag == tag }, "duplicate section \(tag)")
-        sections.append((tag, rows, bytes))
+        sections.append(Section(tag: tag, rows: rows, bytes: bytes))
     }
 
     /// The complete file, in memory.
@@ -85,7 +118,7 @@ public struct ArtifactBuilder: Sendable {
         header.u64(UInt64(plan.fileSize))
         header.zeros(32)
         for (section, offset) in zip(plan.ordered, plan.offsets) {
-            let crc = CRC32.checksum(section.bytes)
+            let crc = section.crc
             header.u32(section.tag.rawValue)
             header.u32(crc)
             header.u64(UInt64(offset))
@@ -101,13 +134,13 @@ public struct ArtifactBuilder: Sendable {
 
     /// Where everything goes: sections in tag order, each at an aligned offset after the table.
     private struct Plan: Sendable {
-        let ordered: [(tag: FourCC, rows: Int, bytes: [UInt8])]
+        let ordered: [Section]
         let tableEnd: Int
         let offsets: [Int]
         let fileSize: Int
         let alignment: Int
 
-        init(_ ordered: [(tag: FourCC, rows: Int, bytes: [UInt8])], alignment: Int) {
+        init(_ ordered: [Section], alignment: Int) {
             func align(_ value: Int) -> Int { (value + alignment - 1) / alignment * alignment }
             self.ordered = ordered
             self.alignment = alignment
