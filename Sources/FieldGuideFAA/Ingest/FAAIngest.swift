@@ -103,6 +103,7 @@ public struct FAAIngest: Sendable {
                 for piece in result.parts {
                     let output = piece.output.bytes
                     var issues = piece.issues[...]
+                    let longCodes = piece.longCodes
                     var copied = 0, rowStart = 0
                     func flush(upTo end: Int) throws {
                         if end > copied { try registrationsOut.write(encoded: output, range: copied..<end) }
@@ -126,7 +127,8 @@ public struct FAAIngest: Sendable {
                             copied = row.end
                         } else {
                             seen[row.nNumber] = (fileIndex, row.line)
-                            let orphans = piece.orphans(index, models: models, engines: engines)
+                            let orphans = MasterPart.orphans(row, long: longCodes.isEmpty ? nil : longCodes[index],
+                                                             models: models, engines: engines)
                             if orphans.withoutModel { withoutModel += 1 }
                             if orphans.withoutEngine { withoutEngine += 1 }
                             if row.flags & MasterPart.Row.hasModeS != 0 { withModeS += 1 }

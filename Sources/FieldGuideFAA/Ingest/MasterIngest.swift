@@ -92,13 +92,15 @@ final class MasterPart: @unchecked Sendable {
         }
     }
 
-    /// Whether kept row `index` names a model code, and a non-blank engine code, missing from
-    /// the reference files.
-    func orphans(_ index: Int, models: FAAJoinKeys, engines: FAAJoinKeys) -> (withoutModel: Bool, withoutEngine: Bool) {
-        if let long = longCodes[index] {
+    /// Whether a kept row names a model code, and a non-blank engine code, missing from the
+    /// reference files: `row`, with `long`, its entry in `longCodes` if it has one. Static, so
+    /// that the merge's loop over every row reads no property of the part (each such read of a
+    /// class's property is a checked access).
+    static func orphans(_ row: Row, long: (model: String, engine: String)?,
+                        models: FAAJoinKeys, engines: FAAJoinKeys) -> (withoutModel: Bool, withoutEngine: Bool) {
+        if let long {
             return (!models.contains(long.model), !long.engine.isEmpty && !engines.contains(long.engine))
         }
-        let row = rows[index]
         return (!models.contains(packed: row.modelCode), row.engineCode != 0 && !engines.contains(packed: row.engineCode))
     }
 
