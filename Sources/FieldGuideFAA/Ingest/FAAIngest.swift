@@ -88,7 +88,7 @@ public struct FAAIngest: Sendable {
             let registrationsOut = try CSVFileSink(path: out(NormalizedFAA.registrationsFile), header: NormalizedFAA.registrationHeader)
             // Parts are normalized apart (on two threads for a large file) and merged here in
             // file order: duplicates, counts and issues come out as from a single pass.
-            var seen: [UInt64: (file: Int, line: Int)] = [:]
+            var seen = PackedKeyTable<(file: Int, line: Int)>()
             var withoutModel = 0, withoutEngine = 0, withModeS = 0
             for (fileIndex, part) in sources.master.enumerated() {
                 let read = Result {
@@ -98,7 +98,7 @@ public struct FAAIngest: Sendable {
                 }
                 let (models, engines, _) = try awaitReference()
                 let result = try read.get()
-                if seen.isEmpty { seen.reserveCapacity(result.parts.map(\.rows.count).reduce(0, +)) }
+                if seen.count == 0 { seen = PackedKeyTable(expectedCount: result.parts.map(\.rows.count).reduce(0, +)) }
                 var rows = Manifest.Rows()
                 for piece in result.parts {
                     let output = piece.output.bytes

@@ -5,21 +5,22 @@ import Foundation
 
 /// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes.
 struct FAAJoinKeys: Sendable {
-    private var short: Set<UInt64> = []
+    private var short = PackedKeyTable<Void>()
     private var long: Set<String> = []
 
-    init(_ codes: some Sequence<String>) {
+    init(_ codes: some Collection<String>) {
+        short = PackedKeyTable(expectedCount: codes.count)
         for code in codes {
-            if code.utf8.count <= 8 { short.insert(Self.pack(code)) } else { long.insert(code) }
+            if code.utf8.count <= 8 { short[Self.pack(code)] = () } else { long.insert(code) }
         }
     }
 
     func contains(_ code: String) -> Bool {
-        code.utf8.count <= 8 ? short.contains(Self.pack(code)) : long.contains(code)
+        code.utf8.count <= 8 ? contains(packed: Self.pack(code)) : long.contains(code)
     }
 
     /// A code of at most 8 bytes, packed as `MasterFastPath` packs it.
-    func contains(packed code: UInt64) -> Bool { short.contains(code) }
+    func contains(packed code: UInt64) -> Bool { short[code] != nil }
 
     /// Big-endian packing of up to 8 bytes, zero filled (FAA codes hold no NUL: the reader refuses it).
     static func pack(_ text: String) -> UInt64 {
