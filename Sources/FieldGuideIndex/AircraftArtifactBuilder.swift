@@ -113,14 +113,15 @@ public struct AircraftArtifactBuilder {
             // All text fields in one batch: on a pool of millions of strings their lookups are cache
             // misses, and the batch lets them overlap.
             let interned = AircraftArtifactBuilder.internedFields
-            let ids = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: interned.count) { strings in
-                for (i, entry) in interned.enumerated() { strings[i] = fields[entry.field] }
-                return [UInt32](unsafeUninitializedCapacity: interned.count) { ids, initialized in
+            // On the stack: this runs once a registration.
+            let operations = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: interned.count) { strings in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: interned.count) { ids in
+                    for (i, entry) in interned.enumerated() { strings[i] = fields[entry.field] }
                     pool.intern(UnsafeBufferPointer(strings), into: ids)
-                    initialized = interned.count
+                    for (i, entry) in interned.enumerated().dropLast() { row[entry.column] = ids[i] }
+                    return ids[interned.count - 1]
                 }
             }
-            for (i, entry) in interned.enumerated().dropLast() { row[entry.column] = ids[i] }
             keys.append(PackedKey.pack(fields[F.nNumber.rawValue]))
             if let year = try number(.yearManufactured) { row[.yearManufactured] = min(year, 65_534) }
             for (field, column) in AircraftArtifactBuilder.dateColumns {
@@ -139,7 +140,6 @@ public struct AircraftArtifactBuilder {
                 row[column] = n
             }
             let classCode = row[.airworthinessClass]
-            let operations = ids[interned.count - 1]
             if operations != 0 {
                 let key = UInt64(classCode) << 32 | UInt64(operations)
                 if let names = operationNames[key] {
