@@ -117,6 +117,29 @@ struct OnePassBuilderTests {
         #expect(RowTableBuilder.serialize([table(rows[...])], order: order) == whole.serialize())
     }
 
+    @Test("serialize(_:order:) of a table large enough for two threads gives the bytes of one pass")
+    func orderedSerializeOnTwoThreads() {
+        let count = RowTableBuilder<Column>.parallelSerializeThreshold + 1_001  // odd: halves of unequal size
+        func table(_ rows: Range<Int>) -> RowTableBuilder<Column> {
+            var table = RowTableBuilder<Column>()
+            for i in rows {
+                let row = table.appendRow()
+                table[row, .name] = UInt32(i)
+                table[row, .small] = UInt32(i % 251)
+                table[row, .key] = UInt32(truncatingIfNeeded: (UInt64(i) &* 0x9E37_79B9_7F4A_7C15) >> 40)
+            }
+            return table
+        }
+        var whole = table(0..<count)
+        let moved = whole.sort(by: [.key, .name])
+        var order = [UInt32](repeating: 0, count: count)
+        for (old, new) in moved.enumerated() { order[new] = UInt32(old) }
+        let cut = count / 3
+        // Compared as one Bool: a failure would otherwise print both megabyte arrays.
+        let same = RowTableBuilder.serialize([table(0..<cut), table(cut..<count)], order: order) == whole.serialize()
+        #expect(same, "two-thread serialization differs from one pass")
+    }
+
     @Test("the threaded write matches in-memory serialization for many sections of odd sizes")
     func threadedWrite() throws {
         var builder = ArtifactBuilder(kind: FourCC("TEST"))

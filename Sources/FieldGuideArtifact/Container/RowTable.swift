@@ -175,33 +175,44 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
     /// The section bytes of the rows of `tables` taken as one table (each table's rows after
     /// the previous one's), in `order` (`order[i]` is the row that goes `i`th): a concatenation,
     /// a sort and `serialize()` in one pass, without a copy of the tables.
+    ///
+    /// From `parallelSerializeThreshold` rows on, two threads write a half of the rows each.
     public static func serialize(_ tables: [Self], order: [UInt32]) -> [UInt8] {
         let starts = tables.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
         precondition(order.count == starts.last!, "one position per row")
         let layout = RowLayout<Column>(), width = Column.allCases.count, stride = layout.stride
         let columns = Column.allCases.map { (index: $0.rawValue, width: $0.kind.width) }
         return [UInt8](unsafeUninitializedCapacity: order.count * stride) { out, initialized in
-            let raw = UnsafeMutableRawBufferPointer(out)
             tables.map(\.values).withUnsafeBufferPointers { values in
-                var cursor = 0
-                for old in order {
-                    var table = 0
-                    while Int(old) >= starts[table + 1] { table += 1 }
-                    let v = values[table], row = (Int(old) - starts[table]) * width
-                    for column in columns {
-                        let value = v[row + column.index]
-                        switch column.width {
-                        case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: cursor, as: UInt8.self)
-                        case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: cursor, as: UInt16.self)
-                        default: raw.storeBytes(of: value.littleEndian, toByteOffset: cursor, as: UInt32.self)
+                // The threads write disjoint stretches of `out` and only read the rest.
+                let shared = UncheckedSendable(value: (out: UnsafeMutableRawBufferPointer(out), values: values))
+                let pieces = order.count >= parallelSerializeThreshold ? 2 : 1
+                _ = Concurrently.run(pieces) { piece in
+                    let (raw, values) = shared.value
+                    let positions = order.count * piece / pieces..<order.count * (piece + 1) / pieces
+                    var cursor = positions.lowerBound * stride
+                    for old in order[positions] {
+                        var table = 0
+                        while Int(old) >= starts[table + 1] { table += 1 }
+                        let v = values[table], row = (Int(old) - starts[table]) * width
+                        for column in columns {
+                            let value = v[row + column.index]
+                            switch column.width {
+                            case 1: raw.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: cursor, as: UInt8.self)
+                            case 2: raw.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: cursor, as: UInt16.self)
+                            default: raw.storeBytes(of: value.littleEndian, toByteOffset: cursor, as: UInt32.self)
+                            }
+                            cursor += column.width
                         }
-                        cursor += column.width
                     }
                 }
             }
             initialized = order.count * stride
         }
     }
+
+    /// Tables of at least this many rows are serialized on two threads.
+    public static var parallelSerializeThreshold: Int { 50_000 }
 
     public struct Row {
         public var values: [UInt32]
