@@ -34,7 +34,7 @@ public enum AtomicFile {
 public final class AtomicFileWriter {
     public let path: String
     private let temporary: String
-    private var fd: Int32
+    fileprivate var fd: Int32
     private var finished = false
 
     public init(path: String) throws(ArtifactError) {
@@ -75,7 +75,7 @@ public final class AtomicFileWriter {
 
     /// Repeats `syscall(pointer, count, bytesDone)` until all of `buffer` is written (retrying
     /// on EINTR); on an error abandons the writer and throws.
-    private func writeAll(_ buffer: UnsafeRawBufferPointer, _ syscall: (UnsafeRawPointer, Int, Int) -> Int) throws(ArtifactError) {
+    fileprivate func writeAll(_ buffer: UnsafeRawBufferPointer, _ syscall: (UnsafeRawPointer, Int, Int) -> Int) throws(ArtifactError) {
         var done = 0
         while done < buffer.count {
             let n = syscall(buffer.baseAddress! + done, buffer.count - done, done)
@@ -121,17 +121,90 @@ public final class AtomicFileWriter {
     @discardableResult
     public func stream(unbuffered: Bool = true,
                        _ produce: (_ put: (UnsafeRawBufferPointer) throws(ArtifactError) -> Void) throws -> Void) throws(ArtifactError) -> Int {
-        let blockSize = 4 << 20, alignment = 4096
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: alignment)
-        defer { buffer.deallocate() }
-        let flags = fcntl(fd, F_GETFL)
-        var direct = unbuffered && flags >= 0 && Self.directFlag != 0 && fcntl(fd, F_SETFL, flags | Self.directFlag) == 0
-        defer { if direct { _ = fcntl(fd, F_SETFL, flags) } }
-        var filled = 0, offset = 0
+        let stream = Stream(file: self, unbuffered: unbuffered)
+        do {
+            try produce { (piece: UnsafeRawBufferPointer) throws(ArtifactError) -> Void in try stream.write(piece) }
+        } catch {
+            abort()
+            throw (error as? ArtifactError) ?? .io(path: path, reason: "\(error)")
+        }
+        return try stream.finish()
+    }
+
+    /// `stream(_:)` piece by piece: for a producer that hands its pieces over time (from a
+    /// queue, say). The stream owns the file's writes until `finish()`.
+    ///
+    /// ```swift
+    /// let stream = AtomicFileWriter.Stream(file: out)
+    /// try stream.write(chunk)          // as chunks come
+    /// try stream.finish()
+    /// try out.commit()
+    /// ```
+    public final class Stream {
+        private let file: AtomicFileWriter
+        private let buffer: UnsafeMutableRawBufferPointer
+        private let flags: Int32
+        private var direct: Bool
+        private var filled = 0, offset = 0, finished = false
+        private static let blockSize = 4 << 20, alignment = 4096
+
+        public init(file: AtomicFileWriter, unbuffered: Bool = true) {
+            self.file = file
+            buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.blockSize, alignment: Self.alignment)
+            flags = fcntl(file.fd, F_GETFL)
+            direct = unbuffered && flags >= 0 && AtomicFileWriter.directFlag != 0
+                && fcntl(file.fd, F_SETFL, flags | AtomicFileWriter.directFlag) == 0
+        }
+
+        deinit {
+            if direct { _ = fcntl(file.fd, F_SETFL, flags) }
+            buffer.deallocate()
+        }
+
+        public func write(_ piece: UnsafeRawBufferPointer) throws(ArtifactError) {
+            precondition(!finished, "a stream written after finish()")
+            var taken = 0
+            while taken < piece.count {
+                let n = min(Self.blockSize - filled, piece.count - taken)
+                (buffer.baseAddress! + filled).copyMemory(from: piece.baseAddress! + taken, byteCount: n)
+                filled += n
+                taken += n
+                if filled == Self.blockSize {
+                    try flush(Self.blockSize)
+                    offset += Self.blockSize
+                    filled = 0
+                }
+            }
+        }
+
+        /// Writes what is left and ends the file there; returns the bytes streamed. Later
+        /// writes to the file (`write(_:at:)`) go through the page cache.
+        @discardableResult
+        public func finish() throws(ArtifactError) -> Int {
+            precondition(!finished, "a stream finished twice")
+            finished = true
+            let size = offset + filled
+            if filled > 0 {
+                // A direct write covers whole blocks: the last is padded, and the file cut back after.
+                let padded = direct ? (filled + Self.alignment - 1) / Self.alignment * Self.alignment : filled
+                buffer.baseAddress!.advanced(by: filled).initializeMemory(as: UInt8.self, repeating: 0, count: padded - filled)
+                try flush(padded)
+                if padded != filled && ftruncate(file.fd, off_t(size)) != 0 {
+                    let reason = String(cString: strerror(errno))
+                    file.abort()
+                    throw .io(path: file.path, reason: "cannot set the file size: \(reason)")
+                }
+            }
+            if direct {
+                _ = fcntl(file.fd, F_SETFL, flags)
+                direct = false
+            }
+            return size
+        }
 
         /// Writes the buffer's first `count` bytes (a multiple of the alignment when direct) at `offset`.
-        func flush(_ count: Int) throws(ArtifactError) {
-            let fd = fd
+        private func flush(_ count: Int) throws(ArtifactError) {
+            let fd = file.fd, offset = offset
             if direct {
                 let n = pwrite(fd, buffer.baseAddress, count, off_t(offset))
                 if n == count { return }
@@ -139,53 +212,21 @@ public final class AtomicFileWriter {
                 // short: the block again, and the rest, buffered.
                 guard n >= 0 || errno == EINVAL || errno == EINTR else {
                     let reason = String(cString: strerror(errno))
-                    abort()
-                    throw .io(path: path, reason: "write failed: \(reason)")
+                    file.abort()
+                    throw .io(path: file.path, reason: "write failed: \(reason)")
                 }
                 _ = fcntl(fd, F_SETFL, flags)
                 direct = false
             }
-            try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { pointer, count, done in
+            try file.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { pointer, count, done in
                 pwrite(fd, pointer, count, off_t(offset + done))
             }
         }
-        do {
-            try produce { (piece: UnsafeRawBufferPointer) throws(ArtifactError) -> Void in
-                var taken = 0
-                while taken < piece.count {
-                    let n = min(blockSize - filled, piece.count - taken)
-                    (buffer.baseAddress! + filled).copyMemory(from: piece.baseAddress! + taken, byteCount: n)
-                    filled += n
-                    taken += n
-                    if filled == blockSize {
-                        try flush(blockSize)
-                        offset += blockSize
-                        filled = 0
-                    }
-                }
-            }
-        } catch {
-            abort()
-            throw (error as? ArtifactError) ?? .io(path: path, reason: "\(error)")
-        }
-        let size = offset + filled
-        if filled > 0 {
-            // A direct write covers whole blocks: the last is padded, and the file cut back after.
-            let padded = direct ? (filled + alignment - 1) / alignment * alignment : filled
-            buffer.baseAddress!.advanced(by: filled).initializeMemory(as: UInt8.self, repeating: 0, count: padded - filled)
-            try flush(padded)
-            if padded != filled && ftruncate(fd, off_t(size)) != 0 {
-                let reason = String(cString: strerror(errno))
-                abort()
-                throw .io(path: path, reason: "cannot set the file size: \(reason)")
-            }
-        }
-        return size
     }
 
     /// `O_DIRECT`, whose value depends on the architecture (and which Glibc's module leaves
     /// out); 0 where unknown, and there writes stay buffered.
-    private static var directFlag: Int32 {
+    fileprivate static var directFlag: Int32 {
         #if os(Linux) && arch(x86_64)
         return 0o40000
         #elseif os(Linux) && arch(arm64)

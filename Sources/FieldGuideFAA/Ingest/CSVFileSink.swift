@@ -59,17 +59,23 @@ final class CSVFileSink {
         return try output.commit()
     }
 
-    /// The file and the digest behind a sink, each fed by a serial queue of its own: the file is
-    /// only touched on `writing`, the digest only on `hashing`, the failure under `lock`.
+    /// The file and the digest behind a sink, each fed by a serial queue of its own: the file
+    /// (through `stream`) is only touched on `writing`, the digest only on `hashing`, the failure
+    /// under `lock`. The file is streamed past the page cache (`AtomicFileWriter.Stream`): it
+    /// is written once, and filling fresh cache pages cost more than the writing itself.
     private final class Output: @unchecked Sendable {
         private let file: AtomicFileWriter
+        private let stream: AtomicFileWriter.Stream
         private var digest = StreamingDigest()
         private var failure: ArtifactError?
         private let lock = NSLock()
         private let writing = DispatchQueue(label: "fieldguide.csv-sink.write")
         private let hashing = DispatchQueue(label: "fieldguide.csv-sink.hash")
 
-        init(file: AtomicFileWriter) { self.file = file }
+        init(file: AtomicFileWriter) {
+            self.file = file
+            stream = AtomicFileWriter.Stream(file: file)
+        }
 
         /// Queues `range` of `bytes`; throws the failure of an earlier write, if any.
         func enqueue(_ bytes: [UInt8], _ range: Range<Int>) throws {
@@ -78,7 +84,7 @@ final class CSVFileSink {
             writing.async { [self] in
                 guard lock.withLock({ failure == nil }) else { return }
                 do {
-                    try bytes.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[range])) }
+                    try bytes.withUnsafeBytes { try stream.write(UnsafeRawBufferPointer(rebasing: $0[range])) }
                 } catch {
                     let failure = error as? ArtifactError ?? .io(path: file.path, reason: "\(error)")
                     lock.withLock { self.failure = failure }
@@ -93,6 +99,7 @@ final class CSVFileSink {
             writing.sync {}
             hashing.sync {}
             if let failure { throw failure }
+            try stream.finish()
             try file.commit()
             return digest.finalize()
         }
