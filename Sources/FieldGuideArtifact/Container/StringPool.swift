@@ -248,7 +248,9 @@ public struct StringPoolBuilder: Sendable {
         let order = sortedIDs()
         var remap = [UInt32](repeating: 0, count: n)
         let total = 4 + (n + 1) * 4 + storage.count
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+        // 16 bytes of slack: a string of up to 16 bytes is copied as two 8-byte words (most are),
+        // the bytes past its end overwritten by the next one or left in the spare capacity.
+        let bytes = [UInt8](unsafeUninitializedCapacity: total + 16) { out, initialized in
             let raw = UnsafeMutableRawBufferPointer(out)
             raw.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 0, as: UInt32.self)
             raw.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
@@ -262,10 +264,13 @@ public struct StringPoolBuilder: Sendable {
                             let s = Int(starts[Int(id)]), e = Int(starts[Int(id) + 1])
                             offset += UInt32(e - s)
                             raw.storeBytes(of: offset.littleEndian, toByteOffset: 8 + final * 4, as: UInt32.self)
-                            if e > s {
+                            if e - s <= 16 && s + 16 <= source.count {
+                                raw.storeBytes(of: source.loadUnaligned(fromByteOffset: s, as: UInt64.self), toByteOffset: cursor, as: UInt64.self)
+                                raw.storeBytes(of: source.loadUnaligned(fromByteOffset: s + 8, as: UInt64.self), toByteOffset: cursor + 8, as: UInt64.self)
+                            } else if e > s {
                                 (raw.baseAddress! + cursor).copyMemory(from: source.baseAddress! + s, byteCount: e - s)
-                                cursor += e - s
                             }
+                            cursor += e - s
                         }
                     }
                 }
