@@ -236,12 +236,6 @@ public final class AtomicFileWriter {
         #endif
     }
 
-    /// Writes `count` zero bytes at byte `offset` (alignment padding).
-    public func write(zeros count: Int, at offset: Int) throws(ArtifactError) {
-        guard count > 0 else { return }
-        try write([UInt8](repeating: 0, count: count), at: offset)
-    }
-
     /// Flushes to disk and renames into place.
     public func commit() throws(ArtifactError) {
         precondition(!finished, "AtomicFileWriter used after commit or abort")
