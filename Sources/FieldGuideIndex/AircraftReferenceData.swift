@@ -105,17 +105,16 @@ extension AircraftArtifactBuilder {
 
         private init(modelText: TextBatch, modelNumbers: [ModelNumbers], engineText: TextBatch, engineNumbers: [EngineNumbers]) {
             let modelFields = ModelText.allCases.count, engineFields = EngineText.allCases.count
-            let modelOrder = Self.codeOrder(modelText, fieldsPerRow: modelFields)
-            let engineOrder = Self.codeOrder(engineText, fieldsPerRow: engineFields)
+            let (modelOrder, modelKeys) = Self.codeOrder(modelText, fieldsPerRow: modelFields)
+            let (engineOrder, engineKeys) = Self.codeOrder(engineText, fieldsPerRow: engineFields)
             let models = modelOrder.map { modelText.reordered($0, fieldsPerRow: modelFields) } ?? modelText
-            let engines = engineOrder.map { engineText.reordered($0, fieldsPerRow: engineFields) } ?? engineText
             self.modelText = models
             self.modelNumbers = modelOrder.map { $0.map { modelNumbers[$0] } } ?? modelNumbers
-            self.engineText = engines
+            self.engineText = engineOrder.map { engineText.reordered($0, fieldsPerRow: engineFields) } ?? engineText
             self.engineNumbers = engineOrder.map { $0.map { engineNumbers[$0] } } ?? engineNumbers
-            let modelCount = models.count / modelFields
-            modelKeys = (0..<modelCount).map { models.withString($0 * modelFields) { PackedKey.pack($0) } }
-            engineKeys = (0..<engines.count / engineFields).map { engines.withString($0 * engineFields) { PackedKey.pack($0) } }
+            self.modelKeys = modelKeys
+            self.engineKeys = engineKeys
+            let modelCount = modelKeys.count
 
             // Manufacturers told apart by their bytes: a pool hands out ids in order of first
             // appearance (0 is the empty name, whenever it comes).
@@ -130,9 +129,8 @@ extension AircraftArtifactBuilder {
                     if id == indexOfName.count { indexOfName.append(-1) }
                     if indexOfName[id] < 0 {
                         indexOfName[id] = manufacturers.count / 2
-                        let text = String(decoding: name, as: UTF8.self)
                         manufacturers.append(name)
-                        manufacturers.append(NameFolding.fold(text))
+                        manufacturers.append(NameFolding.fold(String(decoding: name, as: UTF8.self)))
                     }
                     manufacturerOfModel.append(indexOfName[id])
                 }
@@ -142,17 +140,19 @@ extension AircraftArtifactBuilder {
         }
 
         /// The row order that sorts the rows by their first field (the code) in byte order,
-        /// equal codes in input order; nil when they are in that order already (as the hand-off
-        /// writes them). Packed 8-byte prefixes are compared first, whole codes only on a tie.
-        private static func codeOrder(_ text: TextBatch, fieldsPerRow: Int) -> [Int]? {
+        /// equal codes in input order, nil when they are in that order already (as the hand-off
+        /// writes them); and the packed codes in that order. Packed 8-byte prefixes are compared
+        /// first, whole codes only on a tie.
+        private static func codeOrder(_ text: TextBatch, fieldsPerRow: Int) -> (order: [Int]?, keys: [UInt64]) {
             let rows = text.count / fieldsPerRow
             let packed = (0..<rows).map { row in text.withString(row * fieldsPerRow) { PackedKey.pack($0) } }
-            if zip(packed, packed.dropFirst()).allSatisfy({ $0 < $1 }) { return nil }
-            return (0..<rows).sorted { a, b in
+            if zip(packed, packed.dropFirst()).allSatisfy({ $0 < $1 }) { return (nil, packed) }
+            let order = (0..<rows).sorted { a, b in
                 if packed[a] != packed[b] { return packed[a] < packed[b] }
-                let order = text.withString(a * fieldsPerRow) { x in text.withString(b * fieldsPerRow) { y in compare(x, y) } }
-                return order != 0 ? order < 0 : a < b
+                let byBytes = text.withString(a * fieldsPerRow) { x in text.withString(b * fieldsPerRow) { y in compare(x, y) } }
+                return byBytes != 0 ? byBytes < 0 : a < b
             }
+            return (order, order.map { packed[$0] })
         }
 
         /// A decimal field as `Int(_:)` reads it (nil when empty or not a number).

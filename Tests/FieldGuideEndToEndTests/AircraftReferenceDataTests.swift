@@ -89,6 +89,10 @@ struct AircraftReferenceDataTests {
         let rows = (0..<table.count).map { (strings.string(table.value($0, .code)), strings.string(table.value($0, .model))) }
         #expect(Array(rows.prefix(4).map(\.1)) == ["NAMELESS", "LONGER CODE", "C-1", "C-1 DUP"])
         #expect(zip(rows, rows.dropFirst()).allSatisfy { !$1.0.utf8.lexicographicallyPrecedes($0.0.utf8) })
+        // The model key table follows the sorted rows: each key is its row's packed code.
+        let keys = try KeyTable(file.section(AircraftSchema.Section.modelKeys), rows: table.count,
+                                tag: AircraftSchema.Section.modelKeys, path: path)
+        #expect((0..<table.count).allSatisfy { keys[$0] == PackedKey.pack(rows[$0].0) })
         let fixtureModels = try NormalizedFAA.readModels(stage + "/" + NormalizedFAA.modelsFile).count
         #expect(counts["models"] == fixtureModels)
         // The two spellings of CAFÉ AERO stay apart; "cafÉ aero" folds together with the composed one.

@@ -132,7 +132,8 @@ public final class AtomicFileWriter {
     }
 
     /// `stream(_:)` piece by piece: for a producer that hands its pieces over time (from a
-    /// queue, say). The stream owns the file's writes until `finish()`.
+    /// queue, say). The stream owns the file's writes until `finish()`, which also turns the
+    /// file's buffered writes back on.
     ///
     /// ```swift
     /// let stream = AtomicFileWriter.Stream(file: out)
@@ -156,10 +157,9 @@ public final class AtomicFileWriter {
                 && fcntl(file.fd, F_SETFL, flags | AtomicFileWriter.directFlag) == 0
         }
 
-        deinit {
-            if direct { _ = fcntl(file.fd, F_SETFL, flags) }
-            buffer.deallocate()
-        }
+        /// A stream dropped unfinished leaves its file as it is: abandoned by the error that
+        /// stopped it (its descriptor closed, perhaps reused), or still unbuffered.
+        deinit { buffer.deallocate() }
 
         public func write(_ piece: UnsafeRawBufferPointer) throws(ArtifactError) {
             precondition(!finished, "a stream written after finish()")

@@ -5,7 +5,7 @@ import Foundation
 
 /// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes.
 struct FAAJoinKeys: Sendable {
-    private var short = PackedKeyTable<Void>()
+    private var short: PackedKeyTable<Void>
     private var long: Set<String> = []
 
     init(_ codes: some Collection<String>) {
