@@ -4,16 +4,27 @@
 // bird databases, metadata exports) into versioned, memory-mappable artifacts, plus the
 // query library that apps link to read them.
 //
-// Data flows one way: sources → stage libraries → artifacts → query library.
-//   C shims        CCSV, CLibXML2             (system libraries, no pkg-config for libcsv)
-//   foundations    FieldGuideCSV, FieldGuideXML, FieldGuideCore, FieldGuideArtifact
-//   sources        FieldGuideFAA
-//   indexing       FieldGuideIndex
-//   query          FieldGuide                 (FieldGuideArtifact + Foundation only: iOS-safe)
-//   orchestration  FieldGuidePipeline         (pipeline files, stage runs, staging, publish)
-//   executables    ingest-faa, emit-aircraft, ingest-birds, validate, emit-birds,
-//                  ingest-exports, fieldguide, pipeline
+// Data flows one way: sources → stages → artifacts → query library.
+//   C shims         CCSV (libcsv, no pkg-config file), CLibXML2
+//   foundations     FieldGuideDiagnostics  the located error every reader throws
+//                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
+//                   FieldGuideCore         stage plumbing: reports, digests, atomic files, workers
+//   artifact        FieldGuideArtifact     the read side of the format (what apps ship)
+//                   FieldGuideArtifactWriter  builders, sorters, the streamed writer (emit only)
+//   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
+//   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
+//   query           FieldGuide             artifact read side + Foundation only: iOS-safe
+//   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports
+//   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
+
+/// An executable stage: its library, the shared entry point and argument parsing.
+func stage(_ name: String, _ libraries: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: libraries + ["FieldGuideCore", "StageCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    )
+}
 
 let package = Package(
     name: "FieldGuide",
@@ -21,17 +32,18 @@ let package = Package(
     products: [
         .library(name: "FieldGuide", targets: ["FieldGuide"]),
         .library(name: "FieldGuideArtifact", targets: ["FieldGuideArtifact"]),
-        .executable(name: "ingest-faa", targets: ["ingest-faa"]),
-        .executable(name: "emit-aircraft", targets: ["emit-aircraft"]),
-        .executable(name: "fieldguide", targets: ["fieldguide"]),
+        .library(name: "FieldGuideArtifactWriter", targets: ["FieldGuideArtifactWriter"]),
         .library(name: "FieldGuideBirds", targets: ["FieldGuideBirds"]),
-        .executable(name: "ingest-birds", targets: ["ingest-birds"]),
-        .executable(name: "validate", targets: ["validate"]),
         .library(name: "FieldGuideExports", targets: ["FieldGuideExports"]),
-        .library(name: "FieldGuideIndex", targets: ["FieldGuideIndex"]),
-        .executable(name: "emit-birds", targets: ["emit-birds"]),
-        .executable(name: "ingest-exports", targets: ["ingest-exports"]),
+        .library(name: "FieldGuideEmit", targets: ["FieldGuideEmit"]),
         .library(name: "FieldGuidePipeline", targets: ["FieldGuidePipeline"]),
+        .executable(name: "ingest-faa", targets: ["ingest-faa"]),
+        .executable(name: "ingest-birds", targets: ["ingest-birds"]),
+        .executable(name: "ingest-exports", targets: ["ingest-exports"]),
+        .executable(name: "validate", targets: ["validate"]),
+        .executable(name: "emit-aircraft", targets: ["emit-aircraft"]),
+        .executable(name: "emit-birds", targets: ["emit-birds"]),
+        .executable(name: "fieldguide", targets: ["fieldguide"]),
         .executable(name: "pipeline", targets: ["pipeline"]),
     ],
     dependencies: [
@@ -41,140 +53,69 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // MARK: C shims
-        .systemLibrary(
-            name: "CCSV",
-            path: "Sources/CCSV",
-            providers: [.apt(["libcsv-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLibXML2",
-            path: "Sources/CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
-        ),
+        // MARK: C shims (a modulemap and shim.h each)
+        .systemLibrary(name: "CCSV", path: "Sources/CCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
-        // MARK: Foundations
-        .target(name: "FieldGuideCSV", dependencies: ["CCSV"]),
+        // MARK: Foundations: no artifact code below this line
+        .target(name: "FieldGuideDiagnostics"),
+        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "FieldGuideDiagnostics"]),
+        // libxml2 stays behind this target: FoundationXML and a raw libxml2 module clash in one module.
+        .target(name: "FieldGuideXML", dependencies: ["CLibXML2", "FieldGuideDiagnostics"]),
         .target(
             name: "FieldGuideCore",
-            dependencies: [
-                "FieldGuideCSV", "FieldGuideArtifact",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            dependencies: ["FieldGuideDiagnostics", "FieldGuideCSV", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "FieldGuideArtifact"),
-        .target(name: "FieldGuideXML", dependencies: ["CLibXML2"]),
 
-        // MARK: Sources
+        // MARK: Artifact format: the read side ships in apps, the writer only in emit stages
+        .target(name: "FieldGuideArtifact"),
+        .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideCore"]),
+
+        // MARK: Sources: each reads raw files into a normalized hand-off (the ingest stages)
         .target(
             name: "FieldGuideFAA",
-            dependencies: [
-                "FieldGuideCSV", "FieldGuideCore",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            dependencies: ["FieldGuideCSV", "FieldGuideCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore"]),
+        // Exports resolve what users saw against the published artifacts, through the query library.
+        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide"]),
 
-        // MARK: Sources: birds (issue 3: FieldGuideBirds, ingest-birds, validate)
-        // BIRDS-TARGETS-BEGIN
-        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact"]),
-        .executableTarget(
-            name: "ingest-birds",
-            dependencies: [
-                "FieldGuideBirds", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(
-            name: "validate",
-            dependencies: [
-                "FieldGuideBirds", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // BIRDS-TARGETS-END
-
-        // MARK: Sources: metadata exports (issue 5: FieldGuideExports, ingest-exports)
-        // EXPORTS-TARGETS-BEGIN
+        // MARK: Emit: normalized hand-offs → artifacts
         .target(
-            name: "FieldGuideExports",
-            dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuide"]
+            name: "FieldGuideEmit",
+            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCSV", "FieldGuideCore", "FieldGuideFAA", "FieldGuideBirds"]
         ),
-        .executableTarget(
-            name: "ingest-exports",
-            dependencies: [
-                "FieldGuideExports", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // EXPORTS-TARGETS-END
 
-        // MARK: Indexing
-        .target(name: "FieldGuideIndex", dependencies: ["FieldGuideArtifact", "FieldGuideCSV", "FieldGuideFAA", "FieldGuideCore", "FieldGuideBirds"]),
+        // MARK: Query library (what apps link: the artifact's read side + Foundation only)
+        .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),
 
-        // MARK: Birds artifact (issue 4: tables, index, emit stage)
-        // BIRDS-ARTIFACT-TARGETS-BEGIN
-        .executableTarget(
-            name: "emit-birds",
-            dependencies: [
-                "FieldGuideIndex", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // BIRDS-ARTIFACT-TARGETS-END
-
-        // MARK: Orchestration (issue 6: declarative pipelines, staging, publish, change reports)
-        // The pipeline runs stage executables as processes; it links the query library only to
-        // write the change report of each published build.
+        // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
         .target(
             name: "FieldGuidePipeline",
-            dependencies: [
-                "FieldGuideArtifact", "FieldGuideCore", "FieldGuide",
-                .product(name: "Yams", package: "Yams"),
-            ]
+            dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuide", .product(name: "Yams", package: "Yams")]
         ),
-        .executableTarget(
-            name: "pipeline",
-            dependencies: [
-                "FieldGuidePipeline", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-
-        // MARK: Query library (what apps link: artifact format + Foundation only)
-        .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),
 
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
         .target(
             name: "StageCLI",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FieldGuideDiagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(
-            name: "ingest-faa",
-            dependencies: [
-                "FieldGuideFAA", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(
-            name: "emit-aircraft",
-            dependencies: [
-                "FieldGuideIndex", "FieldGuideFAA", "FieldGuideCore", "FieldGuideArtifact", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(
-            name: "fieldguide",
-            dependencies: [
-                "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "StageCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        stage("ingest-faa", ["FieldGuideFAA"]),
+        stage("ingest-birds", ["FieldGuideBirds"]),
+        stage("validate", ["FieldGuideBirds"]),
+        stage("ingest-exports", ["FieldGuideExports"]),
+        stage("emit-aircraft", ["FieldGuideEmit", "FieldGuideFAA", "FieldGuideArtifact"]),
+        stage("emit-birds", ["FieldGuideEmit"]),
+        stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline"]),
+        stage("pipeline", ["FieldGuidePipeline"]),
 
-        // MARK: Tests
+        // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "TestSupport"]),
-        .testTarget(name: "FieldGuideArtifactTests", dependencies: ["FieldGuideArtifact", "TestSupport"]),
+        .testTarget(
+            name: "FieldGuideArtifactTests",
+            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuideDiagnostics", "TestSupport"]
+        ),
         .testTarget(name: "FieldGuideXMLTests", dependencies: ["FieldGuideXML", "TestSupport"]),
         .testTarget(
             name: "FieldGuideFAATests",
@@ -185,13 +126,13 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuideEndToEndTests",
-            dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideFAA", "FieldGuideCore", "TestSupport"]
+            dependencies: ["FieldGuide", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore", "FieldGuidePipeline", "TestSupport"]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
         .testTarget(
             name: "FieldGuideExportsTests",
             dependencies: [
-                "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideIndex",
+                "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideEmit",
                 "FieldGuideBirds", "TestSupport",
             ]
         ),
@@ -201,7 +142,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuideBirdsArtifactTests",
-            dependencies: ["FieldGuide", "FieldGuideIndex", "FieldGuideBirds", "FieldGuideArtifact", "FieldGuideCSV", "TestSupport"]
+            dependencies: ["FieldGuide", "FieldGuideEmit", "FieldGuideBirds", "FieldGuideArtifact", "FieldGuideCSV", "FieldGuideCore", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

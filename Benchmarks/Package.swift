@@ -1,8 +1,9 @@
 // swift-tools-version:6.1
 //
 // FieldGuide benchmarks: a nested package, so the main package stays free of benchmark code
-// and its build is untouched. It links only the query library (and the artifact container)
-// of the parent package; the pipeline stages are run as the parent's executables.
+// and its build is untouched. It links the query library (the artifact's read side) and, for
+// the generated birds artifact, the emit stage's builders; the pipeline stages run as the
+// parent's executables.
 //
 //   generate-faa-data   full-size synthetic FAA releasable files (ACFTREF, ENGINE, MASTER)
 //   fieldguide-bench    open and lookup latency of an aircraft artifact
@@ -46,7 +47,8 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "FieldGuide", package: "FieldGuide"),
                 .product(name: "FieldGuideArtifact", package: "FieldGuide"),
-                .product(name: "FieldGuideIndex", package: "FieldGuide"),
+                .product(name: "FieldGuideArtifactWriter", package: "FieldGuide"),
+                .product(name: "FieldGuideEmit", package: "FieldGuide"),
             ]
         ),
         .executableTarget(

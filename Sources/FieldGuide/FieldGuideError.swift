@@ -24,7 +24,7 @@ public struct FieldGuideError: Error, Sendable, Equatable, CustomStringConvertib
     /// The detailed reason, with the path.
     public let underlying: ArtifactError
 
-    init(_ underlying: ArtifactError) {
+    package init(_ underlying: ArtifactError) {
         self.underlying = underlying
         switch underlying {
         case .io: kind = .unreadable

@@ -1,8 +1,9 @@
 import ArgumentParser
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideFAA
-import FieldGuideIndex
+import FieldGuideEmit
 import StageCLI
 
 struct EmitAircraft: ParsableCommand {

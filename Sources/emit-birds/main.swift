@@ -1,6 +1,6 @@
 import ArgumentParser
 import FieldGuideCore
-import FieldGuideIndex
+import FieldGuideEmit
 import StageCLI
 
 struct EmitBirds: ParsableCommand {

@@ -1,3 +1,4 @@
+import FieldGuidePipeline
 import ArgumentParser
 import FieldGuide
 import FieldGuideArtifact

@@ -1,4 +1,7 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
+import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import Testing
 import TestSupport
@@ -198,7 +201,7 @@ struct ArtifactContainerTests {
         struct Failure: Error {}
         let path = try write(Array("old".utf8))
         let writer = try AtomicFileWriter(path: path)
-        #expect(throws: ArtifactError.self) {
+        #expect(throws: LocatedError.self) {
             try writer.stream { put in
                 try [UInt8](repeating: 1, count: 5 << 20).withUnsafeBytes { try put($0) }
                 throw Failure()

@@ -1,4 +1,6 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
+import FieldGuideCore
 import Foundation
 import Testing
 

@@ -1,7 +1,9 @@
+import FieldGuideCore
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideBirds
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport
@@ -22,7 +24,7 @@ import TestSupport
         let directory = try TestPaths.temporaryDirectory("birds-manifest")
         defer { try? FileManager.default.removeItem(at: directory) }
         let other = Manifest.Artifact(file: "aircraft.fgb", kind: "ACFT", bytes: 1, sha256: "00", sections: [], sources: [], counts: [:])
-        let previous = Manifest(tool: .init(name: "fieldguide", version: "0"), built: nil, artifacts: [other])
+        let previous = Manifest(format: .init(major: Int(ArtifactFormat.majorVersion), minor: Int(ArtifactFormat.minorVersion)), tool: .init(name: "fieldguide", version: "0"), built: nil, artifacts: [other])
         try JSONEncoder().encode(previous).write(to: directory.appendingPathComponent("manifest.json"))
         let result = try FixtureBirds.build(into: directory)
         let manifest = try Manifest.decode(from: Data(contentsOf: directory.appendingPathComponent("manifest.json")))

@@ -1,6 +1,6 @@
 import FieldGuide
 import FieldGuideBirds
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import TestSupport
 

@@ -1,7 +1,8 @@
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideBirds
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

@@ -1,8 +1,10 @@
+import FieldGuideCore
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCSV
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

@@ -1,7 +1,8 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideCSV
 import FieldGuideFAA
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import FieldGuideCore
 import FieldGuideFAA
-@testable import FieldGuideIndex
+@testable import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

@@ -1,8 +1,9 @@
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideFAA
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

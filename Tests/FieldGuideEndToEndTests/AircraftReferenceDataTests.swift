@@ -1,8 +1,9 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideCSV
 import FieldGuideFAA
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

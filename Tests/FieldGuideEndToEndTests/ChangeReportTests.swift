@@ -1,4 +1,5 @@
 import FieldGuide
+import FieldGuidePipeline
 import FieldGuideFAA
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 @testable import FieldGuideExports
 import FieldGuide
 import FieldGuideBirds
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

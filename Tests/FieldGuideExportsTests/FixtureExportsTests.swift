@@ -2,7 +2,7 @@
 import FieldGuide
 import FieldGuideCore
 import FieldGuideFAA
-import FieldGuideIndex
+import FieldGuideEmit
 import Foundation
 import Testing
 import TestSupport

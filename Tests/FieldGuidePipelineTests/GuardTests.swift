@@ -1,3 +1,4 @@
+import FieldGuideCore
 import FieldGuideArtifact
 @testable import FieldGuidePipeline
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite("Publish guards")
 struct GuardTests {
     func manifest(_ sources: [(String, Int, Int)]) -> Manifest {
-        Manifest(tool: .init(name: "t", version: "1"), built: nil, artifacts: [
+        Manifest(format: .init(major: Int(ArtifactFormat.majorVersion), minor: Int(ArtifactFormat.minorVersion)), tool: .init(name: "t", version: "1"), built: nil, artifacts: [
             .init(file: "aircraft.fgb", kind: "ACFT", bytes: 0, sha256: "", sections: [],
                   sources: sources.map { .init(file: $0.0, bytes: 0, sha256: "", rows: .init(read: $0.1, kept: $0.1 - $0.2, rejected: $0.2)) },
                   counts: [:]),

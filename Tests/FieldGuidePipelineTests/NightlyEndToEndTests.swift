@@ -1,3 +1,4 @@
+import FieldGuideCore
 import FieldGuide
 import FieldGuideArtifact
 import FieldGuidePipeline

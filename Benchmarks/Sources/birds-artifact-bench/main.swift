@@ -1,7 +1,8 @@
 import BenchSupport
 import FieldGuide
 import FieldGuideArtifact
-import FieldGuideIndex
+import FieldGuideArtifactWriter
+import FieldGuideEmit
 import Foundation
 
 /// Builds a world-checklist-sized birds artifact (11,000 species with field marks, months and

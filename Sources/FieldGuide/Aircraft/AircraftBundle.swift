@@ -11,21 +11,21 @@ import Foundation
 /// }
 /// ```
 public final class AircraftBundle: Sendable {
-    typealias S = AircraftSchema
+    package typealias S = AircraftSchema
 
     public let path: String
-    let file: ArtifactFile
-    let strings: StringPool
-    let models: RowTable<S.ModelColumn>
-    let manufacturerRows: RowTable<S.ManufacturerColumn>
-    let manufacturerModels: RowTable<S.ManufacturerModelColumn>
-    let engines: RowTable<S.EngineColumn>
-    let registrations: RowTable<S.RegistrationColumn>
-    let modeS: RowTable<S.ModeSColumn>
-    let modelKeys: KeyTable
-    let engineKeys: KeyTable
-    let registrationKeys: KeyTable
-    let manufacturerKeys: KeyTable
+    package let file: ArtifactFile
+    package let strings: StringPool
+    package let models: RowTable<S.ModelColumn>
+    package let manufacturerRows: RowTable<S.ManufacturerColumn>
+    package let manufacturerModels: RowTable<S.ManufacturerModelColumn>
+    package let engines: RowTable<S.EngineColumn>
+    package let registrations: RowTable<S.RegistrationColumn>
+    package let modeS: RowTable<S.ModeSColumn>
+    package let modelKeys: KeyTable
+    package let engineKeys: KeyTable
+    package let registrationKeys: KeyTable
+    package let manufacturerKeys: KeyTable
     let codeNames: [String: [String: String]]
 
     /// Opens and checks the artifact at `path`.
@@ -185,7 +185,7 @@ public final class AircraftBundle: Sendable {
 
     // MARK: Internals
 
-    func string(_ id: UInt32) -> String { strings.string(id) }
+    package func string(_ id: UInt32) -> String { strings.string(id) }
 
     func code(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue? {
         guard id != 0 else { return nil }

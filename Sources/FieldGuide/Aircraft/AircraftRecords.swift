@@ -37,6 +37,8 @@ public struct FieldDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 public struct ModelRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
+
+    package init(bundle: AircraftBundle, row: Int) { self.bundle = bundle; self.row = row }
     private typealias C = AircraftSchema.ModelColumn
     private func s(_ c: C) -> String { bundle.string(bundle.models.value(row, c)) }
 
@@ -135,6 +137,8 @@ public struct EngineInfo: Sendable, Hashable, Codable {
 public struct RegistrationRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
+
+    package init(bundle: AircraftBundle, row: Int) { self.bundle = bundle; self.row = row }
     private typealias C = AircraftSchema.RegistrationColumn
     private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
     private func s(_ c: C) -> String { bundle.string(v(c)) }

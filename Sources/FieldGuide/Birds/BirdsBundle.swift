@@ -10,30 +10,30 @@ import Foundation
 /// birds.species(named: "haussperling").first?.commonName                 // "House Sparrow"
 /// ```
 public final class BirdsBundle: Sendable {
-    typealias S = BirdsSchema
+    package typealias S = BirdsSchema
 
     public let path: String
-    let file: ArtifactFile
-    let strings: StringPool
-    let speciesRows: RowTable<S.SpeciesColumn>
-    let locations: RowTable<S.SpeciesLocationColumn>
-    let marks: RowTable<S.SpeciesMarkColumn>
-    let shapes: RowTable<S.ShapeColumn>
-    let variants: RowTable<S.VariantColumn>
-    let regions: RowTable<S.RegionColumn>
-    let regionMonths: KeyTable
-    let regionWeeks: KeyTable
-    let hotspots: RowTable<S.HotspotColumn>
-    let hotspotCells: KeyTable
-    let hotspotSpecies: RowTable<S.HotspotSpeciesColumn>
-    let taxa: RowTable<S.TaxonColumn>
-    let names: RowTable<S.NameColumn>
-    let nameKeys: KeyTable
-    let barChart: RowTable<S.BarChartColumn>
-    let barChartValues: RowTable<S.BarChartValueColumn>
-    let seasonRows: RowTable<S.SeasonColumn>
+    package let file: ArtifactFile
+    package let strings: StringPool
+    package let speciesRows: RowTable<S.SpeciesColumn>
+    package let locations: RowTable<S.SpeciesLocationColumn>
+    package let marks: RowTable<S.SpeciesMarkColumn>
+    package let shapes: RowTable<S.ShapeColumn>
+    package let variants: RowTable<S.VariantColumn>
+    package let regions: RowTable<S.RegionColumn>
+    package let regionMonths: KeyTable
+    package let regionWeeks: KeyTable
+    package let hotspots: RowTable<S.HotspotColumn>
+    package let hotspotCells: KeyTable
+    package let hotspotSpecies: RowTable<S.HotspotSpeciesColumn>
+    package let taxa: RowTable<S.TaxonColumn>
+    package let names: RowTable<S.NameColumn>
+    package let nameKeys: KeyTable
+    package let barChart: RowTable<S.BarChartColumn>
+    package let barChartValues: RowTable<S.BarChartValueColumn>
+    package let seasonRows: RowTable<S.SeasonColumn>
     /// The observed source; empty for artifacts built without observations.
-    let observations: RowTable<S.ObservationColumn>?
+    package let observations: RowTable<S.ObservationColumn>?
 
     /// Opens and checks the artifact at `path` (a wrong kind, a bad checksum or a section that
     /// does not fit the schema is a `FieldGuideError`).
@@ -284,7 +284,7 @@ public final class BirdsBundle: Sendable {
 
     // MARK: Internals
 
-    func string(_ id: UInt32) -> String { strings.string(id) }
+    package func string(_ id: UInt32) -> String { strings.string(id) }
 }
 
 /// A run of a region table: the birds of one region and period, read in place.

@@ -61,4 +61,8 @@ public struct SectionInfo: Sendable, Hashable, Codable {
     public var length: UInt64
     public var rows: UInt64
     public var crc32: UInt32
+
+    public init(tag: String, offset: UInt64, length: UInt64, rows: UInt64, crc32: UInt32) {
+        self.tag = tag; self.offset = offset; self.length = length; self.rows = rows; self.crc32 = crc32
+    }
 }

@@ -56,11 +56,4 @@ public struct KeyTable: @unchecked Sendable {
         }
         return low
     }
-
-    /// The section bytes for `keys` (already in row order).
-    public static func serialize(_ keys: [UInt64]) -> [UInt8] {
-        var out = ByteWriter(capacity: keys.count * 8)
-        for key in keys { out.u64(key) }
-        return out.bytes
-    }
 }

@@ -1,6 +1,6 @@
 /// The sections and row layouts of the aircraft artifact (`aircraft.fgb`).
 ///
-/// Shared by the writer (FieldGuideIndex) and the reader (FieldGuide), so the two cannot
+/// Shared by the writer (FieldGuideEmit) and the reader (FieldGuide), so the two cannot
 /// disagree. Codes are stored raw as strings (`"4"`, `"H"`, `"10"`); their display names are
 /// in the `CODE` section. Dates are `yyyymmdd` numbers, absent as `UInt32.max`.
 public enum AircraftSchema {

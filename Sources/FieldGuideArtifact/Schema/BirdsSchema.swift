@@ -1,6 +1,6 @@
 /// The sections and row layouts of the birds artifact (`birds.fgb`).
 ///
-/// Shared by the writer (FieldGuideIndex) and the reader (FieldGuide), so the two cannot
+/// Shared by the writer (FieldGuideEmit) and the reader (FieldGuide), so the two cannot
 /// disagree. Region tables are sections of packed `UInt64` keys (no rows): a lookup is a
 /// binary search for the (region, period) prefix, then a run of species rows.
 ///

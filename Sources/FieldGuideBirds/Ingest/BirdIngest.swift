@@ -1,4 +1,4 @@
-import FieldGuideArtifact
+import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
 import Foundation

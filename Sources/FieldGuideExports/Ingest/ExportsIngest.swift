@@ -1,5 +1,5 @@
 import FieldGuide
-import FieldGuideArtifact
+import FieldGuideDiagnostics
 import FieldGuideCore
 import FieldGuideCSV
 import Foundation
@@ -140,7 +140,7 @@ public struct ExportsIngest {
 
         let resolution = ResolutionReport(resolver: resolver, options: options, observations: observationStatus)
         report.outputs[Self.observationsFile] = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
-        do throws(ArtifactError) {
+        do throws(LocatedError) {
             let resolutionBytes = try Self.json(resolution)
             try AtomicFile.write(resolutionBytes, to: outputDirectory + "/" + Self.resolutionFile)
             report.outputs[Self.resolutionFile] = FileDigest.sha256(resolutionBytes)
@@ -164,8 +164,8 @@ public struct ExportsIngest {
         if let failure { throw failure }
     }
 
-    static func json<T: Encodable>(_ value: T) throws(ArtifactError) -> [UInt8] {
-        do { return try JSON.encode(value) } catch { throw ArtifactError.io(path: "(json)", reason: "cannot encode: \(error)") }
+    static func json<T: Encodable>(_ value: T) throws(LocatedError) -> [UInt8] {
+        do { return try JSON.encode(value) } catch { throw LocatedError(.unwritable, file: "(json)", message: "cannot encode: \(error)") }
     }
 }
 

@@ -1,4 +1,4 @@
-import FieldGuideArtifact
+import FieldGuideDiagnostics
 import FieldGuideCore
 import Foundation
 
@@ -47,7 +47,7 @@ final class Spool {
 
     /// Copies the spool into `destination` atomically; returns its SHA-256.
     func commit(to destination: String) throws(ExportsError) -> String {
-        do throws(ArtifactError) {
+        do throws(LocatedError) {
             let writer = try AtomicFileWriter(path: destination)
             var digest = StreamingDigest()
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
@@ -57,7 +57,7 @@ final class Spool {
                 let n = pread(fd, buffer.baseAddress, buffer.count, offset)
                 guard n > 0 else {
                     writer.abort()
-                    throw ArtifactError.io(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
+                    throw LocatedError(.unreadable, file: path, message: "read failed: \(String(cString: strerror(errno)))")
                 }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
                 try writer.write(chunk)

@@ -1,4 +1,4 @@
-import FieldGuideArtifact
+import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
 import Foundation
@@ -67,7 +67,7 @@ final class CSVFileSink {
         private let file: AtomicFileWriter
         private let stream: AtomicFileWriter.Stream
         private var digest = StreamingDigest()
-        private var failure: ArtifactError?
+        private var failure: LocatedError?
         private let lock = NSLock()
         private let writing = DispatchQueue(label: "fieldguide.csv-sink.write")
         private let hashing = DispatchQueue(label: "fieldguide.csv-sink.hash")
@@ -86,7 +86,7 @@ final class CSVFileSink {
                 do {
                     try bytes.withUnsafeBytes { try stream.write(UnsafeRawBufferPointer(rebasing: $0[range])) }
                 } catch {
-                    let failure = error as? ArtifactError ?? .io(path: file.path, reason: "\(error)")
+                    let failure = error as? LocatedError ?? LocatedError(.unwritable, file: file.path, message: "\(error)")
                     lock.withLock { self.failure = failure }
                 }
             }

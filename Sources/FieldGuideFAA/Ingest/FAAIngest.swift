@@ -1,5 +1,5 @@
 import Foundation
-import FieldGuideArtifact
+import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
 

@@ -54,7 +54,7 @@ struct Publisher {
         }
 
         // One manifest for the build: every emit stage's entries.
-        var manifest = Manifest(tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: [])
+        var manifest = Manifest(format: .init(major: Int(ArtifactFormat.majorVersion), minor: Int(ArtifactFormat.minorVersion)), tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: [])
         for ref in spec.manifests {
             guard let data = fm.contents(atPath: file(ref)), let part = try? Manifest.decode(from: data) else {
                 throw PipelineError(.io, "\(file(ref)): cannot read the stage's manifest")

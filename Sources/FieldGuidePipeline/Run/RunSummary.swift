@@ -1,3 +1,4 @@
+import FieldGuideCore
 import FieldGuideArtifact
 import Foundation
 

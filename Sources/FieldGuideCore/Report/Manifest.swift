@@ -7,9 +7,9 @@ import Foundation
 public struct Manifest: Codable, Sendable, Equatable {
     public struct Format: Codable, Sendable, Equatable {
         public var name: String = "fieldguide-artifact"
-        public var major: Int = Int(ArtifactFormat.majorVersion)
-        public var minor: Int = Int(ArtifactFormat.minorVersion)
-        public init() {}
+        public var major: Int
+        public var minor: Int
+        public init(major: Int, minor: Int) { self.major = major; self.minor = minor }
     }
 
     public struct Tool: Codable, Sendable, Equatable {
@@ -38,31 +38,45 @@ public struct Manifest: Codable, Sendable, Equatable {
         }
     }
 
+    /// One section of an artifact: its tag, where it lies, its rows and CRC-32 (as `inspect` shows).
+    public struct Section: Codable, Sendable, Hashable {
+        public var tag: String
+        public var offset: UInt64
+        public var length: UInt64
+        public var rows: UInt64
+        public var crc32: UInt32
+        public init(tag: String, offset: UInt64, length: UInt64, rows: UInt64, crc32: UInt32) {
+            self.tag = tag; self.offset = offset; self.length = length; self.rows = rows; self.crc32 = crc32
+        }
+    }
+
     /// One artifact of the output directory and what it was built from.
     public struct Artifact: Codable, Sendable, Equatable {
         public var file: String
         public var kind: String
         public var bytes: Int
         public var sha256: String
-        public var sections: [SectionInfo]
+        public var sections: [Section]
         public var sources: [Source]
         /// Named counts worth keeping (orphan joins, index sizes).
         public var counts: [String: Int]
 
-        public init(file: String, kind: String, bytes: Int, sha256: String, sections: [SectionInfo], sources: [Source], counts: [String: Int]) {
+        public init(file: String, kind: String, bytes: Int, sha256: String, sections: [Section], sources: [Source], counts: [String: Int]) {
             self.file = file; self.kind = kind; self.bytes = bytes; self.sha256 = sha256
             self.sections = sections; self.sources = sources; self.counts = counts
         }
     }
 
-    public var format = Format()
+    /// The artifact format version the emit stage wrote (the read side's `ArtifactFormat`).
+    public var format: Format
     public var tool: Tool
     /// ISO 8601, from `SOURCE_DATE_EPOCH` when set; otherwise absent (builds stay reproducible).
     public var built: String?
     /// Every artifact in the directory, sorted by file name.
     public var artifacts: [Artifact]
 
-    public init(tool: Tool, built: String?, artifacts: [Artifact]) {
+    public init(format: Format, tool: Tool, built: String?, artifacts: [Artifact]) {
+        self.format = format
         self.tool = tool
         self.built = built
         self.artifacts = artifacts.sorted { $0.file < $1.file }

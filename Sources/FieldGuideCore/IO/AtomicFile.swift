@@ -1,4 +1,5 @@
 import Foundation
+import FieldGuideDiagnostics
 
 /// Writes files so that readers see either the old bytes or the new ones, never a mix.
 ///
@@ -9,14 +10,14 @@ import Foundation
 /// try AtomicFile.write(bytes, to: "output/aircraft.fgb")
 /// ```
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String) throws(ArtifactError) {
+    public static func write(_ bytes: [UInt8], to path: String) throws(LocatedError) {
         let writer = try AtomicFileWriter(path: path)
         try writer.write(bytes)
         try writer.commit()
     }
 
     /// Writes UTF-8 text atomically.
-    public static func write(_ text: String, to path: String) throws(ArtifactError) {
+    public static func write(_ text: String, to path: String) throws(LocatedError) {
         try write(Array(text.utf8), to: path)
     }
 }
@@ -37,45 +38,45 @@ public final class AtomicFileWriter {
     fileprivate var fd: Int32
     private var finished = false
 
-    public init(path: String) throws(ArtifactError) {
+    public init(path: String) throws(LocatedError) {
         self.path = path
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .io(path: path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
+            throw LocatedError(.unwritable, file: path, message: "cannot create directory \(directory.path): \(SystemReason.of(error))")
         }
         temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw .io(path: path, reason: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw LocatedError(.unwritable, file: path, message: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
     }
 
     deinit { if !finished { abort() } }
 
-    public func write(_ bytes: [UInt8]) throws(ArtifactError) {
-        var failure: ArtifactError?
+    public func write(_ bytes: [UInt8]) throws(LocatedError) {
+        var failure: LocatedError?
         bytes.withUnsafeBytes { buffer in
-            do throws(ArtifactError) { try write(buffer) } catch { failure = error }
+            do throws(LocatedError) { try write(buffer) } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
-    public func write(_ buffer: UnsafeRawBufferPointer) throws(ArtifactError) {
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(LocatedError) {
         let fd = fd
         try writeAll(buffer) { pointer, count, _ in Foundation.write(fd, pointer, count) }
     }
 
     /// Writes `buffer` at byte `offset` of the file (the file grows as needed), leaving the
     /// position of sequential writes alone. On failure the writer is abandoned, as `write`.
-    public func write(_ buffer: UnsafeRawBufferPointer, at offset: Int) throws(ArtifactError) {
+    public func write(_ buffer: UnsafeRawBufferPointer, at offset: Int) throws(LocatedError) {
         let fd = fd
         try writeAll(buffer) { pointer, count, done in pwrite(fd, pointer, count, off_t(offset + done)) }
     }
 
     /// Repeats `syscall(pointer, count, bytesDone)` until all of `buffer` is written (retrying
     /// on EINTR); on an error abandons the writer and throws.
-    fileprivate func writeAll(_ buffer: UnsafeRawBufferPointer, _ syscall: (UnsafeRawPointer, Int, Int) -> Int) throws(ArtifactError) {
+    fileprivate func writeAll(_ buffer: UnsafeRawBufferPointer, _ syscall: (UnsafeRawPointer, Int, Int) -> Int) throws(LocatedError) {
         var done = 0
         while done < buffer.count {
             let n = syscall(buffer.baseAddress! + done, buffer.count - done, done)
@@ -83,17 +84,17 @@ public final class AtomicFileWriter {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
                 abort()
-                throw .io(path: path, reason: "write failed: \(reason)")
+                throw LocatedError(.unwritable, file: path, message: "write failed: \(reason)")
             }
             done += n
         }
     }
 
     /// Writes `bytes` at byte `offset` of the file.
-    public func write(_ bytes: [UInt8], at offset: Int) throws(ArtifactError) {
-        var failure: ArtifactError?
+    public func write(_ bytes: [UInt8], at offset: Int) throws(LocatedError) {
+        var failure: LocatedError?
         bytes.withUnsafeBytes { buffer in
-            do throws(ArtifactError) { try write(buffer, at: offset) } catch { failure = error }
+            do throws(LocatedError) { try write(buffer, at: offset) } catch { failure = error }
         }
         if let failure { throw failure }
     }
@@ -120,13 +121,13 @@ public final class AtomicFileWriter {
     /// ```
     @discardableResult
     public func stream(unbuffered: Bool = true,
-                       _ produce: (_ put: (UnsafeRawBufferPointer) throws(ArtifactError) -> Void) throws -> Void) throws(ArtifactError) -> Int {
+                       _ produce: (_ put: (UnsafeRawBufferPointer) throws(LocatedError) -> Void) throws -> Void) throws(LocatedError) -> Int {
         let stream = Stream(file: self, unbuffered: unbuffered)
         do {
-            try produce { (piece: UnsafeRawBufferPointer) throws(ArtifactError) -> Void in try stream.write(piece) }
+            try produce { (piece: UnsafeRawBufferPointer) throws(LocatedError) -> Void in try stream.write(piece) }
         } catch {
             abort()
-            throw (error as? ArtifactError) ?? .io(path: path, reason: "\(error)")
+            throw (error as? LocatedError) ?? LocatedError(.unwritable, file: path, message: "\(error)")
         }
         return try stream.finish()
     }
@@ -161,7 +162,7 @@ public final class AtomicFileWriter {
         /// stopped it (its descriptor closed, perhaps reused), or still unbuffered.
         deinit { buffer.deallocate() }
 
-        public func write(_ piece: UnsafeRawBufferPointer) throws(ArtifactError) {
+        public func write(_ piece: UnsafeRawBufferPointer) throws(LocatedError) {
             precondition(!finished, "a stream written after finish()")
             var taken = 0
             while taken < piece.count {
@@ -180,7 +181,7 @@ public final class AtomicFileWriter {
         /// Writes what is left and ends the file there; returns the bytes streamed. Later
         /// writes to the file (`write(_:at:)`) go through the page cache.
         @discardableResult
-        public func finish() throws(ArtifactError) -> Int {
+        public func finish() throws(LocatedError) -> Int {
             precondition(!finished, "a stream finished twice")
             finished = true
             let size = offset + filled
@@ -192,7 +193,7 @@ public final class AtomicFileWriter {
                 if padded != filled && ftruncate(file.fd, off_t(size)) != 0 {
                     let reason = String(cString: strerror(errno))
                     file.abort()
-                    throw .io(path: file.path, reason: "cannot set the file size: \(reason)")
+                    throw LocatedError(.unwritable, file: file.path, message: "cannot set the file size: \(reason)")
                 }
             }
             if direct {
@@ -203,7 +204,7 @@ public final class AtomicFileWriter {
         }
 
         /// Writes the buffer's first `count` bytes (a multiple of the alignment when direct) at `offset`.
-        private func flush(_ count: Int) throws(ArtifactError) {
+        private func flush(_ count: Int) throws(LocatedError) {
             let fd = file.fd, offset = offset
             if direct {
                 let n = pwrite(fd, buffer.baseAddress, count, off_t(offset))
@@ -213,7 +214,7 @@ public final class AtomicFileWriter {
                 guard n >= 0 || errno == EINVAL || errno == EINTR else {
                     let reason = String(cString: strerror(errno))
                     file.abort()
-                    throw .io(path: file.path, reason: "write failed: \(reason)")
+                    throw LocatedError(.unwritable, file: file.path, message: "write failed: \(reason)")
                 }
                 _ = fcntl(fd, F_SETFL, flags)
                 direct = false
@@ -237,7 +238,7 @@ public final class AtomicFileWriter {
     }
 
     /// Flushes to disk and renames into place.
-    public func commit() throws(ArtifactError) {
+    public func commit() throws(LocatedError) {
         precondition(!finished, "AtomicFileWriter used after commit or abort")
         let synced = fsync(fd) == 0
         let reason = String(cString: strerror(errno))
@@ -245,12 +246,12 @@ public final class AtomicFileWriter {
         finished = true
         guard synced else {
             unlink(temporary)
-            throw .io(path: path, reason: "fsync failed: \(reason)")
+            throw LocatedError(.unwritable, file: path, message: "fsync failed: \(reason)")
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw .io(path: path, reason: "cannot rename into place: \(reason)")
+            throw LocatedError(.unwritable, file: path, message: "cannot rename into place: \(reason)")
         }
     }
 

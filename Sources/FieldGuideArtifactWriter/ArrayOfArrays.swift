@@ -1,3 +1,6 @@
+import FieldGuideArtifact
+import FieldGuideCore
+import FieldGuideDiagnostics
 extension Array {
     /// Calls `body` with the storage of every array in `self` at once, for loops that read
     /// several arrays of one kind (the parts of a table, several pools).

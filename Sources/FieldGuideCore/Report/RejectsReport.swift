@@ -1,4 +1,4 @@
-import FieldGuideArtifact
+import FieldGuideDiagnostics
 import FieldGuideCSV
 
 /// How bad a finding about an input row is.
@@ -63,7 +63,7 @@ public struct RejectsReport: Sendable {
     }
 
     /// Writes the report atomically.
-    public func write(to path: String) throws(ArtifactError) {
+    public func write(to path: String) throws(LocatedError) {
         try AtomicFile.write(csvBytes(), to: path)
     }
 }

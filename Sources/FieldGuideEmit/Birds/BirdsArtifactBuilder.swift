@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideBirds
 
 /// Everything the birds artifact is built from, as plain values (read from the hand-off by

@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import Foundation
 
@@ -28,7 +29,7 @@ public enum EmitSupport {
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Manifest {
         let manifestPath = outputDirectory + "/" + manifestFile
         let previous = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
-        var manifest = (previous ?? Manifest(tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: []))
+        var manifest = (previous ?? Manifest(format: .init(major: Int(ArtifactFormat.majorVersion), minor: Int(ArtifactFormat.minorVersion)), tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: []))
             .replacing(entry)
         manifest.tool = .init(name: ToolInfo.name, version: ToolInfo.version)
         manifest.built = BuildTime.sourceDateEpoch(environment)

@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideFAA
 import Foundation
@@ -97,7 +98,7 @@ public enum AircraftEmit {
         for (key, value) in counts { allCounts[key] = value }
         let entry = Manifest.Artifact(
             file: artifactFile, kind: AircraftSchema.kind.description, bytes: size,
-            sha256: digest.finalize(), sections: sections, sources: report.sources, counts: allCounts)
+            sha256: digest.finalize(), sections: sections.map(Manifest.Section.init), sources: report.sources, counts: allCounts)
         let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         let rejects = handOff + "/" + NormalizedFAA.rejectsFile
         if let data = FileManager.default.contents(atPath: rejects) {

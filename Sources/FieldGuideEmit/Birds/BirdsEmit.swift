@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCore
 import Foundation
@@ -95,7 +96,7 @@ public enum BirdsEmit {
             throw BirdsEmitError(.unreadable, file: artifactPath, error.description)
         }
         let entry = Manifest.Artifact(file: artifactFile, kind: BirdsSchema.kind.description, bytes: written.bytes,
-                                      sha256: digest.finalize(), sections: written.sections, sources: manifestSources, counts: counts)
+                                      sha256: digest.finalize(), sections: written.sections.map(Manifest.Section.init), sources: manifestSources, counts: counts)
         let manifest: Manifest
         do { manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment) } catch {
             throw BirdsEmitError(.unreadable, file: outputDirectory + "/" + manifestFile, "\(error)")

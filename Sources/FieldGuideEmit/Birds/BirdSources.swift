@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCSV
 import Foundation

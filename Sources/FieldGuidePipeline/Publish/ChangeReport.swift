@@ -1,3 +1,4 @@
+import FieldGuide
 import FieldGuideArtifact
 import Foundation
 

@@ -1,3 +1,6 @@
+import FieldGuideArtifact
+import FieldGuideCore
+import FieldGuideDiagnostics
 /// Assembles sections into an artifact file's bytes.
 ///
 /// The output depends only on the sections given (stored in tag order), so identical inputs give
@@ -71,7 +74,7 @@ public struct ArtifactBuilder: Sendable {
     /// the page cache where the file system allows (`AtomicFileWriter.stream`): nothing here
     /// reads it back, and filling fresh cache pages was most of the cost of writing it.
     @discardableResult
-    public func write(to path: String, observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(ArtifactError)
+    public func write(to path: String, observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(LocatedError)
         -> (bytes: Int, sections: [SectionInfo]) {
         let file = try AtomicFileWriter(path: path)
         let plan = Plan(sections.sorted { $0.tag < $1.tag }, alignment: ArtifactFormat.alignment)
@@ -88,7 +91,7 @@ public struct ArtifactBuilder: Sendable {
         plan.forEachPiece(header: header, observe)
         if case let .failure(error) = writer.wait() {
             file.abort()
-            throw (error as? ArtifactError) ?? ArtifactError.io(path: path, reason: "\(error)")
+            throw (error as? LocatedError) ?? LocatedError(.unwritable, file: path, message: "\(error)")
         }
         try file.write(header, at: 0)
         try file.commit()
@@ -186,5 +189,12 @@ public struct ByteWriter: Sendable {
     public mutating func zeros(_ n: Int) { if n > 0 { bytes.append(contentsOf: repeatElement(0, count: n)) } }
     public mutating func patchU32(_ v: UInt32, at offset: Int) {
         withUnsafeBytes(of: v.littleEndian) { for i in 0..<4 { bytes[offset + i] = $0[i] } }
+    }
+}
+
+extension Manifest.Section {
+    /// The manifest's record of a section the builder wrote.
+    public init(_ info: SectionInfo) {
+        self.init(tag: info.tag, offset: info.offset, length: info.length, rows: info.rows, crc32: info.crc32)
     }
 }

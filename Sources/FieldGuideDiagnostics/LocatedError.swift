@@ -1,0 +1,114 @@
+/// One shape for "this input is wrong here": where (file, line, column, field), what was
+/// expected, what was found, and what kind of wrong it is.
+///
+/// Every layer that reads a file (CSV, JSON, XML, the FAA, bird and export readers, the
+/// pipeline file) throws this, so a stage renders every failure the same way and maps it to
+/// an exit status in one place (``Kind/isUsageOrIO``).
+///
+/// ```swift
+/// throw LocatedError(.wrongHeader, file: "MASTER.txt", line: 1,
+///                    expected: "N-NUMBER,SERIAL NUMBER,…", found: "a,b",
+///                    message: "not the MASTER layout")
+/// // MASTER.txt:1: not the MASTER layout (expected N-NUMBER,SERIAL NUMBER,…; found a,b)
+/// ```
+public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of wrong: decides the exit status (``isUsageOrIO``).
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// The file or directory could not be opened or read.
+        case unreadable
+        /// An output could not be created or written.
+        case unwritable
+        /// A file the stage needs is not there.
+        case missingFile
+        /// An argument or option is wrong (a bad value, a bad combination).
+        case usage
+        /// The bytes are not valid for the format (an unterminated quote, XML not well formed).
+        case malformed
+        /// A readable file that is another kind than claimed (another table, another layout).
+        case wrongKind
+        /// The header is not the layout's.
+        case wrongHeader
+        /// Text that is not the encoding the file declares.
+        case encoding
+        /// Refused on purpose (entity declarations, an attribute bomb).
+        case refused
+        /// Past a documented bound (line length, nesting, archive size).
+        case tooLarge
+        /// A zero-byte or white-space-only file.
+        case empty
+        /// A value that does not fit the field (a date that does not parse, an unknown code).
+        case invalidValue
+        /// More rows were rejected than the configured share allows.
+        case tooManyRejects
+        /// A hand-off between stages is missing, failed, or does not match its hashes.
+        case badHandOff
+        /// The parser ran out of resources (libcsv could not allocate).
+        case resources
+
+        /// True for the kinds a stage reports as a usage or I/O failure (exit 2); every
+        /// other kind is data rejected (exit 1).
+        public var isUsageOrIO: Bool {
+            switch self {
+            case .unreadable, .unwritable, .missingFile, .usage, .resources: return true
+            default: return false
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// The file as the user named it.
+    public var file: String
+    /// 1-based line, when known.
+    public var line: Int?
+    /// 1-based column, when known.
+    public var column: Int?
+    /// The field or key the problem is in, when known.
+    public var field: String?
+    /// What a valid input has here, when it can be said briefly.
+    public var expected: String?
+    /// What the input has here (shortened for display).
+    public var found: String?
+    /// What is wrong, in words.
+    public var message: String
+
+    public init(_ kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
+                expected: String? = nil, found: String? = nil, message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line.flatMap { $0 > 0 ? $0 : nil }
+        self.column = column.flatMap { $0 > 0 ? $0 : nil }
+        self.field = field
+        self.expected = expected
+        self.found = found.map(Self.shortened)
+        self.message = message
+    }
+
+    /// `file:line:column` (the parts that are known).
+    public var location: String {
+        var text = file
+        if let line {
+            text += ":\(line)"
+            if let column { text += ":\(column)" }
+        }
+        return text
+    }
+
+    /// `file:line:column: field: message (expected …; found …)`.
+    public var description: String {
+        var text = location + ": "
+        if let field, !field.isEmpty { text += "\(field): " }
+        text += message
+        switch (expected, found) {
+        case let (expected?, found?): text += " (expected \(expected); found \(found))"
+        case let (expected?, nil): text += " (expected \(expected))"
+        case let (nil, found?): text += " (found \(found))"
+        case (nil, nil): break
+        }
+        return text
+    }
+
+    /// A found value is shown as written, up to 80 characters.
+    static func shortened(_ text: String) -> String {
+        text.count <= 80 ? text : String(text.prefix(77)) + "..."
+    }
+}
