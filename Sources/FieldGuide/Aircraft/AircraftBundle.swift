@@ -61,6 +61,17 @@ public final class AircraftBundle: Sendable {
         }
     }
 
+    /// Checks every section's CRC-32: for a bundle opened with `.headerOnly` at launch, later,
+    /// off the main thread.
+    ///
+    /// ```swift
+    /// let bundle = try AircraftBundle(path: url.path, verification: .headerOnly)  // fast start
+    /// Task.detached { try bundle.verify() }                                       // full check later
+    /// ```
+    public func verify() throws(FieldGuideError) {
+        do { try file.verify() } catch { throw FieldGuideError(error) }
+    }
+
     /// The section table, as stored.
     public var sections: [SectionInfo] { file.sections }
 

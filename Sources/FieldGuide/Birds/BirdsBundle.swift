@@ -99,6 +99,17 @@ public final class BirdsBundle: Sendable {
     }
 
     /// The section table, as stored.
+    /// Checks every section's CRC-32: for a bundle opened with `.headerOnly` at launch, later,
+    /// off the main thread.
+    ///
+    /// ```swift
+    /// let bundle = try AircraftBundle(path: url.path, verification: .headerOnly)  // fast start
+    /// Task.detached { try bundle.verify() }                                       // full check later
+    /// ```
+    public func verify() throws(FieldGuideError) {
+        do { try file.verify() } catch { throw FieldGuideError(error) }
+    }
+
     public var sections: [SectionInfo] { file.sections }
     /// Format version of the file (`major.minor`).
     public var formatVersion: String { "\(file.majorVersion).\(file.minorVersion)" }
