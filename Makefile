@@ -11,6 +11,33 @@ APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds
 
+## Exit statuses: a target that runs a stage ends with the stage's documented status (0 ok,
+## 1 data rejected, 2 usage or I/O). GNU make turns every failed recipe into its own status 2,
+## so these targets run in an inner make whose stage commands record their status ($(call
+## stage,...)); the outer make then ends with it: 2 through a failing recipe, 1 through make's
+## question mode (-q), whose "goal not up to date" status is 1. Output streams as it comes
+## (the inner make writes to the outer one's standard output and error, appending).
+STAGE_GOALS := all nightly faa birds validate exports
+GOALS := $(or $(MAKECMDGOALS),all)
+ifeq ($(FG_STATUS_FILE)$(findstring n,$(firstword -$(MAKEFLAGS))),)
+ifneq ($(filter $(STAGE_GOALS),$(GOALS)),)
+FG_STATUS_FILE := $(shell mktemp)
+FG_MAKE_STATUS := $(shell FG_STATUS_FILE=$(FG_STATUS_FILE) $(MAKE) --no-print-directory $(MAKEOVERRIDES) $(GOALS) \
+  >>/proc/$$PPID/fd/1 2>>/proc/$$PPID/fd/2; echo $$?)
+FG_EXIT := $(or $(shell cat $(FG_STATUS_FILE); rm -f $(FG_STATUS_FILE)),$(FG_MAKE_STATUS))
+ifeq ($(FG_EXIT),1)
+MAKEFLAGS += -q
+endif
+.PHONY: $(GOALS)
+$(GOALS): ; @exit $(FG_EXIT)
+FG_OUTER := 1
+endif
+endif
+
+# A stage command: on failure its exit status is recorded for the outer make (see above).
+stage = $(1) || { rc=$$?; [ -z "$(FG_STATUS_FILE)" ] || echo $$rc > "$(FG_STATUS_FILE)"; exit $$rc; }
+
+ifeq ($(FG_OUTER),)
 all: nightly
 
 ## deps: install missing system libraries (libcsv has no pkg-config file: look for its header).
@@ -35,12 +62,12 @@ build: deps
 ## atomically (OUT/current → OUT/builds/RUN, previous kept); stages with unchanged inputs are skipped.
 NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
 nightly: build
-	$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --output "$(OUT)"
+	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --output "$(OUT)")
 
 ## faa: the aircraft artifact from any FAA download: make faa SOURCES=dir-or-zip OUT=dir
 faa: build
-	$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa"
-	$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)"
+	@$(call stage,$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa")
+	@$(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)")
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -86,14 +113,14 @@ FORMAT ?= human
 validate: deps
 	$(SWIFT) build -c release --product validate
 	$(SWIFT) build -c release --product pipeline
-	$(BIN)/pipeline run pipelines/validate-seeds.yaml --set PATHS="$(PATHS)" --set FORMAT="$(FORMAT)" \
-	  --set STRICT="$(if $(filter 1,$(STRICT)),--strict,)" --output "$(OUT)"
+	@$(call stage,$(BIN)/pipeline run pipelines/validate-seeds.yaml --set PATHS="$(PATHS)" --set FORMAT="$(FORMAT)" \
+	  --set STRICT="$(if $(filter 1,$(STRICT)),--strict,)" --output "$(OUT)")
 
 ## birds: the birds artifact from any directory of bird files: make birds SOURCES=dir OUT=dir
 ## (optional TAXONOMY=csv BARCHARTS="files" SEASONS=csv LABELS="files"; found under SOURCES when not given)
 BIRD_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input/birds)
 birds: build
-	BIN=$(BIN) pipelines/birds "$(BIRD_SOURCES)" "$(OUT)"
+	@$(call stage,BIN=$(BIN) pipelines/birds "$(BIRD_SOURCES)" "$(OUT)")
 
 ## exports: normalized observations from metadata exports: make exports [SOURCES=files-or-dirs] [OUT=dir]
 ## (SOURCES defaults to input/exports here; --aircraft is used when OUT/aircraft.fgb exists;
@@ -103,5 +130,7 @@ EXPORT_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOU
 .PHONY: exports
 exports: deps
 	$(SWIFT) build -c release --product ingest-exports
-	$(BIN)/ingest-exports $(EXPORT_SOURCES) --output "$(OUT)/stage/exports" \
-	  $(if $(ICAO_TYPES),--icao-types "$(ICAO_TYPES)") $(if $(wildcard $(OUT)/aircraft.fgb),--aircraft "$(OUT)/aircraft.fgb")
+	@$(call stage,$(BIN)/ingest-exports $(EXPORT_SOURCES) --output "$(OUT)/stage/exports" \
+	  $(if $(ICAO_TYPES),--icao-types "$(ICAO_TYPES)") $(if $(wildcard $(OUT)/aircraft.fgb),--aircraft "$(OUT)/aircraft.fgb"))
+
+endif

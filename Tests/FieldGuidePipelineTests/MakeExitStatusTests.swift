@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The documented exit statuses (0 ok, 1 data rejected, 2 usage or I/O) reach the caller
+/// through the make targets, not make's own 2 for every failed recipe.
+///
+/// make runs with `SWIFT=true` (no release build inside a test) and `BIN` pointing at the
+/// executables this test run built.
+@Suite("make targets pass the stage's exit status through")
+struct MakeExitStatusTests {
+    static func make(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let bin = TestPaths.executable("pipeline").deletingLastPathComponent().path
+        process.arguments = ["make", "--no-print-directory", "SWIFT=true", "BIN=\(bin)"] + arguments
+        process.currentDirectoryURL = TestPaths.packageRoot
+        let output = try TestPaths.temporaryDirectory("make-output").appendingPathComponent("log")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
+    }
+
+    @Test("make validate: 0 for good seeds, 1 for problems found (not make's own 2)")
+    func validate() throws {
+        let out = try TestPaths.temporaryDirectory("make-validate")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let good = try Self.make(["validate", "PATHS=input/birds", "OUT=\(out.path)"])
+        #expect(good.status == 0, "\(good.output)")
+        let bad = try Self.make(["validate", "PATHS=Tests/Fixtures/birds/rules", "OUT=\(out.path)"])
+        #expect(bad.status == 1, "\(bad.output)")
+        #expect(bad.output.contains("validate: error:"))
+    }
+
+    @Test("make faa: 1 for a MASTER with the wrong header, 2 for a source that does not exist")
+    func faa() throws {
+        let out = try TestPaths.temporaryDirectory("make-faa")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let sources = out.appendingPathComponent("faa")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        for name in ["ACFTREF.txt", "ENGINE.txt"] {
+            try FileManager.default.copyItem(at: TestPaths.input.appendingPathComponent("faa/\(name)"), to: sources.appendingPathComponent(name))
+        }
+        try Data.faaFile(["a,b,", "1,2,"]).write(to: sources.appendingPathComponent("MASTER.txt"))
+        let rejected = try Self.make(["faa", "SOURCES=\(sources.path)", "OUT=\(out.path)/build"])
+        #expect(rejected.status == 1, "\(rejected.output)")
+        let missing = try Self.make(["faa", "SOURCES=\(out.path)/nonexistent", "OUT=\(out.path)/build"])
+        #expect(missing.status == 2, "\(missing.output)")
+    }
+}
