@@ -80,7 +80,18 @@ extension FieldGuideCommand {
         @Option(help: "A common, scientific or localized name, or a species code.") var named: String?
         @OptionGroup var options: BirdsBundleOptions
 
-        struct Regional: Encodable { let region: String; let period: String; let present: [BirdSummary]; let unknown: [BirdSummary] }
+        struct Regional: Encodable {
+            let region: String; let period: String; let sources: [String]
+            let present: [Occurrence]; let absent: [Occurrence]; let unknown: [Occurrence]
+        }
+        struct Occurrence: Encodable {
+            let speciesCode: String; let commonName: String; let scientificName: String; let presence: String
+            let evidence: [OccurrenceEvidence]; let bird: BirdSummary?
+            init(_ o: TaxonOccurrence) {
+                speciesCode = o.speciesCode; commonName = o.commonName; scientificName = o.scientificName
+                presence = o.presence.rawValue; evidence = o.evidence; bird = o.bird.map(BirdSummary.init)
+            }
+        }
         struct Nearby: Encodable { let bird: BirdSummary; let probability: Int; let nearestHotspot: String; let distanceKm: Double; let hotspots: Int }
         struct Named: Encodable {
             let speciesCode: String; let commonName: String; let scientificName: String; let category: String
@@ -95,17 +106,27 @@ extension FieldGuideCommand {
             if let week, !(1...53).contains(week) { throw ValidationError("--week: expected 1–53, found \(week)") }
         }
 
+        /// Present taxa with what each source says; absent ones counted; unknown ones listed.
+        static func text(_ r: RegionOccurrence) -> String {
+            func line(_ o: TaxonOccurrence) -> String {
+                "  \(o.commonName) (\(o.scientificName)): "
+                    + o.evidence.map { "\($0.source.rawValue): \($0.detail)" }.joined(separator: "; ")
+            }
+            let from = r.sources.isEmpty ? "no source covers it" : "from " + r.sources.map(\.rawValue).joined(separator: ", ")
+            var lines = ["\(r.present.count) present in \(r.region), \(r.period) (\(from))"] + r.present.map(line)
+            if !r.absent.isEmpty { lines.append("\(r.absent.count) absent (on the bar chart, none reported in the period)") }
+            if !r.unknown.isEmpty { lines += ["\(r.unknown.count) unknown"] + r.unknown.map(line) }
+            return lines.joined(separator: "\n")
+        }
+
         func run() throws {
             let bundle = try options.open()
             if let region {
-                let result = month.map { bundle.species(inRegion: region, month: $0) } ?? bundle.species(inRegion: region, week: week!)
-                let value = Regional(region: region, period: month.map { "month \($0)" } ?? "week \(week!)",
-                                     present: result.present.map(BirdSummary.init), unknown: result.unknown.map(BirdSummary.init))
-                try options.emit(value) {
-                    (["\(value.present.count) present in \(region), \(value.period)"] + result.present.map { "  " + birdLine($0) }
-                     + (result.unknown.isEmpty ? [] : ["\(value.unknown.count) unknown (no months or no locations listed)"] + result.unknown.map { "  " + birdLine($0) }))
-                        .joined(separator: "\n")
-                }
+                let result = month.map { bundle.occurrence(inRegion: region, month: $0) } ?? bundle.occurrence(inRegion: region, week: week!)
+                let value = Regional(region: region, period: result.period, sources: result.sources.map(\.rawValue),
+                                     present: result.present.map(Occurrence.init), absent: result.absent.map(Occurrence.init),
+                                     unknown: result.unknown.map(Occurrence.init))
+                try options.emit(value) { Self.text(result) }
             } else if let near {
                 let (lat, lon) = try point(near)
                 let found: [NearbySpecies]

@@ -268,6 +268,27 @@ public final class BirdsBundle: Sendable {
         return seen.filter { Int($0) < regions.count }.map { string(regions.value(Int($0), .name)) }
     }
 
+    /// Every taxon of a region's bar chart with its 48 frequencies, in the chart's order.
+    func chartTaxa(region: String) -> [(taxon: TaxonRecord, frequencies: [Double])] {
+        guard let regionRow = regionRow(region) else { return [] }
+        var low = 0, high = barChart.count
+        while low < high {
+            let mid = (low + high) / 2
+            if barChart.value(mid, .regionRow) < regionRow { low = mid + 1 } else { high = mid }
+        }
+        var out: [(TaxonRecord, [Double])] = []
+        var row = low
+        while row < barChart.count, barChart.value(row, .regionRow) == regionRow {
+            let taxon = barChart.value(row, .taxonRow), first = Int(barChart.value(row, .valueFirst))
+            if Int(taxon) < taxa.count, first + S.periodsPerYear <= barChartValues.count {
+                out.append((TaxonRecord(bundle: self, row: Int(taxon)),
+                            (0..<S.periodsPerYear).map { Double(barChartValues.value(first + $0, .value)) / S.frequencyScale }))
+            }
+            row += 1
+        }
+        return out
+    }
+
     private func chartValues(region: UInt32, taxon: UInt32) -> [UInt32]? {
         var low = 0, high = barChart.count
         while low < high {
