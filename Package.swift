@@ -133,7 +133,7 @@ let package = Package(
             name: "FieldGuideExportsTests",
             dependencies: [
                 "FieldGuideExports", "FieldGuideXML", "FieldGuideCore", "FieldGuide", "FieldGuideFAA", "FieldGuideEmit",
-                "FieldGuideBirds", "TestSupport",
+                "FieldGuideBirds", "FieldGuideCSV", "TestSupport",
             ]
         ),
         .testTarget(

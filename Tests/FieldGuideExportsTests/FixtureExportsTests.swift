@@ -1,6 +1,7 @@
 @testable import FieldGuideExports
 import FieldGuide
 import FieldGuideCore
+import FieldGuideCSV
 import FieldGuideFAA
 import FieldGuideEmit
 import Foundation
@@ -85,6 +86,17 @@ struct FixtureExportsTests {
         #expect(enrichment == bundle.enrichment(registration: "N250JT"))
         #expect(enrichment.weightClass != nil && enrichment.airworthinessClassification != nil)
         #expect(resolution.counts == ["resolved": 6, "ambiguous": 0, "unknown": 2, "unresolved": 0])
+        // N99999 is not in the registry; its C172 type resolves: the observation is resolved by
+        // type, and the registration's own status says unknown.
+        var rows: [[String]] = []
+        try CSVReader.read(fileAt: out + "/" + ExportsIngest.observationsFile) { rows.append($0.fields) }
+        let header = try #require(rows.first)
+        func column(_ name: String, _ row: [String]) -> String { row[header.firstIndex(of: name)!] }
+        let cessna = try #require(rows.first { $0.count == header.count && column("registration", $0) == "N99999" })
+        #expect(column("resolution", cessna) == "resolved" && column("registration_status", cessna) == "unknown")
+        #expect(column("resolution_reason", cessna).hasPrefix("registration unknown"))
+        let jetRow = try #require(rows.first { $0.count == header.count && column("registration", $0) == "N250JT" })
+        #expect(column("registration_status", jetRow) == "resolved")
     }
 
     @Test("an aircraft keyword that is both a registration and a type designator is ambiguous")

@@ -15,7 +15,7 @@ public enum ObservationCSV {
         "place", "place_id", "region", "checklist_id", "count", "non_species", "rating", "keywords",
         "registration", "icao_type", "manufacturer", "model", "title", "notes", "audio_file",
         "resolution", "resolution_reason", "resolved_id", "resolved_name", "candidates",
-        "icao_type_name", "icao_description", "wake_class",
+        "icao_type_name", "icao_description", "wake_class", "registration_status",
     ]
 
     public static func row(_ o: Observation) -> [String] {
@@ -29,6 +29,7 @@ public enum ObservationCSV {
             o.registration ?? "", o.icaoType ?? "", o.manufacturer ?? "", o.model ?? "", o.title ?? "", o.notes ?? "", o.audioFile ?? "",
             r?.status.rawValue ?? "", r?.reason ?? "", r?.id ?? "", r?.name ?? "", r?.candidates.joined(separator: "; ") ?? "",
             r?.icaoType?.name ?? "", r?.icaoType?.description ?? "", r?.icaoType?.wakeClass ?? "",
+            r?.registrationStatus?.rawValue ?? "",
         ]
     }
 

@@ -32,6 +32,9 @@ public struct ObservationResolution: Sendable, Hashable, Codable {
     public var candidates: [String] = []
     /// The ICAO type of an aircraft, when its designator resolved.
     public var icaoType: ICAOTypeTable.Entry?
+    /// The registration's own status when the observation names one: an aircraft resolved by
+    /// its ICAO type alone is `resolved` while its registration stays `unknown` here.
+    public var registrationStatus: ResolutionStatus?
 
     public init(status: ResolutionStatus, reason: String? = nil, id: String? = nil, name: String? = nil, candidates: [String] = []) {
         self.status = status
@@ -134,8 +137,10 @@ public final class SubjectResolver {
         if type?.status == .resolved { registration.icaoType = type?.icaoType }
         if registration.status != .resolved, var type, type.status == .resolved {
             type.reason = "registration \(registration.status.rawValue): \(registration.reason ?? ""); resolved by ICAO type"
+            type.registrationStatus = registration.status
             return type
         }
+        registration.registrationStatus = registration.status
         return registration
     }
 
