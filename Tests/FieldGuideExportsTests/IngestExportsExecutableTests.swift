@@ -23,4 +23,28 @@ struct IngestExportsExecutableTests {
         #expect(try TestPaths.run("ingest-exports", ["/nonexistent", "--output", out]).status == 2)
         #expect(try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--aircraft", "/nonexistent.fgb"]).status == 2)
     }
+
+    @Test("--icao-types refuses a table of another shape, naming what it found (the real Mode S table, a short entry)")
+    func icaoTypesOfTheWrongKind() throws {
+        let out = try TestPaths.temporaryDirectory("exports-icao").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        if let modes = TestPaths.shared("aircraft/modes-registrations.json") {
+            let run = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", modes.path])
+            #expect(run.status == 2)
+            #expect(run.stderr.contains("expected ICAO type designators, found a Mode S address table (004002 → [\"Z-WPA\", \"B732\", \"00\"])"))
+            #expect(!run.stderr.contains("designators\n"))   // never "446,783 designators"
+        }
+        let short = out + "/short.json"
+        try Data(#"{"B738": ["BOEING 737-800", "L2J"]}"#.utf8).write(to: URL(fileURLWithPath: short))
+        let run = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", short])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("found B738 → [\"BOEING 737-800\", \"L2J\"]: 2 values, not 3"))
+        let empty = out + "/empty.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: empty))
+        #expect(try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", empty]).stderr.contains("found an empty table"))
+        if let real = TestPaths.shared("aircraft/icao-types.json") {
+            let ok = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", real.path])
+            #expect(ok.status == 0 && ok.stderr.contains("2,788 designators"), "\(ok.stderr)")
+        }
+    }
 }

@@ -40,13 +40,38 @@ public struct ICAOTypeTable: Sendable {
             throw ExportsError(.malformed, file: path, message: "expected ICAO types as {\"B738\": [name, description, wake class]}: \(error)")
         }
         var list: [Entry] = []
-        for (designator, fields) in raw {
-            guard fields.count >= 3 else {
-                throw ExportsError(.malformed, file: path, message: "\(designator): expected [name, description, wake class], found \(fields.count) values")
+        for designator in raw.keys.sorted() {
+            let fields = raw[designator]!
+            if let problem = Self.problem(designator, fields) {
+                throw ExportsError(.unrecognized, file: path, message: Self.looksLikeModeS(raw)
+                    ? "expected ICAO type designators, found a Mode S address table (\(designator) → \(fields)); pass it as the Mode S table, not --icao-types"
+                    : "expected ICAO type designators {\"B738\": [name, description, wake class]}, found \(designator) → \(fields): \(problem)")
             }
             list.append(Entry(designator: designator, name: fields[0], description: fields[1], wakeClass: fields[2]))
         }
+        guard !list.isEmpty else { throw ExportsError(.empty, file: path, message: "expected ICAO type designators, found an empty table") }
         self.init(entries: list)
+    }
+
+    /// Why an entry is not a type designator's, or nil: a designator is 2–4 letters and digits,
+    /// a description three characters (class, engine count, engine type: `L2J`, `H1T`, `B0-`),
+    /// a wake class L, M, H, J, L/M or `-`.
+    static func problem(_ designator: String, _ fields: [String]) -> String? {
+        guard fields.count == 3 else { return "\(fields.count) values, not 3" }
+        guard (2...4).contains(designator.count), designator.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            return "a designator is 2–4 capital letters and digits"
+        }
+        let d = Array(fields[1])
+        guard d.count == 3, d[0].isUppercase || d[0] == "-", d[1].isNumber || d[1] == "C" || d[1] == "-",
+              d[2].isUppercase || d[2] == "-" else { return "the description is class, engine count, engine type (L2J)" }
+        guard ["L", "M", "H", "J", "L/M", "-"].contains(fields[2]) else { return "the wake class is L, M, H, J, L/M or -" }
+        return nil
+    }
+
+    /// Most keys are 24-bit hex addresses: the Mode S registrations table.
+    static func looksLikeModeS(_ raw: [String: [String]]) -> Bool {
+        let hex = raw.keys.prefix(100).filter { $0.count == 6 && $0.allSatisfy(\.isHexDigit) }.count
+        return hex * 2 > min(raw.count, 100)
     }
 
     /// The entry for a designator, case-insensitive.
