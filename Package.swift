@@ -110,7 +110,7 @@ let package = Package(
         stage("pipeline", ["FieldGuidePipeline"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FieldGuideArtifact"], path: "Tests/TestSupport"),
         .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "TestSupport"]),
         .testTarget(
             name: "FieldGuideArtifactTests",

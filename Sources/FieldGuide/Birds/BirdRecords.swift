@@ -94,7 +94,10 @@ public struct TaxonRecord: Sendable {
     public var category: String { text(.category) }
     public var family: String { text(.family) }
     /// The seed database's bird for this taxon, if it has one.
-    public var bird: BirdRecord? { bundle.taxa.number(row, .speciesRow).map { BirdRecord(bundle: bundle, row: $0) } }
+    public var bird: BirdRecord? {
+        guard let species = bundle.taxa.number(row, .speciesRow), species < bundle.speciesRows.count else { return nil }
+        return BirdRecord(bundle: bundle, row: species)
+    }
 
     /// Localized and alternative names: (form, name), form `common`, `scientific`, `code` or a language code.
     public var names: [(form: String, name: String)] {

@@ -43,7 +43,9 @@ public struct KeyTable: @unchecked Sendable {
 
     @inlinable
     public subscript(row: Int) -> UInt64 {
-        UInt64(littleEndian: base!.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self))
+        // Out of range reads as the largest key (see `RowTable.value`: never a bad read).
+        guard UInt(bitPattern: row) < UInt(bitPattern: count) else { return .max }
+        return UInt64(littleEndian: base!.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self))
     }
 
     /// The first row whose key is not less than `key`.

@@ -76,8 +76,13 @@ public struct RowTable<Column: RowColumn>: @unchecked Sendable {
     }
 
     /// Column `column` of row `row` (absent numbers read as `column.kind.absent`).
+    ///
+    /// A row outside the table reads as absent: row numbers come from the file itself (one
+    /// section's column pointing into another), and a crafted file whose checksums are all
+    /// valid must give wrong text, never a read outside the mapping. One predictable compare.
     @inlinable
     public func value(_ row: Int, _ column: Column) -> UInt32 {
+        guard UInt(bitPattern: row) < UInt(bitPattern: count) else { return column.kind.absent }
         let pointer = base! + row * layout.stride + layout.offsets[column.rawValue]
         switch column.kind {
         case .u8: return UInt32(pointer.load(as: UInt8.self))

@@ -1,0 +1,57 @@
+import FieldGuideArtifact
+import Foundation
+
+/// Structure-aware mutation of artifacts for hostile-input tests: a changed word inside a
+/// section, with that section's CRC-32 and the header checksum recomputed, so the file passes
+/// every checksum and reaches the readers (a checksum is not a proof of structure).
+///
+/// ```swift
+/// let variants = try ArtifactSurgery.wordVariants(of: "birds.fgb", values: [0xFFFF_FF00])
+/// for bytes in variants { try Data(bytes.data).write(to: crafted) /* open and query */ }
+/// ```
+public enum ArtifactSurgery {
+    public struct Variant {
+        public let section: String
+        public let offset: Int
+        public let value: UInt32
+        public let data: [UInt8]
+    }
+
+    /// One variant per (section, 4-byte word among the first `words` of it, value).
+    public static func wordVariants(of path: String, words: Int = 16, values: [UInt32]) throws -> [Variant] {
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = try ArtifactFile(path: path, verification: .full)
+        var out: [Variant] = []
+        for (index, section) in file.sections.enumerated() {
+            let start = Int(section.offset)
+            for word in 0..<min(words, Int(section.length) / 4) {
+                for value in values {
+                    var bytes = original
+                    withUnsafeBytes(of: value.littleEndian) { for i in 0..<4 { bytes[start + word * 4 + i] = $0[i] } }
+                    reseal(&bytes, sectionIndex: index, offset: start, length: Int(section.length))
+                    out.append(Variant(section: section.tag, offset: word * 4, value: value, data: bytes))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Recomputes one section's CRC-32 in the section table, then the header's.
+    public static func reseal(_ bytes: inout [UInt8], sectionIndex: Int, offset: Int, length: Int) {
+        let entry = ArtifactFormat.headerSize + sectionIndex * ArtifactFormat.sectionEntrySize
+        let crc = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length])) }
+        put(crc, into: &bytes, at: entry + 4)
+        let count = bytes.withUnsafeBytes { Int($0.le(UInt32.self, 16)) }
+        let tableEnd = ArtifactFormat.headerSize + count * ArtifactFormat.sectionEntrySize
+        let header = bytes.withUnsafeBytes { raw -> UInt32 in
+            var c = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<20]))
+            c = [UInt8](repeating: 0, count: 4).withUnsafeBytes { CRC32.checksum($0, seed: c) }
+            return CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[24..<tableEnd]), seed: c)
+        }
+        put(header, into: &bytes, at: 20)
+    }
+
+    private static func put(_ value: UInt32, into bytes: inout [UInt8], at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { for i in 0..<4 { bytes[offset + i] = $0[i] } }
+    }
+}
