@@ -75,4 +75,30 @@ struct CraftedBirdsArtifactTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Mallard"))
     }
+
+    @Test("a string pool with a Latin-1 byte fails .full opening as not valid UTF-8; header-only still opens")
+    func latin1InThePool() throws {
+        let directory = try TestPaths.temporaryDirectory("crafted-pool")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let built = try FixtureBirds.build(into: directory)
+        let file = try ArtifactFile(path: built.artifactPath)
+        let index = try #require(file.sections.firstIndex { $0.tag == BirdsSchema.Section.strings.description })
+        let section = file.sections[index]
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: built.artifactPath)))
+        let start = Int(section.offset), end = start + Int(section.length)
+        let count = Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16
+        let dataStart = start + 4 + (count + 1) * 4
+        // The last "a" of the string data becomes É in Latin-1 (0xC9), as in "JON\xC9THON".
+        let at = try #require((dataStart..<end).last { bytes[$0] == UInt8(ascii: "a") })
+        bytes[at] = 0xC9
+        ArtifactSurgery.reseal(&bytes, sectionIndex: index, offset: start, length: Int(section.length))
+        let crafted = directory.appendingPathComponent("crafted.fgb")
+        try Data(bytes).write(to: crafted)
+        #expect {
+            try BirdsBundle(path: crafted.path, verification: .full)
+        } throws: { error in
+            (error as? FieldGuideError)?.kind == .corrupt && "\(error)".contains("STRS: not valid UTF-8 at byte")
+        }
+        Self.exercise(try BirdsBundle(path: crafted.path, verification: .headerOnly))
+    }
 }

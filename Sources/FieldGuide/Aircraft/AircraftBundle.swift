@@ -37,6 +37,7 @@ public final class AircraftBundle: Sendable {
         do {
             file = try ArtifactFile(path: path, expectedKind: S.kind, verification: verification)
             strings = try StringPool(file.section(S.Section.strings), path: path)
+            if verification == .full { try strings.verify(path: path) }
             models = try RowTable(file.section(S.Section.models), layout: .init(), tag: S.Section.models, path: path)
             manufacturerRows = try RowTable(file.section(S.Section.manufacturers), layout: .init(), tag: S.Section.manufacturers, path: path)
             manufacturerModels = try RowTable(file.section(S.Section.manufacturerModels), layout: .init(), tag: S.Section.manufacturerModels, path: path)

@@ -50,6 +50,7 @@ public final class BirdsBundle: Sendable {
                 return try KeyTable(section, rows: section.count / 8, tag: tag, path: path)
             }
             strings = try StringPool(file.section(S.Section.strings), path: path)
+            if verification == .full { try strings.verify(path: path) }
             speciesRows = try rows(S.Section.species)
             locations = try rows(S.Section.speciesLocations)
             marks = try rows(S.Section.speciesMarks)

@@ -34,6 +34,53 @@ public struct StringPool: @unchecked Sendable {
         // `bytes(_:)` clamps each one, so a corrupt pool gives wrong text, never a bad read.
     }
 
+    /// Checks the pool's structure once (for `.full` opening): offsets never decrease and stay
+    /// inside the data, every string starts on a character boundary, and the bytes are valid
+    /// UTF-8, so every string decodes as written. (Reads past a corrupt offset are clamped
+    /// either way; this turns a corrupt pool into an error instead of wrong text.)
+    public func verify(path: String) throws(ArtifactError) {
+        var previous = 0
+        for id in 0...count {
+            let offset = Int(self.offset(id))
+            guard offset >= previous, offset <= dataCount else {
+                throw .malformedSection(path: path, section: "STRS", reason: "string \(id) starts at \(offset), outside \(previous)...\(dataCount)")
+            }
+            if offset < dataCount, data.load(fromByteOffset: offset, as: UInt8.self) & 0xC0 == 0x80 {
+                throw .malformedSection(path: path, section: "STRS", reason: "string \(id) starts inside a UTF-8 character")
+            }
+            previous = offset
+        }
+        if let bad = Self.firstInvalidUTF8(UnsafeRawBufferPointer(start: data, count: dataCount)) {
+            throw .malformedSection(path: path, section: "STRS", reason: "not valid UTF-8 at byte \(bad) of the string data")
+        }
+    }
+
+    /// The offset of the first byte that breaks UTF-8 (overlongs, surrogates and code points
+    /// past U+10FFFF included), or nil.
+    static func firstInvalidUTF8(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let length: Int, low: UInt8, high: UInt8
+            switch b {
+            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+            default: return i
+            }
+            guard i + length <= n, (low...high).contains(bytes[i + 1]) else { return i }
+            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return i }
+            i += length
+        }
+        return nil
+    }
+
     /// The bytes of string `id` (empty for an out-of-range id).
     @inlinable
     public func bytes(_ id: UInt32) -> UnsafeRawBufferPointer {
