@@ -78,8 +78,9 @@ let package = Package(
         ),
         // Birds link every source to taxa once, with the artifact's name folding (names.csv).
         .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact"]),
-        // Exports resolve what users saw against the published artifacts, through the query library.
-        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide"]),
+        // Exports resolve what users saw against the published artifacts, through the query
+        // library, or bird names against the birds hand-off (FieldGuideBirds).
+        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide", "FieldGuideBirds"]),
 
         // MARK: Emit: normalized hand-offs → artifacts
         .target(
