@@ -12,7 +12,7 @@ import Foundation
 /// let names = try BirdHandOffNames(handOff: "output/stage/birds")
 /// names.resolve(BirdNameQuery(name: "Grey Heron", scientificName: "Ardea cinerea"))   // .resolved(Gray Heron, graher1)
 /// ```
-public struct BirdHandOffNames: BirdNamesIndex {
+public struct BirdHandOffNames: BirdNameResolving, BirdNamesIndex {
     typealias N = NormalizedBirds
     public let source: String
     /// How far around the observation hotspots count for ranking.

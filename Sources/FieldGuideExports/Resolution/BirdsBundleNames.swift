@@ -9,7 +9,7 @@ import Foundation
 /// let names = BirdsBundleNames(bundle: try BirdsBundle(path: "output/birds.fgb"), source: "output/birds.fgb")
 /// names.resolve(BirdNameQuery(name: "Haussperling"))   // .resolved(House Sparrow)
 /// ```
-public struct BirdsBundleNames: BirdNamesIndex {
+public struct BirdsBundleNames: BirdNameResolving, BirdNamesIndex {
     public let bundle: BirdsBundle
     public let source: String
     /// How far around the observation hotspots count for ranking.
