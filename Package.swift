@@ -76,9 +76,11 @@ let package = Package(
             name: "FieldGuideFAA",
             dependencies: ["FieldGuideCSV", "FieldGuideCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore"]),
-        // Exports resolve what users saw against the published artifacts, through the query library.
-        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide"]),
+        // Birds link every source to taxa once, with the artifact's name folding (names.csv).
+        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact"]),
+        // Exports resolve what users saw against the published artifacts, through the query
+        // library, or bird names against the birds hand-off (FieldGuideBirds).
+        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide", "FieldGuideBirds"]),
 
         // MARK: Emit: normalized hand-offs → artifacts
         .target(

@@ -15,12 +15,7 @@ public enum EmitSupport {
 
     /// The first hand-off file (by name) whose SHA-256 differs from the ingest report's, if any.
     public static func firstMismatch(handOff: String, outputs: [String: String]) -> (path: String, expected: String, found: String)? {
-        for (name, expected) in outputs.sorted(by: { $0.key < $1.key }) {
-            let path = handOff + "/" + name
-            let found = (try? FileDigest.sha256(ofFileAt: path).digest) ?? "missing"
-            if found != expected { return (path, expected, found) }
-        }
-        return nil
+        FileDigest.firstMismatch(in: handOff, expected: outputs)
     }
 
     /// Writes `manifest.json` with `entry` replacing the previous entry for its file (other

@@ -8,14 +8,13 @@ struct EmitBirds: ParsableCommand {
         commandName: "emit-birds",
         abstract: "Index the normalized bird records and write the birds artifact.",
         discussion: """
-        HANDOFF is the --output directory of ingest-birds. Optional sources: eBird bar charts \
-        (--barchart FILE, or REGION=FILE; the region defaults to the file name: \
-        barchart-svalbard.txt → Svalbard), eBird Status & Trends runs (--seasons CSV), BirdNET \
-        label lists (--labels FILE, language from the _xx suffix) and the eBird/Clements taxonomy \
-        (--taxonomy CSV) that resolves bar-chart taxa to species codes. Writes birds.fgb and \
-        merges its entry into manifest.json in --output, each atomically.
+        HANDOFF is the --output directory of ingest-birds: the seed tables and the taxa, names, \
+        bar charts and seasons ingest-birds linked (it reads the taxonomy, bar charts, seasons and \
+        labels). --observations adds the resolved bird observations of ingest-exports as the \
+        observed source. Writes birds.fgb and merges its entry into manifest.json in --output, \
+        each atomically.
 
-        Exit status: 0 ok; 1 hand-off or source rejected; 2 usage or I/O.
+        Exit status: 0 ok; 1 hand-off or observations rejected; 2 usage or I/O.
         """)
 
     @Argument(help: "The directory ingest-birds wrote.")
@@ -24,28 +23,12 @@ struct EmitBirds: ParsableCommand {
     @Option(name: .shortAndLong, help: "Directory for the artifact and its manifest.")
     var output: String
 
-    @Option(name: .customLong("barchart"), parsing: .upToNextOption, help: "eBird bar-chart downloads (FILE or REGION=FILE).")
-    var barCharts: [String] = []
-
-    @Option(help: "eBird Status & Trends species runs CSV (ebirdst_runs_2023.csv).")
-    var seasons: String?
-
-    @Option(parsing: .upToNextOption, help: "BirdNET labels files (Scientific name_Common name per line).")
-    var labels: [String] = []
-
-    @Option(help: "eBird/Clements taxonomy CSV.")
-    var taxonomy: String?
-
     @Option(parsing: .upToNextOption, help: "observations.csv files from ingest-exports: resolved birds become the observed source.")
     var observations: [String] = []
 
     func run() throws {
         let log = StageLog(stage: "emit-birds")
         var sources = BirdsEmit.Sources(handOff: handOff)
-        sources.barCharts = barCharts
-        sources.seasons = seasons
-        sources.labels = labels
-        sources.taxonomy = taxonomy
         sources.observations = observations
         let result: BirdsEmit.Result
         do { result = try BirdsEmit.run(sources, outputDirectory: output) } catch {
@@ -54,7 +37,7 @@ struct EmitBirds: ParsableCommand {
         let c = result.entry.counts
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
         log.info("read \(n("species")) species (\(n("speciesWithoutMonths")) without months, \(n("speciesWithoutLocations")) without locations), \(n("hotspots")) hotspots with \(n("hotspotSpecies")) species entries from \(handOff)")
-        log.info("read \(barCharts.count) bar charts (\(n("barChartRows")) rows, \(n("barChartNonSpecies")) non-species, \(n("barChartUnresolved")) unresolved), \(n("seasons")) seasons, \(labels.count) labels files")
+        log.info("read \(n("taxa")) taxa, \(n("barChartRows")) bar-chart rows (\(n("barChartNonSpecies")) non-species, \(n("barChartUnresolved")) unresolved), \(n("seasons")) seasons as linked by ingest-birds")
         if !observations.isEmpty {
             log.info("observed source: \(n("observations")) resolved bird observations (\(n("observationsWithoutTaxon")) of species outside this artifact) from \(observations.count) files")
         }

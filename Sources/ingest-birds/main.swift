@@ -6,18 +6,22 @@ import StageCLI
 struct IngestBirds: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest-birds",
-        abstract: "Read bird seed JSON (any schema generation), validate it and write normalized records.",
+        abstract: "Read bird seed JSON (any schema generation) and the eBird and BirdNET reference files, validate them, link them to taxa and write normalized records.",
         discussion: """
         FILE_OR_DIR names one bird database (schema 3.0, 2.1 or 1.2 — older ones are migrated to \
         the current model) and the watchlists, shared watchlists and home data (hotspots, \
         migration sessions) that go with it; directories are searched recursively. --taxonomy \
         (or an eBird/Clements taxonomy CSV among the inputs) links each bird to a species code. \
-        Writes species.csv, species-field-marks.csv, shapes.csv, field-mark-variants.csv, \
-        watchlists.csv, watchlist-entries.csv, hotspots.csv, hotspot-species.csv, \
-        migration-sessions.csv, migration-points.csv and birds-ingest.json into --output.
+        Optional reference files: eBird bar charts (--barchart FILE, or REGION=FILE; the region \
+        defaults to the file name: barchart-svalbard.txt → Svalbard), eBird Status & Trends runs \
+        (--seasons CSV) and BirdNET label lists (--labels FILE, language from the _xx suffix). \
+        Every source is linked to taxa once, here. Writes species.csv, species-field-marks.csv, \
+        shapes.csv, field-mark-variants.csv, watchlists.csv, watchlist-entries.csv, hotspots.csv, \
+        hotspot-species.csv, migration-sessions.csv, migration-points.csv, taxa.csv, names.csv, \
+        bar-charts.csv, seasons.csv and birds-ingest.json into --output.
 
-        Exit status: 0 ok (warnings allowed); 1 errors in the seed files (only birds-ingest.json \
-        is written); 2 usage or I/O.
+        Exit status: 0 ok (warnings allowed); 1 errors in the seed files or a malformed reference \
+        file (only birds-ingest.json is written); 2 usage or I/O.
         """)
 
     @Argument(help: "The bird database and its companion files, or directories holding them.")
@@ -29,6 +33,15 @@ struct IngestBirds: ParsableCommand {
     @Option(help: "eBird/Clements taxonomy CSV to link birds to.")
     var taxonomy: String?
 
+    @Option(name: .customLong("barchart"), parsing: .upToNextOption, help: "eBird bar-chart downloads (FILE or REGION=FILE).")
+    var barCharts: [String] = []
+
+    @Option(help: "eBird Status & Trends species runs CSV (ebirdst_runs_2023.csv).")
+    var seasons: String?
+
+    @Option(parsing: .upToNextOption, help: "BirdNET labels files (Scientific name_Common name per line).")
+    var labels: [String] = []
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give the bird database (a file or a directory)") }
     }
@@ -36,8 +49,12 @@ struct IngestBirds: ParsableCommand {
     func run() throws {
         let log = StageLog(stage: "ingest-birds")
         let report: BirdIngestReport
+        var ingest = BirdIngest(taxonomyPath: taxonomy)
+        ingest.barCharts = barCharts
+        ingest.seasons = seasons
+        ingest.labels = labels
         do {
-            report = try BirdIngest(taxonomyPath: taxonomy).run(paths: paths, outputDirectory: output)
+            report = try ingest.run(paths: paths, outputDirectory: output)
         } catch {
             throw StageFailure(.usageOrIO, error.message)
         }
@@ -48,6 +65,11 @@ struct IngestBirds: ParsableCommand {
         for finding in report.findings { log.info(finding.description) }
         guard report.status == "ok" else {
             throw StageFailure(.dataRejected, "\(report.failure ?? "failed"); wrote only \(output)/birds-ingest.json")
+        }
+        if !report.sources.isEmpty {
+            let c = report.counts, l = report.linkCounts
+            func n(_ count: Int?) -> String { formatCount(count ?? 0) }
+            log.info("read \(barCharts.count) bar charts (\(n(c["bar-charts"].map { $0 - barCharts.count })) rows, \(n(l["barChartNonSpecies"])) non-species, \(n(l["barChartUnresolved"])) unresolved), \(n(c["seasons"])) seasons, \(labels.count) labels files; linked to \(n(c["taxa"])) taxa with \(n(c["names"])) names")
         }
         if let generation = report.generation {
             log.info("read schema generation \(generation.rawValue)\(generation == .current ? "" : ", migrated to \(SchemaGeneration.current.rawValue)")")

@@ -2,6 +2,7 @@ import ArgumentParser
 import FieldGuide
 import FieldGuideCore
 import FieldGuideExports
+import Foundation
 import StageCLI
 
 struct IngestExports: ParsableCommand {
@@ -14,7 +15,8 @@ struct IngestExports: ParsableCommand {
         resolves registrations against an aircraft artifact (output/aircraft.fgb) and fills the \
         app's enrichment fields; --icao-types resolves ICAO type designators \
         (designator → [name, description, wake class] JSON); --birds resolves bird names \
-        through a birds artifact's names index (output/birds.fgb), else they are reported \
+        through a birds artifact's names index (output/birds.fgb) or the birds hand-off of \
+        ingest-birds (its --output directory: names.csv, taxa.csv …), else they are reported \
         unresolved. Writes observations.csv, \
         exports-resolution.json, exports-rejects.csv and exports-ingest.json into --output.
 
@@ -34,7 +36,7 @@ struct IngestExports: ParsableCommand {
     @Option(name: .customLong("icao-types"), help: "ICAO type designators JSON (designator → [name, description, wake class]).")
     var icaoTypes: String?
 
-    @Option(help: "Birds artifact whose names index resolves bird names (output/birds.fgb).")
+    @Option(help: "Birds artifact (output/birds.fgb) or ingest-birds hand-off directory whose names resolve bird names.")
     var birds: String?
 
     func validate() throws {
@@ -57,10 +59,17 @@ struct IngestExports: ParsableCommand {
             log.info("ICAO types \(icaoTypes): \(formatCount(options.icaoTypes!.count)) designators")
         }
         if let birds {
-            do { options.birdNames = BirdsBundleNames(bundle: try BirdsBundle(path: birds), source: birds) } catch {
-                throw StageFailure(.usageOrIO, "\(birds): \(error)")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: birds, isDirectory: &isDirectory), isDirectory.boolValue {
+                do { options.birdNames = try BirdHandOffNames(handOff: birds) } catch {
+                    throw StageFailure(.usageOrIO, error.description)
+                }
+            } else {
+                do { options.birdNames = BirdsBundleNames(bundle: try BirdsBundle(path: birds), source: birds) } catch {
+                    throw StageFailure(.usageOrIO, "\(birds): \(error)")
+                }
             }
-            log.info("names index \(birds)")
+            log.info(options.birdNames!.description)
         }
         let report: ExportsIngestReport
         do { report = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output) } catch {

@@ -17,14 +17,14 @@ enum RealBirds {
         do {
             let directory = try TestPaths.temporaryDirectory("birds-artifact")
             let seeds = skytrails.deletingLastPathComponent()
-            _ = try BirdIngest(taxonomyPath: taxonomy.path).run(
+            var ingest = BirdIngest(taxonomyPath: taxonomy.path)
+            ingest.barCharts = [barChart.path]
+            ingest.seasons = seasons.path
+            ingest.labels = try FileManager.default.contentsOfDirectory(atPath: names.path).sorted().map { names.appendingPathComponent($0).path }
+            _ = try ingest.run(
                 paths: ["bird_database.json", "home_data.json", "watchlists.json", "sharedWatchlists.json"].map { seeds.appendingPathComponent($0).path },
                 outputDirectory: directory.appendingPathComponent("stage").path)
-            var sources = BirdsEmit.Sources(handOff: directory.appendingPathComponent("stage").path)
-            sources.taxonomy = taxonomy.path
-            sources.barCharts = [barChart.path]
-            sources.seasons = seasons.path
-            sources.labels = try FileManager.default.contentsOfDirectory(atPath: names.path).sorted().map { names.appendingPathComponent($0).path }
+            let sources = BirdsEmit.Sources(handOff: directory.appendingPathComponent("stage").path)
             let emit = try BirdsEmit.run(sources, outputDirectory: directory.path, environment: [:])
             return (try BirdsBundle(path: emit.artifactPath), directory, emit)
         } catch {
@@ -38,19 +38,26 @@ enum RealBirds {
 enum FixtureBirds {
     static let input = TestPaths.input.appendingPathComponent("birds")
 
-    static func sources(handOff: String) -> BirdsEmit.Sources {
-        var sources = BirdsEmit.Sources(handOff: handOff)
-        sources.taxonomy = input.appendingPathComponent("taxonomy/taxonomy.csv").path
-        sources.barCharts = [input.appendingPathComponent("ebird/barchart-fenland.txt").path]
-        sources.seasons = input.appendingPathComponent("ebird/ebirdst_runs_example.csv").path
-        sources.labels = ["BirdNET_Labels.txt", "BirdNET_Labels_de.txt", "BirdNET_Labels_fr.txt"].map { input.appendingPathComponent("names/\($0)").path }
-        return sources
+    /// The ingest of input/birds with its reference files: the Fenland bar chart, the seasons
+    /// and the en/de/fr labels (the taxonomy is found among the inputs).
+    static var ingest: BirdIngest {
+        var ingest = BirdIngest()
+        ingest.barCharts = [input.appendingPathComponent("ebird/barchart-fenland.txt").path]
+        ingest.seasons = input.appendingPathComponent("ebird/ebirdst_runs_example.csv").path
+        ingest.labels = ["BirdNET_Labels.txt", "BirdNET_Labels_de.txt", "BirdNET_Labels_fr.txt"].map { input.appendingPathComponent("names/\($0)").path }
+        return ingest
+    }
+
+    /// Ingests input/birds into `directory/stage`; returns the hand-off directory.
+    static func stage(into directory: URL) throws -> String {
+        let stage = directory.appendingPathComponent("stage").path
+        _ = try ingest.run(paths: [input.path], outputDirectory: stage)
+        return stage
     }
 
     /// Ingests input/birds into `directory/stage` and emits into `directory`.
     static func build(into directory: URL) throws -> BirdsEmit.Result {
-        _ = try BirdIngest().run(paths: [input.path], outputDirectory: directory.appendingPathComponent("stage").path)
-        return try BirdsEmit.run(sources(handOff: directory.appendingPathComponent("stage").path), outputDirectory: directory.path, environment: [:])
+        try BirdsEmit.run(.init(handOff: stage(into: directory)), outputDirectory: directory.path, environment: [:])
     }
 }
 

@@ -34,8 +34,7 @@ struct ObservedSourceTests {
             ["c.csv", "aircraft", "resolved", "N250JT", "", "61.17", "-149.99", "2024-08-02", "", ""],
             ["a.csv", "bird", "resolved", "zzzzzz9", "US-MD", "39.3", "-76.6", "2025-11-24", "", "1"],
         ], in: directory)
-        _ = try BirdIngest().run(paths: [FixtureBirds.input.path], outputDirectory: directory.appendingPathComponent("stage").path)
-        var sources = FixtureBirds.sources(handOff: directory.appendingPathComponent("stage").path)
+        var sources = BirdsEmit.Sources(handOff: try FixtureBirds.stage(into: directory))
         sources.observations = [observations]
         let result = try BirdsEmit.run(sources, outputDirectory: directory.path, environment: [:])
         #expect(result.entry.counts["observations"] == 4)
@@ -64,8 +63,7 @@ struct ObservedSourceTests {
         let observations = try writeObservations([
             ["b.gpx", "bird", "resolved", "tawowl1", "", "52.2", "0.1", "2025-03-01T22:00:00", "", "1"],
         ], in: directory)
-        _ = try BirdIngest().run(paths: [FixtureBirds.input.path], outputDirectory: directory.appendingPathComponent("stage").path)
-        var sources = FixtureBirds.sources(handOff: directory.appendingPathComponent("stage").path)
+        var sources = BirdsEmit.Sources(handOff: try FixtureBirds.stage(into: directory))
         sources.observations = [observations]
         let bundle = ["--bundle", try BirdsEmit.run(sources, outputDirectory: directory.path, environment: [:]).artifactPath]
         let near = try TestPaths.run("fieldguide", ["observed", "--near", "52.21, 0.12", "--radius", "5"] + bundle)

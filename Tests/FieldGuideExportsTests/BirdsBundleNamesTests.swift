@@ -6,15 +6,22 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The birds artifact built from input/birds (8 seed birds, en/de/fr labels).
-func fixtureBirds() throws -> BirdsBundle {
+/// The birds hand-off of input/birds (8 seed birds, its taxonomy, en/de/fr labels) in a fresh
+/// directory's `stage/`; returns that directory.
+func fixtureBirdsHandOff() throws -> URL {
     let out = try TestPaths.temporaryDirectory("exports-birds")
     let input = TestPaths.input.appendingPathComponent("birds")
-    _ = try BirdIngest().run(paths: [input.path], outputDirectory: out.appendingPathComponent("stage").path)
-    var sources = BirdsEmit.Sources(handOff: out.appendingPathComponent("stage").path)
-    sources.taxonomy = input.appendingPathComponent("taxonomy/taxonomy.csv").path
-    sources.labels = ["BirdNET_Labels.txt", "BirdNET_Labels_de.txt", "BirdNET_Labels_fr.txt"].map { input.appendingPathComponent("names/\($0)").path }
-    return try BirdsBundle(path: try BirdsEmit.run(sources, outputDirectory: out.path, environment: [:]).artifactPath)
+    var ingest = BirdIngest(taxonomyPath: input.appendingPathComponent("taxonomy/taxonomy.csv").path)
+    ingest.labels = ["BirdNET_Labels.txt", "BirdNET_Labels_de.txt", "BirdNET_Labels_fr.txt"].map { input.appendingPathComponent("names/\($0)").path }
+    _ = try ingest.run(paths: [input.path], outputDirectory: out.appendingPathComponent("stage").path)
+    return out
+}
+
+/// The birds artifact built from input/birds (8 seed birds, en/de/fr labels).
+func fixtureBirds() throws -> BirdsBundle {
+    let out = try fixtureBirdsHandOff()
+    return try BirdsBundle(path: try BirdsEmit.run(.init(handOff: out.appendingPathComponent("stage").path), outputDirectory: out.path,
+                                                   environment: [:]).artifactPath)
 }
 
 @Suite("Bird names through the birds artifact")

@@ -29,17 +29,23 @@ struct DefinitionTests {
         }
     }
 
-    @Test("the nightly pipeline: emits after their ingests, exports after both emits, the final birds emit last")
+    @Test("the nightly pipeline: emits after their ingests, exports after emit-aircraft and ingest-birds, the one birds emit last")
     func nightlyOrder() throws {
         let definition = try PipelineDefinition.load(path: Self.nightly)
         let order = try definition.stageOrder().map { definition.stages[$0].name }
         func position(_ name: String) -> Int { order.firstIndex(of: name)! }
-        #expect(order.count == 6)
+        #expect(order.count == 5)
         #expect(position("ingest-faa") < position("emit-aircraft"))
-        #expect(position("ingest-birds") < position("emit-birds-seed"))
         #expect(position("emit-aircraft") < position("ingest-exports"))
-        #expect(position("emit-birds-seed") < position("ingest-exports"))
+        #expect(position("ingest-birds") < position("ingest-exports"))
         #expect(order.last == "emit-birds")
+        // birds.fgb is built once, from the hand-off and the observations; the exports resolve
+        // bird names against the hand-off, not a birds artifact.
+        #expect(definition.stages.filter { $0.tool == "emit-birds" }.count == 1)
+        let exports = try #require(definition.stages.first { $0.name == "ingest-exports" })
+        #expect(exports.inputs.contains("ingest-birds") && !exports.inputs.contains { $0.hasSuffix("birds.fgb") })
+        let emit = try #require(definition.stages.first { $0.tool == "emit-birds" })
+        #expect(emit.inputs == ["ingest-birds", "ingest-exports/observations.csv"])
         // ingest-faa and ingest-birds depend on nothing: they may run side by side.
         let plan = try PipelinePlan(definition, parameters: ["SOURCES": TestPaths.input.path])
         #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-birds" }!].isEmpty)

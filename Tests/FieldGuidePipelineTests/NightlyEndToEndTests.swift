@@ -77,7 +77,7 @@ struct NightlyEndToEndTests {
         let first = try h.run()
         #expect(first.status == 0, "\(first.log)")
         #expect(first.summary?.status == .published)
-        #expect(first.summary?.stages.map(\.status) == Array(repeating: .ran, count: 6))
+        #expect(first.summary?.stages.map(\.status) == Array(repeating: .ran, count: 5))
         let (current, aircraft, birds) = h.published()
         #expect(current == first.summary?.build)
         #expect(aircraft != nil && birds != nil)
@@ -94,7 +94,7 @@ struct NightlyEndToEndTests {
         let again = try h.run()
         #expect(again.status == 0, "\(again.log)")
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.map(\.status) == Array(repeating: .skipped, count: 6))
+        #expect(again.summary?.stages.map(\.status) == Array(repeating: .skipped, count: 5))
         #expect(h.published().current == current)
         #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
     }
@@ -106,7 +106,7 @@ struct NightlyEndToEndTests {
         #expect(try h.run().status == 0)
         let before = h.published()
         let forced = try h.run(["--force"])
-        #expect(forced.summary?.stages.map(\.status) == Array(repeating: .ran, count: 6))
+        #expect(forced.summary?.stages.map(\.status) == Array(repeating: .ran, count: 5))
         #expect(forced.summary?.status == .unchanged, "\(forced.log)")
         // A second output directory built from scratch holds the same bytes.
         let other = NightlyHarness(root: h.root + "/second")
@@ -139,7 +139,6 @@ struct NightlyEndToEndTests {
         #expect(ran["ingest-faa"] == .ran)
         #expect(ran["emit-aircraft"] == .ran)
         #expect(ran["ingest-birds"] == .skipped)
-        #expect(ran["emit-birds-seed"] == .skipped)
         // ingest-exports reads the new aircraft artifact, so it reruns; its observations are
         // the same, so the final birds emit is skipped.
         #expect(ran["ingest-exports"] == .ran)
@@ -228,7 +227,7 @@ struct NightlyEndToEndTests {
         let result = try h.run(["--progress", "bar"])
         #expect(result.status == 0)
         #expect(result.log.contains("\u{1B}[2K"))
-        #expect(result.log.contains("] 6/6 stages · "))
+        #expect(result.log.contains("] 5/5 stages · "))
         #expect(result.log.contains(" MB/s · "))
     }
 

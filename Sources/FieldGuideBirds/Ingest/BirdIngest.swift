@@ -3,76 +3,75 @@ import FieldGuideCSV
 import FieldGuideCore
 import Foundation
 
-/// The normalized files `ingest-birds` writes, and their columns.
-///
-/// Lists inside a field (months, locations, weeks, dates) are joined with `;`. Dates are
-/// ISO 8601 UTC, converted from the seed files' seconds since 2001-01-01. Rows are in the
-/// order of the seed files, so identical inputs give byte-identical outputs.
-public enum NormalizedBirds {
-    public static let speciesFile = "species.csv"
-    public static let fieldMarksFile = "species-field-marks.csv"
-    public static let shapesFile = "shapes.csv"
-    public static let variantsFile = "field-mark-variants.csv"
-    public static let watchlistsFile = "watchlists.csv"
-    public static let watchlistEntriesFile = "watchlist-entries.csv"
-    public static let hotspotsFile = "hotspots.csv"
-    public static let hotspotSpeciesFile = "hotspot-species.csv"
-    public static let migrationFile = "migration-sessions.csv"
-    public static let trajectoryFile = "migration-points.csv"
-    public static let reportFile = "birds-ingest.json"
-
-    public static let speciesHeader = ["bird_id", "species_code", "common_name", "scientific_name", "family", "order", "rarity",
-                                       "shape_id", "size_category", "months", "locations", "image_name"]
-    public static let fieldMarksHeader = ["bird_id", "area", "variant_id", "variant_name", "colors"]
-    public static let shapesHeader = ["shape_id", "name", "icon"]
-    public static let variantsHeader = ["variant_id", "field_mark_id", "shape_id", "area", "name"]
-    public static let watchlistsHeader = ["watchlist_id", "kind", "title", "location", "start", "end", "date_range", "main_image_name"]
-    public static let watchlistEntriesHeader = ["watchlist_id", "list", "bird_id", "name", "dates"]
-    public static let hotspotsHeader = ["hotspot_id", "name", "locality", "latitude", "longitude", "image_name"]
-    public static let hotspotSpeciesHeader = ["hotspot_id", "bird_id", "probability", "weeks"]
-    public static let migrationHeader = ["session_id", "bird_id", "start_week", "end_week", "hemisphere"]
-    public static let trajectoryHeader = ["session_id", "week", "latitude", "longitude", "probability"]
-}
-
 /// What `ingest-birds` read and wrote: per file kind, generation, hash and counts; every
-/// finding; and the SHA-256 of each output (the hand-off the next stage checks).
+/// finding; the reference files read beside the seeds; and the SHA-256 of each output (the
+/// hand-off the next stage checks).
 public struct BirdIngestReport: Sendable, Codable {
     public var status: String
     public var failure: String?
     /// The generation of the bird database read (`3.0`, `2.1`, `1.2`), migrated to the current model.
     public var generation: SchemaGeneration?
     public var files: [SeedFileSummary]
+    /// The taxonomy (when given by path), bar charts, Status & Trends runs and labels files.
+    public var sources: [ReferenceFileSummary]
     public var counts: [String: Int]
+    /// What linking the sources to taxa counted (`LinkedTaxa.counts`): `emit-birds` lists them
+    /// in its manifest entry.
+    public var linkCounts: [String: Int]
     public var findings: [Finding]
     public var outputs: [String: String]
 }
 
-/// Reads one bird database (any generation) with its watchlists, home data and an optional
-/// taxonomy, validates them, and writes the normalized CSV files and a JSON report.
+/// A reference file `ingest-birds` read beside the seeds: what it is, its bytes and hash, and
+/// the rows read and kept (what `emit-birds` lists among its manifest entry's sources).
+///
+/// ```swift
+/// report.sources.map(\.file)   // ["input/birds/taxonomy/taxonomy.csv", "input/birds/ebird/barchart-fenland.txt", …]
+/// ```
+public struct ReferenceFileSummary: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable { case taxonomy, barChart, seasons, labels }
+    public var file: String
+    public var kind: Kind
+    public var bytes: Int
+    public var sha256: String
+    public var rowsRead: Int
+    public var rowsKept: Int
+}
+
+/// Reads one bird database (any generation) with its watchlists, home data, an optional
+/// taxonomy and the optional eBird bar charts, Status & Trends runs and BirdNET labels;
+/// validates them, links every source to taxa once (`LinkedTaxa`), and writes the normalized
+/// CSV files (`NormalizedBirds`) and a JSON report.
 ///
 /// Errors stop the ingest: only the report (status `failed`) is written and earlier outputs
 /// stay as they were. Warnings are reported and the outputs written.
 ///
 /// ```swift
-/// let report = try BirdIngest(taxonomyPath: "taxonomy.csv").run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
+/// var ingest = BirdIngest(taxonomyPath: "taxonomy.csv")
+/// ingest.barCharts = ["input/birds/ebird/barchart-fenland.txt"]   // or "Fenland=chart.txt"
+/// let report = try ingest.run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
 /// report.generation   // .v3_0
 /// ```
 public struct BirdIngest: Sendable {
     public var taxonomyPath: String?
+    /// eBird bar-chart downloads: `FILE`, or `REGION=FILE` (the region otherwise comes from the file name).
+    public var barCharts: [String] = []
+    /// eBird Status & Trends species runs CSV.
+    public var seasons: String?
+    /// BirdNET labels files (language from the `_xx` suffix).
+    public var labels: [String] = []
 
     public init(taxonomyPath: String? = nil) { self.taxonomyPath = taxonomyPath }
 
     public func run(paths: [String], outputDirectory: String) throws(BirdsError) -> BirdIngestReport {
-        let validator = SeedValidator(taxonomyPath: taxonomyPath)
-        let files = try validator.check(paths: paths)
+        let (files, taxonomy) = try SeedValidator(taxonomyPath: taxonomyPath).checkAndLink(paths: paths)
         let validation = SeedValidator.report(files)
         let databases = files.compactMap { file -> (SeedFile, BirdDatabase)? in
             if case let .database(database, _) = file.content { return (file, database) }
             return nil
         }
-        let summaries = validation.files
-        var report = BirdIngestReport(status: "ok", failure: nil, generation: databases.first?.1.generation, files: summaries,
-                                      counts: [:], findings: validation.findings, outputs: [:])
+        var report = BirdIngestReport(status: "ok", failure: nil, generation: databases.first?.1.generation, files: validation.files,
+                                      sources: [], counts: [:], linkCounts: [:], findings: validation.findings, outputs: [:])
         let out = { (name: String) in outputDirectory + "/" + name }
 
         guard databases.count == 1 else {
@@ -82,93 +81,70 @@ public struct BirdIngest: Sendable {
         }
         let (databaseFile, database) = databases[0]
         if validation.errors > 0 {
-            report.status = "failed"
-            report.failure = "\(validation.errors) errors in the seed files"
-            try write(report, to: out(NormalizedBirds.reportFile))
-            return report
+            return try failed(report, "\(validation.errors) errors in the seed files", to: out(NormalizedBirds.reportFile))
+        }
+        let references: References
+        do { references = try readReferences(taxonomy: taxonomy) } catch {
+            if error.kind.isUsageOrIO { throw BirdsError(.io, error.description) }
+            return try failed(report, error.description, to: out(NormalizedBirds.reportFile))
         }
 
-        var taxonomy: Taxonomy?
-        if let taxonomyPath {
-            do { taxonomy = try Taxonomy.read(fileAt: taxonomyPath) } catch { throw BirdsError(.io, error.description) }
-        } else {
-            for file in files { if case let .taxonomy(found) = file.content { taxonomy = found; break } }
+        let seeds = SeedTables(database: database, links: databaseFile.taxonLinks, file: databaseFile.path, files: files)
+        let linked = LinkedTaxa.link(birds: seeds.birds, taxonomy: taxonomy, barCharts: references.barCharts,
+                                     seasons: references.seasons, labels: references.labels)
+        for (name, bytes, rows) in seeds.tables + linked.tables() {
+            do { try AtomicFile.write(bytes, to: out(name)) } catch { throw BirdsError(.io, error.description) }
+            report.outputs[name] = FileDigest.sha256(bytes)
+            report.counts[String(name.dropLast(4))] = rows
         }
-        let links = taxonomy.map { TaxonomyLinker(taxonomy: $0).link(database, sink: nil) } ?? [:]
-        let index = DatabaseIndex.make(database, file: databaseFile.path)
-
-        var tables: [(String, [String], [[String]])] = []
-        var species: [[String]] = [], marks: [[String]] = []
-        let variants = Dictionary(database.variants.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for bird in database.birds {
-            species.append([bird.id, links[bird.id]?.speciesCode ?? "", bird.commonName, bird.scientificName, bird.family ?? links[bird.id]?.familyName ?? "",
-                            bird.order ?? links[bird.id]?.order ?? "", bird.rarity ?? "", bird.shapeID, String(bird.sizeCategory),
-                            bird.months.map(String.init).joined(separator: ";"), bird.locations.joined(separator: ";"), bird.imageName ?? ""])
-            for mark in bird.fieldMarks {
-                marks.append([bird.id, mark.area, mark.variantID, mark.variantName ?? variants[mark.variantID]?.name ?? "", mark.colors.joined(separator: ";")])
-            }
-        }
-        tables.append((NormalizedBirds.speciesFile, NormalizedBirds.speciesHeader, species))
-        tables.append((NormalizedBirds.fieldMarksFile, NormalizedBirds.fieldMarksHeader, marks))
-        tables.append((NormalizedBirds.shapesFile, NormalizedBirds.shapesHeader, database.shapes.map { [$0.id, $0.name, $0.icon ?? ""] }))
-        let marksByID = Dictionary(database.fieldMarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        tables.append((NormalizedBirds.variantsFile, NormalizedBirds.variantsHeader, database.variants.map {
-            [$0.id, $0.fieldMarkID, marksByID[$0.fieldMarkID]?.shapeID ?? "", marksByID[$0.fieldMarkID]?.area ?? "", $0.name]
-        }))
-
-        var lists: [[String]] = [], entries: [[String]] = [], hotspots: [[String]] = [], hotspotSpecies: [[String]] = []
-        var sessions: [[String]] = [], points: [[String]] = []
-        for file in files {
-            switch file.content {
-            case let .watchlists(found):
-                for list in found {
-                    lists.append([list.id, list.isShared ? "shared" : "personal", list.title, list.location ?? "", ReferenceDate.iso8601(list.startDate),
-                                  ReferenceDate.iso8601(list.endDate), list.dateRange ?? "", list.mainImageName ?? ""])
-                    for entry in list.entries {
-                        let bird = entry.id.flatMap(index.bird(id:)) ?? entry.name.flatMap(index.bird(commonName:))
-                        entries.append([list.id, entry.list.rawValue, bird?.id ?? "", bird?.commonName ?? entry.name ?? "",
-                                        entry.dates.map(ReferenceDate.iso8601).joined(separator: ";")])
-                    }
-                }
-            case let .homeData(home):
-                for spot in home.hotspots {
-                    hotspots.append([spot.id, spot.name, spot.locality ?? "", number(spot.latitude), number(spot.longitude), spot.imageName ?? ""])
-                    for item in spot.species {
-                        hotspotSpecies.append([spot.id, item.birdID, String(item.probability), item.validWeeks.map(String.init).joined(separator: ";")])
-                    }
-                }
-                for session in home.migrationSessions {
-                    sessions.append([session.id, session.birdID, String(session.startWeek), String(session.endWeek), session.hemisphere ?? ""])
-                    for point in session.points {
-                        points.append([session.id, String(point.week), number(point.latitude), number(point.longitude), String(point.probability)])
-                    }
-                }
-            default: break
-            }
-        }
-        tables.append((NormalizedBirds.watchlistsFile, NormalizedBirds.watchlistsHeader, lists))
-        tables.append((NormalizedBirds.watchlistEntriesFile, NormalizedBirds.watchlistEntriesHeader, entries))
-        tables.append((NormalizedBirds.hotspotsFile, NormalizedBirds.hotspotsHeader, hotspots))
-        tables.append((NormalizedBirds.hotspotSpeciesFile, NormalizedBirds.hotspotSpeciesHeader, hotspotSpecies))
-        tables.append((NormalizedBirds.migrationFile, NormalizedBirds.migrationHeader, sessions))
-        tables.append((NormalizedBirds.trajectoryFile, NormalizedBirds.trajectoryHeader, points))
-
-        for (name, header, rows) in tables {
-            var writer = CSVWriter()
-            writer.write(header)
-            for row in rows { writer.write(row) }
-            do { try AtomicFile.write(writer.bytes, to: out(name)) } catch { throw BirdsError(.io, error.description) }
-            report.outputs[name] = FileDigest.sha256(writer.bytes)
-            report.counts[String(name.dropLast(4))] = rows.count
-        }
-        report.counts["linkedToTaxonomy"] = links.count
+        report.counts["linkedToTaxonomy"] = databaseFile.taxonLinks.count
+        report.sources = references.summaries
+        report.linkCounts = linked.counts
         try write(report, to: out(NormalizedBirds.reportFile))
         return report
     }
 
-    /// The shortest decimal that reads back as the same Double (`18.5204`, `73`).
-    private func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    /// The reference files, read.
+    struct References {
+        var barCharts: [EBirdBarChart] = []
+        var seasons: [SpeciesSeasonRow] = []
+        var labels: [LocalizedLabels] = []
+        var summaries: [ReferenceFileSummary] = []
+    }
+
+    private func readReferences(taxonomy: Taxonomy?) throws(LocatedError) -> References {
+        var references = References()
+        func summary(_ path: String, _ kind: ReferenceFileSummary.Kind, read: Int, kept: Int) throws(LocatedError) {
+            let digest: (digest: String, bytes: Int)
+            do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw LocatedError(.unreadable, file: path, message: "cannot read") }
+            references.summaries.append(ReferenceFileSummary(file: path, kind: kind, bytes: digest.bytes, sha256: digest.digest,
+                                                             rowsRead: read, rowsKept: kept))
+        }
+        if let taxonomyPath, let taxonomy { try summary(taxonomyPath, .taxonomy, read: taxonomy.taxa.count, kept: taxonomy.taxa.count) }
+        for argument in barCharts {
+            let (path, region) = EBirdBarChart.argument(argument)
+            let chart = try EBirdBarChart.read(path, region: region)
+            references.barCharts.append(chart)
+            try summary(path, .barChart, read: chart.rows.count + 1, kept: chart.rows.count + 1)
+        }
+        if let seasons {
+            references.seasons = try SpeciesSeasonRow.read(seasons)
+            try summary(seasons, .seasons, read: references.seasons.count, kept: references.seasons.count)
+        }
+        for path in labels {
+            let file = try LocalizedLabels.read(path)
+            references.labels.append(file)
+            try summary(path, .labels, read: file.lines, kept: file.names.count)
+        }
+        return references
+    }
+
+    private func failed(_ report: BirdIngestReport, _ reason: String, to path: String) throws(BirdsError) -> BirdIngestReport {
+        var report = report
+        report.status = "failed"
+        report.failure = reason
+        try write(report, to: path)
+        return report
     }
 
     private func write(_ report: BirdIngestReport, to path: String) throws(BirdsError) {

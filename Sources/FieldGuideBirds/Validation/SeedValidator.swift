@@ -44,6 +44,8 @@ public struct SeedFile: Sendable {
     public var findings: [Finding]
     public var sha256: String
     public var bytes: Int
+    /// For a database checked against a taxonomy: bird id → the taxon of its scientific name.
+    public var taxonLinks: [String: Taxon] = [:]
 
     public var generation: SchemaGeneration? {
         if case let .database(database, _) = content { return database.generation }
@@ -144,6 +146,12 @@ public struct SeedValidator: Sendable {
 
     /// Reads every file and applies every rule; each file's findings are sorted by position.
     public func check(paths: [String]) throws(BirdsError) -> [SeedFile] {
+        try checkAndLink(paths: paths).files
+    }
+
+    /// `check(paths:)`, also giving the taxonomy the databases were linked with (their
+    /// `taxonLinks`): read once, for the ingest to link its other sources with.
+    func checkAndLink(paths: [String]) throws(BirdsError) -> (files: [SeedFile], taxonomy: Taxonomy?) {
         let located = try Self.expand(paths)
         var files: [SeedFile] = []
         var sinks: [FindingSink] = []
@@ -206,7 +214,7 @@ public struct SeedValidator: Sendable {
         for (index, file) in files.enumerated() {
             guard case let .database(database, listed) = file.content else { continue }
             indexes[index] = DatabaseRules.check(database, listed: listed, file: file.path, sink: sinks[index])
-            if let taxonomy { _ = TaxonomyLinker(taxonomy: taxonomy).link(database, sink: sinks[index]) }
+            if let taxonomy { files[index].taxonLinks = TaxonomyLinker(taxonomy: taxonomy).link(database, sink: sinks[index]) }
         }
         for (index, file) in files.enumerated() {
             let database = Self.database(for: file.path, among: files, indexes: indexes)
@@ -224,7 +232,7 @@ public struct SeedValidator: Sendable {
             files[index].findings = sinks[index].findings.enumerated()
                 .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }.map(\.element)
         }
-        return files
+        return (files, taxonomy)
     }
 
     private static func noDatabase(_ sink: FindingSink, _ path: String) {

@@ -2,19 +2,58 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
-/// The index/emit stage for birds: the `ingest-birds` hand-off (plus optional eBird bar
-/// charts, Status & Trends seasons, BirdNET labels and a taxonomy) in, `birds.fgb` and its
-/// entry in `manifest.json` out.
+/// Why the birds emit stage refused its inputs.
+///
+/// ```swift
+/// do { _ = try BirdsEmit.run(.init(handOff: "output/stage/birds"), outputDirectory: "output") }
+/// catch let error as BirdsEmitError where error.kind == .badHandOff { print(error) }
+/// ```
+public struct BirdsEmitError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The ingest report is missing or failed, a file differs from its recorded hash, or a
+        /// hand-off file does not have its columns.
+        case badHandOff
+        /// An observations file does not have its expected layout.
+        case badSource
+        /// A file could not be read or written.
+        case unreadable
+    }
+
+    public var kind: Kind
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(_ kind: Kind, file: String, line: Int? = nil, _ message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// A reader's located error as `kind` (its message with the field, expected and found parts).
+    init(_ kind: Kind, _ error: LocatedError) {
+        self.init(kind, file: error.file, line: error.line, String(error.description.dropFirst(error.location.count + 2)))
+    }
+
+    public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
+}
+
+/// The index/emit stage for birds: the `ingest-birds` hand-off (seed tables, and the taxa,
+/// names, bar charts and seasons linked there) plus optional observations in, `birds.fgb` and
+/// its entry in `manifest.json` out.
 ///
 /// Refuses a hand-off whose report is missing or failed, or whose files do not match the
 /// hashes in the report. Writes the artifact, then the manifest (keeping the other artifacts'
-/// entries), each atomically.
+/// entries), each atomically. The manifest entry lists the seed and reference files the
+/// ingest read, then the observations files.
 ///
 /// ```swift
 /// var sources = BirdsEmit.Sources(handOff: "output/stage/birds")
-/// sources.barCharts = ["input/birds/ebird/barchart-svalbard.txt"]
+/// sources.observations = ["output/stage/exports/observations.csv"]
 /// let result = try BirdsEmit.run(sources, outputDirectory: "output")
 /// result.entry.counts["species"]
 /// ```
@@ -23,13 +62,8 @@ public enum BirdsEmit {
     public static let manifestFile = EmitSupport.manifestFile
 
     public struct Sources: Sendable {
+        /// The directory `ingest-birds` wrote.
         public var handOff: String
-        /// Bar-chart files; `REGION=FILE` names the region, otherwise the file name does (`barchart-svalbard.txt` → Svalbard).
-        public var barCharts: [String] = []
-        public var seasons: String?
-        public var labels: [String] = []
-        /// eBird/Clements taxonomy CSV, to resolve bar-chart and seed taxa to species codes.
-        public var taxonomy: String?
         /// `observations.csv` files from `ingest-exports`: resolved birds become the observed source.
         public var observations: [String] = []
 
@@ -50,42 +84,17 @@ public enum BirdsEmit {
             Manifest.Source(file: ($0.file as NSString).lastPathComponent, bytes: $0.bytes, sha256: $0.sha256,
                             rows: .init(read: $0.counts.values.reduce(0, +), kept: $0.counts.values.reduce(0, +)))
         }
-        func source(_ path: String, rows: Int, kept: Int) throws(BirdsEmitError) {
-            let digest: (digest: String, bytes: Int)
-            do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw BirdsEmitError(.unreadable, file: path, "cannot read") }
-            manifestSources.append(.init(file: (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
-                                         rows: .init(read: rows, kept: kept)))
+        manifestSources += report.sources.map {
+            Manifest.Source(file: ($0.file as NSString).lastPathComponent, bytes: $0.bytes, sha256: $0.sha256,
+                            rows: .init(read: $0.rowsRead, kept: $0.rowsKept))
         }
-        if let path = sources.taxonomy {
-            do { input.taxonomy = try Taxonomy.read(fileAt: path) } catch {
-                throw BirdsEmitError(error.kind == .unreadable ? .unreadable : .badSource, file: path, line: error.line, error.message)
-            }
-            try source(path, rows: input.taxonomy!.taxa.count, kept: input.taxonomy!.taxa.count)
-        }
-        for argument in sources.barCharts {
-            var path = argument, region: String?
-            if let equals = argument.firstIndex(of: "="), !FileManager.default.fileExists(atPath: argument) {
-                region = String(argument[..<equals])
-                path = String(argument[argument.index(after: equals)...])
-            }
-            let chart = try EBirdBarChart.read(path, region: region ?? EBirdBarChart.regionName(fromFile: path))
-            input.barCharts.append(chart)
-            try source(path, rows: chart.rows.count + 1, kept: chart.rows.count + 1)
-        }
-        if let path = sources.seasons {
-            input.seasons = try SpeciesSeasonRow.read(path)
-            try source(path, rows: input.seasons.count, kept: input.seasons.count)
-        }
-        for path in sources.labels {
-            let labels = try LocalizedLabels.read(path)
-            input.labels.append(labels)
-            try source(path, rows: labels.lines, kept: labels.names.count)
-        }
-
         for path in sources.observations {
             let (observed, read) = try ObservedBirds.read(path)
             input.observed += observed
-            try source(path, rows: read, kept: observed.count)
+            let digest: (digest: String, bytes: Int)
+            do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw BirdsEmitError(.unreadable, file: path, "cannot read") }
+            manifestSources.append(.init(file: (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
+                                         rows: .init(read: read, kept: observed.count)))
         }
 
         let (artifact, counts) = BirdsArtifactBuilder(input).build()
@@ -112,72 +121,49 @@ public enum BirdsEmit {
 /// input.species.count   // 46 for the SkyTrails database
 /// ```
 public enum BirdHandOff {
-    public static func read(_ handOff: String) throws(BirdsEmitError) -> (BirdIngestReport, BirdsBuildInput) {
-        let reportPath = handOff + "/" + NormalizedBirds.reportFile
-        guard FileManager.default.fileExists(atPath: reportPath) else {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "expected the ingest report of ingest-birds, found none (run ingest-birds first)")
-        }
-        let report: BirdIngestReport
-        do { report = try JSON.decode(BirdIngestReport.self, fromFileAt: reportPath) } catch {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "expected an ingest report, found unreadable JSON: \(error)")
-        }
-        guard report.status == "ok" else {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
-        }
-        if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs) {
-            throw BirdsEmitError(.badHandOff, file: bad.path, "expected SHA-256 \(bad.expected) from the ingest report, found \(bad.found)")
-        }
-        func table(_ name: String, _ header: [String]) throws(BirdsEmitError) -> CSVTable {
-            try CSVTable.read(handOff + "/" + name, required: header)
-        }
-        func list(_ text: String) -> [String] { text.split(separator: ";").map(String.init) }
-        func integers(_ table: CSVTable, _ row: (line: Int, fields: [String]), _ column: String) throws(BirdsEmitError) -> [Int] {
-            var out: [Int] = []
-            for item in list(table.field(row, column)) {
-                guard let n = Int(item) else {
-                    throw BirdsEmitError(.badHandOff, file: table.file, line: row.line, "expected numbers separated by ; in \(column), found \(item)")
-                }
-                out.append(n)
-            }
-            return out
-        }
+    typealias N = NormalizedBirds
 
-        var input = BirdsBuildInput()
-        let marks = try table(NormalizedBirds.fieldMarksFile, NormalizedBirds.fieldMarksHeader)
-        var marksByBird: [String: [(area: String, variantID: String)]] = [:]
-        for row in marks.rows { marksByBird[marks.field(row, "bird_id"), default: []].append((marks.field(row, "area"), marks.field(row, "variant_id"))) }
-        let species = try table(NormalizedBirds.speciesFile, NormalizedBirds.speciesHeader)
-        for row in species.rows {
-            let f = { (column: String) in species.field(row, column) }
-            input.species.append(.init(
-                birdID: f("bird_id"), speciesCode: f("species_code"), commonName: f("common_name"), scientificName: f("scientific_name"),
-                family: f("family"), order: f("order"), rarity: f("rarity"), shapeID: f("shape_id"), sizeCategory: Int(f("size_category")),
-                months: try integers(species, row, "months"), locations: list(f("locations")), imageName: f("image_name"),
-                marks: marksByBird[f("bird_id")] ?? []))
-        }
-        let shapes = try table(NormalizedBirds.shapesFile, NormalizedBirds.shapesHeader)
-        input.shapes = shapes.rows.map { (shapes.field($0, "shape_id"), shapes.field($0, "name"), shapes.field($0, "icon")) }
-        let variants = try table(NormalizedBirds.variantsFile, NormalizedBirds.variantsHeader)
-        input.variants = variants.rows.map {
-            .init(id: variants.field($0, "variant_id"), fieldMarkID: variants.field($0, "field_mark_id"), shapeID: variants.field($0, "shape_id"),
-                  area: variants.field($0, "area"), name: variants.field($0, "name"))
-        }
-        let spotSpecies = try table(NormalizedBirds.hotspotSpeciesFile, NormalizedBirds.hotspotSpeciesHeader)
-        var speciesBySpot: [String: [(birdID: String, probability: Int, weeks: [Int])]] = [:]
-        for row in spotSpecies.rows {
-            speciesBySpot[spotSpecies.field(row, "hotspot_id"), default: []].append(
-                (spotSpecies.field(row, "bird_id"), Int(spotSpecies.field(row, "probability")) ?? 0, try integers(spotSpecies, row, "weeks")))
-        }
-        let spots = try table(NormalizedBirds.hotspotsFile, NormalizedBirds.hotspotsHeader)
-        for row in spots.rows {
-            guard let latitude = Double(spots.field(row, "latitude")), let longitude = Double(spots.field(row, "longitude")) else {
-                throw BirdsEmitError(.badHandOff, file: spots.file, line: row.line, "expected numeric latitude and longitude")
+    public static func read(_ handOff: String) throws(BirdsEmitError) -> (BirdIngestReport, BirdsBuildInput) {
+        do {
+            let report = try N.report(in: handOff)
+            var input = BirdsBuildInput()
+            try readSpecies(handOff, into: &input)
+            try N.read(N.ShapeColumn.self, in: handOff) { row in input.shapes.append((row[.shapeID], row[.name], row[.icon])) }
+            try N.read(N.VariantColumn.self, in: handOff) { row in
+                input.variants.append(.init(id: row[.variantID], fieldMarkID: row[.fieldMarkID], shapeID: row[.shapeID], area: row[.area], name: row[.name]))
             }
-            let id = spots.field(row, "hotspot_id")
-            input.hotspots.append(.init(id: id, name: spots.field(row, "name"), locality: spots.field(row, "locality"),
-                                        imageName: spots.field(row, "image_name"), latitude: latitude, longitude: longitude,
-                                        species: speciesBySpot[id] ?? []))
+            try readHotspots(handOff, into: &input)
+            input.taxa = try LinkedTaxa.read(from: handOff)
+            input.taxa.counts = report.linkCounts
+            return (report, input)
+        } catch {
+            throw BirdsEmitError(error.kind.isUsageOrIO ? .unreadable : .badHandOff, error)
         }
-        return (report, input)
+    }
+
+    /// Species with their field marks.
+    private static func readSpecies(_ handOff: String, into input: inout BirdsBuildInput) throws(LocatedError) {
+        var marksByBird: [String: [(area: String, variantID: String)]] = [:]
+        try N.read(N.FieldMarkColumn.self, in: handOff) { row in marksByBird[row[.birdID], default: []].append((row[.area], row[.variantID])) }
+        try N.read(N.SpeciesColumn.self, in: handOff) { row throws(LocatedError) in
+            input.species.append(.init(
+                birdID: row[.birdID], speciesCode: row[.speciesCode], commonName: row[.commonName], scientificName: row[.scientificName],
+                family: row[.family], order: row[.order], rarity: row[.rarity], shapeID: row[.shapeID], sizeCategory: try row.integer(.sizeCategory),
+                months: try row.integers(.months), locations: row.list(.locations), imageName: row[.imageName],
+                marks: marksByBird[row[.birdID]] ?? []))
+        }
+    }
+
+    /// Hotspots with their species.
+    private static func readHotspots(_ handOff: String, into input: inout BirdsBuildInput) throws(LocatedError) {
+        var speciesBySpot: [String: [(birdID: String, probability: Int, weeks: [Int])]] = [:]
+        try N.read(N.HotspotSpeciesColumn.self, in: handOff) { row throws(LocatedError) in
+            speciesBySpot[row[.hotspotID], default: []].append((row[.birdID], try row.integer(.probability) ?? 0, try row.integers(.weeks)))
+        }
+        try N.read(N.HotspotColumn.self, in: handOff) { row throws(LocatedError) in
+            input.hotspots.append(.init(id: row[.hotspotID], name: row[.name], locality: row[.locality], imageName: row[.imageName],
+                                        latitude: try row.double(.latitude), longitude: try row.double(.longitude),
+                                        species: speciesBySpot[row[.hotspotID]] ?? []))
+        }
     }
 }

@@ -68,8 +68,8 @@ public struct SubjectEntry: Sendable, Hashable, Codable {
 
 /// Resolves observation subjects against the loaded reference data, once per distinct subject.
 ///
-/// Birds go to a `BirdNameResolving` (`BirdsBundleNames` over birds.fgb; without one they are
-/// `unresolved`, "no names index loaded");
+/// Birds go to a `BirdNameResolving` (`BirdsBundleNames` over birds.fgb, `BirdHandOffNames` over
+/// the birds hand-off; without one they are `unresolved`, "no names index loaded");
 /// aircraft registrations to the FAA artifact (`AircraftBundle`, filling the app's enrichment
 /// fields), ICAO type designators to an `ICAOTypeTable`.
 ///

@@ -1,0 +1,74 @@
+import FieldGuideArtifact
+import FieldGuideDiagnostics
+import Foundation
+
+/// One eBird bar chart: frequency of each taxon in 48 periods (4 per month) of one region.
+///
+/// The download has a few header lines, a `Sample Size:` row, then one row per taxon by
+/// common name (tab-separated, a trailing tab). Read by `ingest-birds` (`--barchart`).
+///
+/// ```swift
+/// let chart = try EBirdBarChart.read("barchart-svalbard.txt", region: "Svalbard")
+/// chart.rows.first?.name   // "Bar-headed Goose"
+/// ```
+public struct EBirdBarChart: Sendable {
+    public var region: String
+    public var file: String
+    public var sampleSizes: [Double]
+    public var rows: [(name: String, line: Int, frequencies: [Double])]
+
+    /// Reads a bar-chart download; a row without 48 non-negative numbers is refused with its line.
+    public static func read(_ path: String, region: String) throws(LocatedError) -> EBirdBarChart {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LocatedError(.unreadable, file: path, message: "cannot read the bar chart")
+        }
+        var chart = EBirdBarChart(region: region, file: path, sampleSizes: [], rows: [])
+        var seenSamples = false
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, rawLine) in lines.enumerated() {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            while fields.last?.isEmpty == true { fields.removeLast() }
+            guard let first = fields.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            if first.hasPrefix("Sample Size") {
+                chart.sampleSizes = try values(fields, path: path, line: index + 1)
+                seenSamples = true
+            } else if seenSamples {
+                chart.rows.append((first.trimmingCharacters(in: .whitespaces), index + 1, try values(fields, path: path, line: index + 1)))
+            }
+        }
+        guard seenSamples else {
+            throw LocatedError(.wrongKind, file: path, message: "expected an eBird bar chart with a \"Sample Size:\" row, found none")
+        }
+        return chart
+    }
+
+    private static func values(_ fields: [String], path: String, line: Int) throws(LocatedError) -> [Double] {
+        let numbers = fields.dropFirst().map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == BirdsSchema.periodsPerYear, numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
+            throw LocatedError(.invalidValue, file: path, line: line,
+                               message: "expected \(BirdsSchema.periodsPerYear) non-negative numbers after \"\(fields.first ?? "")\", found \(fields.count - 1) fields")
+        }
+        return numbers.map { $0! }
+    }
+
+    /// The region a file name implies: `barchart-svalbard.txt` → `Svalbard`.
+    public static func regionName(fromFile path: String) -> String {
+        var stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        for prefix in ["barchart-", "barchart_", "ebird_"] where stem.lowercased().hasPrefix(prefix) { stem.removeFirst(prefix.count) }
+        return stem.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
+    /// A `--barchart` argument: `FILE`, or `REGION=FILE` when no file has the whole argument as its name.
+    ///
+    /// ```swift
+    /// EBirdBarChart.argument("Fenland=chart.txt")   // ("chart.txt", "Fenland")
+    /// EBirdBarChart.argument("barchart-svalbard.txt").region   // "Svalbard"
+    /// ```
+    static func argument(_ argument: String) -> (path: String, region: String) {
+        if let equals = argument.firstIndex(of: "="), !FileManager.default.fileExists(atPath: argument) {
+            return (String(argument[argument.index(after: equals)...]), String(argument[..<equals]))
+        }
+        return (argument, regionName(fromFile: argument))
+    }
+}

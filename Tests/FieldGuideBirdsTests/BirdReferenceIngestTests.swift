@@ -1,0 +1,98 @@
+import FieldGuideBirds
+import FieldGuideCore
+import FieldGuideDiagnostics
+import Foundation
+import Testing
+import TestSupport
+
+/// The reference files (bar charts, seasons, labels, taxonomy) are read and linked to taxa at
+/// ingest, into hand-off files whose columns the writer and the reader share.
+@Suite("Bird ingest: reference files")
+struct BirdReferenceIngestTests {
+    typealias N = NormalizedBirds
+
+    static var fenland: BirdIngest {
+        var ingest = BirdIngest(taxonomyPath: projectPath("input/birds/taxonomy/taxonomy.csv"))
+        ingest.barCharts = [projectPath("input/birds/ebird/barchart-fenland.txt")]
+        ingest.seasons = projectPath("input/birds/ebird/ebirdst_runs_example.csv")
+        ingest.labels = ["BirdNET_Labels.txt", "BirdNET_Labels_de.txt"].map { projectPath("input/birds/names/\($0)") }
+        return ingest
+    }
+
+    func lines(_ path: String) throws -> [Substring] { try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") }
+
+    @Test("bar chart, seasons and labels: linked taxa, names, chart rows and seasons in the hand-off; the report lists the files")
+    func handOff() throws {
+        let out = try TestPaths.temporaryDirectory("birds-references")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let report = try Self.fenland.run(paths: [projectPath("input/birds")], outputDirectory: out.path)
+        #expect(report.status == "ok")
+        #expect(report.sources.map(\.kind) == [.taxonomy, .barChart, .seasons, .labels, .labels])
+        let chartDigest = try FileDigest.sha256(ofFileAt: report.sources[1].file).digest
+        #expect(report.sources[1].rowsRead == 7 && report.sources[1].sha256 == chartDigest)
+        #expect(report.linkCounts["barChartUnresolved"] == 1 && report.linkCounts["barChartNonSpecies"] == 2)
+        #expect(report.linkCounts["labels.de"] == 5)
+        for file in ["taxa.csv", "names.csv", "bar-charts.csv", "seasons.csv"] {
+            #expect(try FileDigest.sha256(ofFileAt: out.path + "/" + file).digest == report.outputs[file])
+        }
+        // One header per file, the columns' own.
+        #expect(try lines(out.path + "/taxa.csv")[0] == Substring(N.TaxonColumn.header.joined(separator: ",")))
+        #expect(try lines(out.path + "/seasons.csv")[0] == Substring(N.SeasonColumn.header.joined(separator: ",")))
+
+        let linked = try LinkedTaxa.read(from: out.path)
+        // The Fenland chart: six taxa in file order, then its sample sizes; "woodpecker sp."
+        // resolves to the taxonomy's spuh, the hybrid to nothing.
+        #expect(linked.chartRows.map(\.name) == ["Mallard", "Gray Heron", "Eurasian Bullfinch", "Bohemian Waxwing", "woodpecker sp.",
+                                                 "Mallard x Gray Heron (hybrid)", ""])
+        #expect(linked.chartRows.last?.taxon == nil && linked.chartRows.last?.values.first == 10)
+        let woodpecker = try #require(linked.chartRows[4].taxon)
+        #expect(linked.taxa[woodpecker].category == "spuh")
+        let hybrid = try #require(linked.chartRows[5].taxon)
+        #expect(linked.taxa[hybrid].speciesCode.isEmpty && linked.taxa[hybrid].category == "hybrid")
+        let mallard = try #require(linked.taxa.firstIndex { $0.speciesCode == "mallar3" })
+        #expect(linked.taxa[mallard].birdIDs == ["7c1e0000-0000-4000-8000-000000000001"])
+        #expect(linked.names.contains { $0.name == "Stockente" && $0.form == "de" && $0.taxon == mallard })
+        #expect(linked.seasons.map { linked.taxa[$0.taxon].speciesCode }.contains("bohwax"))
+        let waxwing = try #require(linked.seasons.first { linked.taxa[$0.taxon].speciesCode == "bohwax" })
+        #expect(waxwing.prebreedingMigration?.start == 308 && waxwing.prebreedingMigration?.end == 517)
+    }
+
+    @Test("a malformed bar chart is rejected at ingest with file:line; earlier outputs stay; the executable exits 1")
+    func malformedBarChart() throws {
+        let out = try TestPaths.temporaryDirectory("birds-bad-chart")
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try Self.fenland.run(paths: [projectPath("input/birds")], outputDirectory: out.path)
+        let before = try String(contentsOfFile: out.path + "/bar-charts.csv", encoding: .utf8)
+        let chart = out.appendingPathComponent("barchart-x.txt").path
+        try ("Sample Size:\t" + Array(repeating: "1.0", count: 48).joined(separator: "\t") + "\nSnow Bunting\t0.1\t\n")
+            .write(toFile: chart, atomically: true, encoding: .utf8)
+        var ingest = Self.fenland
+        ingest.barCharts = [chart]
+        let report = try ingest.run(paths: [projectPath("input/birds")], outputDirectory: out.path)
+        #expect(report.status == "failed")
+        #expect(report.failure?.hasPrefix(chart + ":2: expected 48 non-negative numbers after \"Snow Bunting\"") == true)
+        #expect(try String(contentsOfFile: out.path + "/bar-charts.csv", encoding: .utf8) == before)
+
+        let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--barchart", chart])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("barchart-x.txt:2: expected 48 non-negative numbers"))
+        #expect(try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", "/nonexistent_de.txt"]).status == 2)
+    }
+
+    @Test("the readers refuse a hand-off file whose header or width is not its columns', with the line")
+    func strictReader() throws {
+        let out = try TestPaths.temporaryDirectory("birds-reader")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try "shape_id,icon,name\nCorvidae,,Crows\n".write(toFile: out.path + "/shapes.csv", atomically: true, encoding: .utf8)
+        let header = #expect(throws: LocatedError.self) { try N.read(N.ShapeColumn.self, in: out.path) { _ in } }
+        #expect(header?.kind == .badHandOff && header?.line == 1 && header?.expected == "shape_id,name,icon")
+        try "shape_id,name,icon\nCorvidae,Crows\n".write(toFile: out.path + "/shapes.csv", atomically: true, encoding: .utf8)
+        let width = #expect(throws: LocatedError.self) { try N.read(N.ShapeColumn.self, in: out.path) { _ in } }
+        #expect(width?.line == 2)
+        try "folded_name,name,form,taxon\nMALLARD,Mallard,common,3\n".write(toFile: out.path + "/names.csv", atomically: true, encoding: .utf8)
+        try (N.TaxonColumn.header.joined(separator: ",") + "\n").write(toFile: out.path + "/taxa.csv", atomically: true, encoding: .utf8)
+        for file in ["bar-charts.csv", "seasons.csv"] { try "".write(toFile: out.path + "/" + file, atomically: true, encoding: .utf8) }
+        let taxon = #expect(throws: LocatedError.self) { try LinkedTaxa.read(from: out.path) }
+        #expect(taxon?.file.hasSuffix("names.csv") == true && taxon?.line == 2 && taxon?.field == "taxon")
+    }
+}
