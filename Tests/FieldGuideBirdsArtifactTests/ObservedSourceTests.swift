@@ -53,6 +53,9 @@ struct ObservedSourceTests {
         #expect(try birds.observedSpecies(near: (52.21, 0.12), radiusKm: 5).map(\.commonName) == ["Tawny Owl"])
         #expect(try birds.observedSpecies(near: (0, 0), radiusKm: 5).isEmpty)
         #expect(throws: BirdQueryError.self) { try birds.observedSpecies(near: (52, 0), radiusKm: 600) }
+        // Every level of a stored region answers: the country of a state code too.
+        #expect(birds.observedSpecies(inRegion: "US", month: 11).map(\.commonName) == ["Mallard"])
+        #expect(birds.observedSpecies(inRegion: "US-M", month: 11).isEmpty)
         // The seed presence tables are untouched by observations: a separate source.
         #expect(birds.species(inRegion: "US-MD", month: 11).present.isEmpty)
     }
@@ -73,6 +76,41 @@ struct ObservedSourceTests {
         #expect(malformed.status == 2)
         #expect(malformed.stderr.contains("expected LAT,LON"))
         #expect(try TestPaths.run("fieldguide", ["observed", "--near", "52,0", "--radius", "900"] + bundle).status == 2)
+    }
+
+    @Test("the real eBird export: state, county and country all answer (stored as \"US-MD, Prince George's\")")
+    func realExportRegionLevels() throws {
+        guard let export = TestPaths.shared("birds/ebird/MyEBirdData-2025-format.csv"),
+              let skytrails = TestPaths.shared("birds/skytrails/bird_database.json"),
+              let taxonomy = TestPaths.shared("birds/taxonomy/eBird_Taxonomy_v2021.csv"),
+              let seasons = TestPaths.shared("birds/ebird/ebirdst_runs_2023.csv") else { return }
+        let directory = try TestPaths.temporaryDirectory("observed-real")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stage = directory.appendingPathComponent("birds").path
+        let ingest = try TestPaths.run("ingest-birds", [skytrails.path, "--taxonomy", taxonomy.path, "--seasons", seasons.path, "--output", stage])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let exports = directory.appendingPathComponent("exports").path
+        let resolved = try TestPaths.run("ingest-exports", [export.path, "--birds", stage, "--output", exports])
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        let emit = try TestPaths.run("emit-birds", [stage, "--observations", exports + "/observations.csv", "--output", directory.path])
+        #expect(emit.status == 0, "\(emit.stderr)")
+        let birds = try BirdsBundle(path: directory.appendingPathComponent("birds.fgb").path)
+        let state = birds.observedSpecies(inRegion: "US-MD", month: 11)
+        #expect(!state.isEmpty)
+        #expect(birds.observedSpecies(inRegion: "US", month: 11).map(\.commonName) == state.map(\.commonName))
+        let county = birds.observedSpecies(inRegion: "Prince George's", month: 11)
+        #expect(!county.isEmpty && county.count < state.count)   // Baltimore's birds are in the state, not this county
+        #expect(birds.observedSpecies(inRegion: "US-MD, Prince George's", month: 11).map(\.commonName) == county.map(\.commonName))
+        let run = try TestPaths.run("fieldguide", ["observed", "--region", "US-MD", "--month", "11", "--bundle", directory.appendingPathComponent("birds.fgb").path])
+        #expect(run.status == 0 && !run.stdout.isEmpty && !run.stdout.hasPrefix("no "), "\(run.stdout)")
+    }
+
+    @Test("region levels: country, state, county and the whole text")
+    func regionLevels() {
+        #expect(BirdsBundle.regionLevels("US-MD, Prince George's") == ["US", "US-MD", "Prince George's", "US-MD, Prince George's"])
+        #expect(BirdsBundle.regionLevels("US-MD") == ["US", "US-MD"])
+        #expect(BirdsBundle.regionLevels("Svalbard") == ["Svalbard"])
+        #expect(BirdsBundle.regionLevels("").isEmpty)
     }
 
     @Test("an artifact built without observations answers with none")

@@ -24,14 +24,41 @@ extension BirdsBundle {
     /// ```swift
     /// birds.observedSpecies(inRegion: "US-MD", month: 11).map(\.commonName)
     /// ```
+    ///
+    /// A region answers at every level it was stored with: an eBird export's `US-MD` state and
+    /// `Prince George's` county are stored as `US-MD, Prince George's`, which `US`, `US-MD`,
+    /// `Prince George's` and `US-MD, Prince George's` all find (`regionLevels(_:)`).
     public func observedSpecies(inRegion region: String? = nil, month: Int? = nil, week: Int? = nil) -> [ObservedSpecies] {
-        let folded = region.map { NameFolding.fold($0) }
+        let folded = region.map { NameFolding.fold($0.trimmingCharacters(in: .whitespaces)) }
+        var levels: [UInt32: Set<String>] = [:]
         return aggregate { row, table in
             if let month, table.number(row, .month) != month { return false }
             if let week, table.number(row, .week) != week { return false }
-            if let folded, NameFolding.fold(string(table.value(row, .region))) != folded { return false }
+            if let folded {
+                let id = table.value(row, .region)
+                if levels[id] == nil { levels[id] = Set(Self.regionLevels(string(id)).map(NameFolding.fold)) }
+                if !levels[id]!.contains(folded) { return false }
+            }
             return true
         }
+    }
+
+    /// The levels a stored observation region answers to, widest first: `US-MD, Prince
+    /// George's` → `US` (country), `US-MD` (state), `Prince George's` and the whole text
+    /// (county). A region without an ISO 3166-2 code answers to its text only.
+    ///
+    /// ```swift
+    /// BirdsBundle.regionLevels("US-MD, Baltimore")   // ["US", "US-MD", "Baltimore", "US-MD, Baltimore"]
+    /// ```
+    public static func regionLevels(_ stored: String) -> [String] {
+        let parts = stored.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let state = parts.first, !state.isEmpty else { return [] }
+        var levels: [String] = []
+        let code = state.split(separator: "-", maxSplits: 1)
+        if code.count == 2, code[0].count == 2, code[0].allSatisfy({ $0.isASCII && $0.isLetter }) { levels.append(String(code[0])) }
+        levels.append(state)
+        if parts.count == 2, !parts[1].isEmpty { levels += [parts[1], stored] }
+        return levels
     }
 
     /// Observed species within `radiusKm` (0 < r ≤ 500) of a point, in `week` or any week.
