@@ -9,7 +9,7 @@ BENCH_DATA ?= bench-data
 ROUNDS     ?= 9
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
-.PHONY: all nightly deps build test faa bench-data bench clean validate birds
+.PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples
 
 ## Exit statuses: a target that runs a stage ends with the stage's documented status (0 ok,
 ## 1 data rejected, 2 usage or I/O). GNU make turns every failed recipe into its own status 2,
@@ -103,6 +103,12 @@ bench: build bench-data
 	Benchmarks/.build/release/birds-bench
 	Benchmarks/.build/release/exports-bench
 	Benchmarks/.build/release/birds-artifact-bench
+
+## readme-examples: rewrites the outputs of README.md's `$ fieldguide …` examples from the real
+## commands (the test ReadmeExamplesTests fails when they drift).
+readme-examples: deps
+	$(SWIFT) build --build-tests
+	README_UPDATE=1 $(SWIFT) test --skip-build --filter ReadmeExamplesTests
 
 clean:
 	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench $(OUT)/bench-nightly $(OUT)/bench-nightly-small
