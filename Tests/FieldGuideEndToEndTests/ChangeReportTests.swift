@@ -32,10 +32,13 @@ struct ChangeReportTests {
         #expect(registrationSection.changed.map(\.key) == ["N16"])
         #expect(registrationSection.changed.first?.fields == ["name"])
         #expect(registrationSection.counts["ownerChanged"] == 1)
-        #expect(report.markdown().contains("20 → 20: 1 added, 1 removed, 1 changed, 1 ownerChanged"))
+        #expect(report.markdown().contains("20 records: 1 added, 1 deregistered, 1 changed (1 with a new owner)"))
+        #expect(report.markdown().contains("### Deregistered\n- N18"))
+        #expect(!report.markdown().contains("ownerChanged"))
 
         let same = ChangeReport.aircraft(old: before, new: try AircraftBundle(path: try buildArtifact(from: FAAFixtures.inputDirectory)))
         #expect(same.sections.allSatisfy { $0.added.isEmpty && $0.removed.isEmpty && $0.changed.isEmpty })
+        #expect(same.markdown().contains("20 records, no changes"))   // not "20 → 20: 0 added, …"
     }
 
     @Test("fieldguide diff: Markdown and JSON, and a refusal for two kinds of artifact")

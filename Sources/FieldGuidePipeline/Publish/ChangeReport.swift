@@ -1,5 +1,6 @@
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideCore
 import Foundation
 
 /// What changed between two builds of the reference data: the morning-after report.
@@ -27,7 +28,13 @@ public struct ChangeReport: Sendable, Codable, Equatable {
         public var changed: [Changed] = []
         /// Named counts for changes not listed one by one (`ownerChanged`).
         public var counts: [String: Int] = [:]
+        /// What a record missing from the newer build is called: `deregistered` for
+        /// registrations, `gone` for observed species; nil for `removed`.
+        public var removedAs: String?
     }
+
+    /// How the Markdown page names a count (`ownerChanged` → "with a new owner").
+    static let countNames = ["ownerChanged": "with a new owner"]
 
     public var sections: [Section]
 
@@ -37,8 +44,7 @@ public struct ChangeReport: Sendable, Codable, Equatable {
         for s in sections {
             out.append("## \(s.title)")
             out.append("")
-            out.append("\(s.before) → \(s.after): \(s.added.count) added, \(s.removed.count) removed, \(s.changed.count) changed"
-                       + s.counts.sorted { $0.key < $1.key }.map { ", \($0.value) \($0.key)" }.joined())
+            out.append(Self.summary(s))
             func list(_ title: String, _ items: [String]) {
                 guard !items.isEmpty else { return }
                 out.append("")
@@ -47,11 +53,25 @@ public struct ChangeReport: Sendable, Codable, Equatable {
                 if items.count > listLimit { out.append("- … and \(items.count - listLimit) more") }
             }
             list("Added", s.added)
-            list("Removed", s.removed)
+            let removed = s.removedAs ?? "removed"
+            list(removed.prefix(1).uppercased() + removed.dropFirst(), s.removed)
             list("Changed", s.changed.map { "\($0.key) \($0.name): \($0.fields.joined(separator: ", "))" })
             out.append("")
         }
         return out.joined(separator: "\n")
+    }
+
+    /// `3,535 records, no changes` or `20 → 21 records: 1 added, 1 deregistered, 1 changed (1 with a new owner)`.
+    static func summary(_ s: Section) -> String {
+        func n(_ value: Int) -> String { formatCount(value) }
+        let total = s.before == s.after ? "\(n(s.after)) records" : "\(n(s.before)) → \(n(s.after)) records"
+        let parts = [(s.added.count, "added"), (s.removed.count, s.removedAs ?? "removed"), (s.changed.count, "changed")]
+            .filter { $0.0 > 0 }.map { "\(n($0.0)) \($0.1)" }
+        let notes = s.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            .map { "\(n($0.value)) \(countNames[$0.key] ?? $0.key)" }
+        guard !parts.isEmpty || !notes.isEmpty else { return total + ", no changes" }
+        return total + ": " + (parts.isEmpty ? "none added, removed or changed" : parts.joined(separator: ", "))
+            + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")
     }
 }
 
@@ -72,6 +92,7 @@ extension ChangeReport {
                   })
 
         var registrations = Section(title: "Registrations (MASTER)", before: old.registrationCount, after: new.registrationCount)
+        registrations.removedAs = "deregistered"
         var ownerChanged = 0
         mergeJoin(old.registrationKeys, new.registrationKeys,
                   oldKey: { old.strings.bytes(old.registrations.value($0, .nNumber)) },
@@ -119,6 +140,7 @@ extension ChangeReport {
         }
         let before = bySpecies(old), after = bySpecies(new)
         var section = Section(title: "Observed species (users' exports)", before: before.count, after: after.count)
+        section.removedAs = "gone"
         section.counts["observations"] = new.observationCount
         for key in after.keys.sorted() where before[key] == nil { section.added.append("\(key) \(after[key]!.name)") }
         for key in before.keys.sorted() where after[key] == nil { section.removed.append("\(key) \(before[key]!.name)") }
