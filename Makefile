@@ -9,7 +9,7 @@ BENCH_DATA ?= bench-data
 ROUNDS     ?= 9
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
-.PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples
+.PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize
 
 ## Exit statuses: a target that runs a stage ends with the stage's documented status (0 ok,
 ## 1 data rejected, 2 usage or I/O). GNU make turns every failed recipe into its own status 2,
@@ -103,6 +103,23 @@ bench: build bench-data
 	Benchmarks/.build/release/birds-bench
 	Benchmarks/.build/release/exports-bench
 	Benchmarks/.build/release/birds-artifact-bench
+
+## fuzz: builds the libFuzzer targets (Fuzz/, with AddressSanitizer) and runs each for
+## FUZZ_SECONDS over seeds from input/ and Tests/Fixtures; one line per target, fails on a crash.
+## Not part of make test (CI time).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build
+	cd Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address
+	Fuzz/run .build/debug $(BENCH_DATA)/fuzz $(FUZZ_SECONDS)
+
+## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (each in a
+## build directory of its own). Not part of make test (CI time).
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 
 ## readme-examples: rewrites the outputs of README.md's `$ fieldguide …` examples from the real
 ## commands (the test ReadmeExamplesTests fails when they drift).

@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "FieldGuide", targets: ["FieldGuide"]),
         .library(name: "FieldGuideArtifact", targets: ["FieldGuideArtifact"]),
         .library(name: "FieldGuideArtifactWriter", targets: ["FieldGuideArtifactWriter"]),
+        .library(name: "FieldGuideFAA", targets: ["FieldGuideFAA"]),
         .library(name: "FieldGuideBirds", targets: ["FieldGuideBirds"]),
         .library(name: "FieldGuideExports", targets: ["FieldGuideExports"]),
         .library(name: "FieldGuideEmit", targets: ["FieldGuideEmit"]),

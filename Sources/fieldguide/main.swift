@@ -67,7 +67,9 @@ func describe(_ r: RegistrationInfo) -> String {
         ("Year", r.yearManufactured.map(String.init)), ("Aircraft type", describe(r.aircraftType)),
         ("Engine type", describe(r.engineType)), ("Airworthiness", describe(r.airworthinessClass)),
         ("Operations", r.approvedOperations.joined(separator: ", ")), ("Certification", r.certification),
-        ("Status", describe(r.status)), ("Mode S", r.modeSHex), ("Registrant", describe(r.registrantType)),
+        ("Status", describe(r.status)),
+        ("Mode S", r.modeSHex ?? USModeS.address(nNumber: r.nNumber).map { "\($0) (computed from the N-number)" }),
+        ("Registrant", describe(r.registrantType)),
         ("Owner", r.name), ("Other names", r.otherNames.joined(separator: "; ")),
         ("Address", [r.street, r.street2].filter { !$0.isEmpty }.joined(separator: ", ")),
         ("City", [r.city, r.state, r.zip].filter { !$0.isEmpty }.joined(separator: " ")), ("Country", r.country),
@@ -94,6 +96,11 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Look up a registration by N-number (N90, n90 or 90).")
         @Argument var registration: String
         @OptionGroup var options: BundleOptions
+        func validate() throws {
+            guard AircraftBundle.normalizedRegistration(registration) != nil else {
+                throw ValidationError("<registration>: expected a US N-number (N90, n90 or 90), found \(registration)")
+            }
+        }
         func run() throws {
             let bundle = try options.open()
             guard let record = bundle.aircraft(registration: registration) else { throw notFound("registration \(registration)") }
@@ -102,15 +109,30 @@ extension FieldGuideCommand {
         }
     }
 
+    /// A US address not in MASTER: the N-number it is assigned to.
+    struct ComputedRegistration: Encodable { let modeSHex: String; let nNumber: String; let computed: Bool; let inRegistry: Bool }
+
     struct ModeS: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "modes", abstract: "Look up a registration by Mode S hex address (AC6CD2).")
         @Argument var address: String
         @OptionGroup var options: BundleOptions
+        func validate() throws {
+            guard address.count == 6, UInt32(address, radix: 16) != nil else {
+                throw ValidationError("<address>: expected six hex digits (AC6CD2), found \(address)")
+            }
+        }
         func run() throws {
             let bundle = try options.open()
-            guard let record = bundle.aircraft(modeSHex: address) else { throw notFound("Mode S address \(address)") }
-            let info = record.info
-            try options.emit(info) { describe(info) }
+            if let record = bundle.aircraft(modeSHex: address) {
+                let info = record.info
+                return try options.emit(info) { describe(info) }
+            }
+            // Not in MASTER: a US address still names its N-number, by the FAA's assignment order.
+            guard let nNumber = USModeS.nNumber(address: address) else { throw notFound("Mode S address \(address) (not a US address)") }
+            let computed = ComputedRegistration(modeSHex: address.uppercased(), nNumber: nNumber, computed: true, inRegistry: false)
+            try options.emit(computed) {
+                lines([("Mode S", computed.modeSHex), ("N-number", "\(nNumber) (computed from the address; not in the registry)")])
+            }
         }
     }
 

@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+//
+// FieldGuide fuzz targets: a nested package (like Benchmarks/), built only by `make fuzz` with
+// `--sanitize=fuzzer --sanitize=address`, so the main package and its tests stay unaffected.
+// Each target is a libFuzzer entry point (`LLVMFuzzerTestOneInput`) over one reader, through
+// the library's public API, the way a stage meets the bytes:
+//
+//   fuzz-faa-master      MASTER.txt through the FAA ingest (beside input/faa's ACFTREF, ENGINE)
+//   fuzz-bird-json       the JSON parser, then the seed validator on the same bytes
+//   fuzz-xmp, fuzz-gpx, fuzz-plist        the XML reader through each export reader
+//   fuzz-ebird-csv, fuzz-capture-csv      the tabular export readers
+//   fuzz-pipeline-file   the pipeline-file loader (YAML, checks)
+//   fuzz-aircraft-artifact, fuzz-birds-artifact
+//                        open (header-only and full) and query both artifacts; a custom
+//                        mutator changes a word inside a section and reseals every checksum,
+//                        so inputs reach the readers instead of stopping at a CRC
+import PackageDescription
+
+let library: [Target.Dependency] = [
+    "FuzzSupport",
+    .product(name: "FieldGuide", package: "FieldGuide"),
+    .product(name: "FieldGuideArtifact", package: "FieldGuide"),
+    .product(name: "FieldGuideBirds", package: "FieldGuide"),
+    .product(name: "FieldGuideExports", package: "FieldGuide"),
+    .product(name: "FieldGuideFAA", package: "FieldGuide"),
+    .product(name: "FieldGuidePipeline", package: "FieldGuide"),
+]
+
+let targets = ["fuzz-faa-master", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
+               "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-aircraft-artifact", "fuzz-birds-artifact"]
+
+let package = Package(
+    name: "FieldGuideFuzz",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "FieldGuide", path: "..")],
+    targets: [
+        .target(name: "FuzzSupport", dependencies: [
+            .product(name: "FieldGuide", package: "FieldGuide"),
+            .product(name: "FieldGuideArtifact", package: "FieldGuide"),
+            .product(name: "FieldGuideExports", package: "FieldGuide"),
+        ]),
+    ] + targets.map { .executableTarget(name: $0, dependencies: library) },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,102 @@
+import FieldGuide
+import FieldGuideArtifact
+import FieldGuideExports
+import Foundation
+
+/// What every fuzz target shares: a scratch directory of its own, the bytes written as a file
+/// under a given name, and the queries run on whatever artifact opened.
+public enum Fuzz {
+    /// A directory of this process's own (`FUZZ_SCRATCH` or the temporary directory).
+    public static let scratch: String = {
+        let base = ProcessInfo.processInfo.environment["FUZZ_SCRATCH"] ?? NSTemporaryDirectory()
+        let path = base + "/fieldguide-fuzz-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// The project root (`FUZZ_ROOT`, set by `make fuzz`), for fixtures beside the input.
+    public static let root = ProcessInfo.processInfo.environment["FUZZ_ROOT"] ?? FileManager.default.currentDirectoryPath
+
+    /// Writes the input as `scratch/name` and returns the path.
+    public static func write(_ start: UnsafeRawPointer, _ count: Int, as name: String) -> String {
+        let path = scratch + "/" + name
+        FileManager.default.createFile(atPath: path, contents: Data(bytes: start, count: count))
+        return path
+    }
+
+    /// Reads one export file through its reader (format sniffed as the stage does).
+    public static func readExport(_ path: String) {
+        let sink = RecordSink(observe: { _ = $0.subject }, issue: { _ = $0.reason })
+        _ = try? ExportFileReader.read(path: path, sink: sink)
+    }
+
+    /// Every aircraft query, on whatever the bundle holds.
+    public static func exercise(_ bundle: AircraftBundle) {
+        for n in ["N90", "N250JT", "1", "N99999"] {
+            if let record = bundle.aircraft(registration: n) { _ = (record.info, bundle.enrichment(for: record)) }
+        }
+        _ = bundle.aircraft(modeSHex: "A1B2C3")?.info
+        for manufacturer in bundle.manufacturers(prefix: "", limit: 10) { _ = manufacturer.models.map(\.info) }
+        _ = bundle.model(code: "2100200")?.info
+        _ = bundle.engine(code: "30302")?.code
+        for table in AircraftSchema.CodeTable.allCases { _ = bundle.codeTable(table) }
+    }
+
+    /// Every birds query, on whatever the bundle holds.
+    public static func exercise(_ birds: BirdsBundle) {
+        for record in birds.allSpecies.prefix(20) { _ = record.info }
+        for region in birds.regionNames.prefix(5) {
+            _ = birds.occurrence(inRegion: region, month: 5)
+            _ = birds.occurrence(inRegion: region, week: 20)
+        }
+        for hit in birds.species(named: "Mallard") { _ = (hit.commonName, hit.taxon.names, hit.taxon.bird?.info) }
+        _ = birds.seasons(of: "Mallard")
+        _ = birds.observedSpecies().map(\.commonName)
+        _ = try? birds.species(near: (52.2, 0.12), radiusKm: 100, week: 10).map(\.bird.commonName)
+        _ = birds.identify(BirdIdentificationQuery(shape: "Anatidae", size: 3, month: 5)).map(\.bird.commonName)
+    }
+}
+
+/// Structure-aware mutation of an artifact: one word inside one section changed, that section's
+/// CRC-32 and the header's recomputed, so the result passes every checksum.
+public enum ArtifactMutator {
+    public static func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+        var random = SplitMix(state: UInt64(seed))
+        let bytes = UnsafeMutableRawBufferPointer(start: data, count: size)
+        guard size >= ArtifactFormat.headerSize, Array(bytes[0..<8]) == ArtifactFormat.magic else { return size }
+        let count = Int(UnsafeRawBufferPointer(bytes).le(UInt32.self, 16))
+        let tableEnd = ArtifactFormat.headerSize + count * ArtifactFormat.sectionEntrySize
+        guard count > 0, count < 4096, tableEnd <= size else { return size }
+        let index = Int.random(in: 0..<count, using: &random)
+        let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
+        let offset = Int(UnsafeRawBufferPointer(bytes).le(UInt64.self, entry + 8))
+        let length = Int(UnsafeRawBufferPointer(bytes).le(UInt64.self, entry + 16))
+        guard offset >= tableEnd, length >= 4, offset + length <= size else { return size }
+        let at = offset + Int.random(in: 0..<(length / 4), using: &random) * 4
+        let values: [UInt32] = [0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x00FF_FFFF, UInt32.random(in: 0...UInt32.max, using: &random),
+                                UInt32(UnsafeRawBufferPointer(bytes).le(UInt32.self, at)) &+ 1]
+        put(values.randomElement(using: &random)!, bytes, at)
+        put(CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])), bytes, entry + 4)
+        var crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<20]))
+        crc = [UInt8](repeating: 0, count: 4).withUnsafeBytes { CRC32.checksum($0, seed: crc) }
+        put(CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[24..<tableEnd]), seed: crc), bytes, 20)
+        _ = maxSize
+        return size
+    }
+
+    /// A small seeded generator, so a mutation replays from libFuzzer's seed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private static func put(_ value: UInt32, _ bytes: UnsafeMutableRawBufferPointer, _ at: Int) {
+        withUnsafeBytes(of: value.littleEndian) { for i in 0..<4 { bytes[at + i] = $0[i] } }
+    }
+}
