@@ -111,7 +111,7 @@ struct FAAIngestTests {
             try FAAIngest().run(sources: try FAASources.locate(sources), outputDirectory: out)
         }
         #expect(error?.kind == .tooManyRejects)
-        #expect(error?.description.hasPrefix("MASTER.txt: 3 of 20 rows rejected (15.0%), more than the allowed 2.0%") == true)
+        #expect(error?.description.hasPrefix("MASTER.txt: 3 of 20 rows rejected (15%), more than the allowed 2%") == true)
         #expect(try readText(out + "/registrations.csv") == before)
         let report = try JSON.decode(FAAIngestReport.self, fromFileAt: out + "/faa-ingest.json")
         #expect(report.status == "failed")

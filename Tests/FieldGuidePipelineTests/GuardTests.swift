@@ -45,3 +45,27 @@ struct GuardTests {
         ])
     }
 }
+
+@Suite("Percentages in guard messages")
+struct PercentFormatTests {
+    @Test("enough digits to be true: 1 of 99 is not '1%' next to a 1% limit")
+    func distinct() {
+        #expect(formatPercent(1.0 / 99, distinctFrom: 0.01) == "1.01%")
+        #expect(formatPercent(0.01, distinctFrom: 0.01) == "1%")
+        #expect(formatPercent(0.15, distinctFrom: 0.02) == "15%")
+        #expect(formatPercent(0.0201, distinctFrom: 0.02) == "2.01%")
+        #expect(formatPercent(-0.051, signed: true) == "−5.1%")
+        #expect(formatPercent(0.051, signed: true) == "+5.1%")
+        #expect(formatPercent(0) == "0%")
+    }
+
+    @Test("the rejects guard: 1 of 99 rows against a 1% limit says 1.01%")
+    func rejectsGuard() {
+        let rows = Manifest.Rows(read: 99, kept: 98, rejected: 1, warnings: 0)
+        let source = Manifest.Source(file: "MASTER.txt", bytes: 1, sha256: "x", rows: rows)
+        let artifact = Manifest.Artifact(file: "aircraft.fgb", kind: "ACFT", bytes: 1, sha256: "y", sections: [], sources: [source], counts: [:])
+        let manifest = Manifest(format: .init(major: 1, minor: 0), tool: .init(name: "t", version: "1"), built: nil, artifacts: [artifact])
+        let results = Guards.check(GuardSpec(rejects: ["MASTER": 0.01]), new: manifest, published: nil)
+        #expect(results.contains { !$0.held && $0.detail == "1 of 99 rows rejected (1.01%), more than the 1% allowed" })
+    }
+}

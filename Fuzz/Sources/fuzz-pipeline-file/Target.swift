@@ -5,6 +5,6 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
-    _ = try? PipelineFile.parse(text, path: "fuzz.yaml")
+    _ = try? PipelineDefinition.parse(text, path: "fuzz.yaml")
     return 0
 }

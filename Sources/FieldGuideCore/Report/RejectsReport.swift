@@ -78,3 +78,25 @@ public func formatCount(_ n: Int) -> String {
     }
     return out
 }
+
+/// Formats a share (0…1) as a percentage with as few decimals as tell it apart from
+/// `other` (a limit it is compared with): 1 of 99 against 1% reads `1.01%`, not `1%`.
+///
+/// ```swift
+/// formatPercent(1.0 / 99, distinctFrom: 0.01)   // "1.01%"
+/// formatPercent(0.051)                          // "5.1%"
+/// formatPercent(-0.051, signed: true)           // "−5.1%"
+/// ```
+public func formatPercent(_ share: Double, distinctFrom other: Double? = nil, signed: Bool = false) -> String {
+    func text(_ value: Double, _ decimals: Int) -> String {
+        var s = String(format: "%.\(decimals)f", abs(value) * 100)
+        if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
+        let sign = value < 0 && s != "0" ? "−" : (signed && value > 0 ? "+" : "")
+        return sign + s + "%"
+    }
+    var decimals = 1
+    if let other, other != share {
+        while decimals < 6, text(share, decimals) == text(other, decimals) { decimals += 1 }
+    }
+    return text(share, decimals)
+}

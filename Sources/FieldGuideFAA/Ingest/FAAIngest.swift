@@ -155,7 +155,7 @@ public struct FAAIngest: Sendable {
                 let share = Double(source.rows.rejected) / Double(source.rows.read)
                 if share > options.maxRejectShare {
                     try fail(FAAError(.tooManyRejects, file: source.file,
-                                      "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(percent(share))), more than the allowed \(percent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
+                                      "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(formatPercent(share, distinctFrom: options.maxRejectShare))), more than the allowed \(formatPercent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
                 }
             }
 
@@ -293,11 +293,6 @@ public struct FAAIngest: Sendable {
 
     private func writeReport(_ report: FAAIngestReport, to path: String) throws {
         try AtomicFile.write(try JSON.encode(report), to: path)
-    }
-
-    private func percent(_ share: Double) -> String {
-        let tenths = Int((share * 1000).rounded())
-        return "\(tenths / 10).\(tenths % 10)%"
     }
 }
 

@@ -49,28 +49,22 @@ public enum Guards {
             }
             let current = now[stem]?.read ?? 0
             let drop = Double(old - current) / Double(old)
-            let text = "\(formatCount(old)) → \(formatCount(current)) rows read (\(percent(-drop, signed: true)))"
+            let text = "\(formatCount(old)) → \(formatCount(current)) rows read (\(formatPercent(-drop, distinctFrom: -limit, signed: true)))"
             if drop > limit {
-                results.append(.init(name: name, held: false, detail: "\(text), more than the \(percent(limit)) allowed"))
+                results.append(.init(name: name, held: false, detail: "\(text), more than the \(formatPercent(limit)) allowed"))
             } else {
-                results.append(.init(name: name, held: true, detail: "\(text), within \(percent(limit))"))
+                results.append(.init(name: name, held: true, detail: "\(text), within \(formatPercent(limit))"))
             }
         }
         if !spec.rejects.isEmpty {
             for (stem, rows) in now.sorted(by: { $0.key < $1.key }) {
                 guard let limit = spec.rejects[stem] ?? spec.rejects["default"], rows.read > 0 else { continue }
                 let share = Double(rows.rejected) / Double(rows.read)
-                let text = "\(formatCount(rows.rejected)) of \(formatCount(rows.read)) rows rejected (\(percent(share)))"
+                let text = "\(formatCount(rows.rejected)) of \(formatCount(rows.read)) rows rejected (\(formatPercent(share, distinctFrom: limit)))"
                 results.append(.init(name: "rejects \(stem)", held: share <= limit,
-                                     detail: share <= limit ? "\(text), within \(percent(limit))" : "\(text), more than the \(percent(limit)) allowed"))
+                                     detail: share <= limit ? "\(text), within \(formatPercent(limit))" : "\(text), more than the \(formatPercent(limit)) allowed"))
             }
         }
         return results
-    }
-
-    private static func percent(_ share: Double, signed: Bool = false) -> String {
-        let value = (share * 1000).rounded() / 10
-        let text = value == value.rounded() ? String(Int(value)) : String(value)
-        return (signed && value > 0 ? "+" : "") + text.replacingOccurrences(of: "-", with: "−") + "%"
     }
 }
