@@ -78,7 +78,7 @@ let package = Package(
             dependencies: ["FieldGuideCSV", "FieldGuideCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Birds link every source to taxa once, with the artifact's name folding (names.csv).
-        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact"]),
+        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuideDiagnostics"]),
         // Exports resolve what users saw against the published artifacts, through the query
         // library, or bird names against the birds hand-off (FieldGuideBirds).
         .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide", "FieldGuideBirds"]),
@@ -90,7 +90,7 @@ let package = Package(
         ),
 
         // MARK: Query library (what apps link: the artifact's read side + Foundation only)
-        .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),
+        .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact", "FieldGuideDiagnostics"]),
 
         // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
         .target(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FieldGuide
+import FieldGuideDiagnostics
 import Foundation
 import StageCLI
 
@@ -30,6 +31,16 @@ struct BirdSummary: Encodable {
     }
 }
 
+/// Refuses a value outside the bundle's vocabulary (a usage error naming the closest values),
+/// rather than answering "nothing found" to a typo.
+func known(_ what: String, _ value: String, among vocabulary: [String]) throws {
+    let folded = value.lowercased()
+    guard !vocabulary.contains(where: { $0.lowercased() == folded }) else { return }
+    let closest = EditDistance.closest(to: value, among: vocabulary)
+    throw StageFailure(.usageOrIO, "unknown \(what) \(value)"
+        + (closest.isEmpty ? "; known: \(vocabulary.prefix(12).joined(separator: ", "))" : "; did you mean \(closest.joined(separator: ", "))?"))
+}
+
 func queryFailure(_ error: BirdQueryError) -> StageFailure { StageFailure(.usageOrIO, error.description) }
 
 extension FieldGuideCommand {
@@ -48,14 +59,16 @@ extension FieldGuideCommand {
             let matched: [IdentificationFeature]; let mismatched: [IdentificationFeature]
         }
 
-        func run() throws {
+        func validate() throws {
             if let size, !(0...4).contains(size) { throw ValidationError("--size: expected 0…4, found \(size)") }
-            var month: Int?
-            if let date {
-                guard let m = BirdIdentificationQuery.month(ofISODate: date) else { throw ValidationError("--date: expected YYYY-MM-DD, found \(date)") }
-                month = m
-            }
+            if let date, BirdIdentificationQuery.month(ofISODate: date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, found \(date)") }
+        }
+
+        func run() throws {
+            let month = date.flatMap(BirdIdentificationQuery.month(ofISODate:))
             let bundle = try options.open()
+            if let shape { try known("shape", shape, among: bundle.shapeList.map(\.id)) }
+            if let location { try known("location", location, among: bundle.regionNames) }
             let candidates = bundle.identify(.init(shape: shape, size: size, location: location, month: month, variants: variant))
             let entries = candidates.map { Entry(bird: BirdSummary($0.bird), score: $0.score, confidence: $0.confidence,
                                                  matched: $0.matched, mismatched: $0.mismatched) }
@@ -122,6 +135,7 @@ extension FieldGuideCommand {
         func run() throws {
             let bundle = try options.open()
             if let region {
+                try known("region", region, among: bundle.regionNames + bundle.observedRegionLevels)
                 let result = month.map { bundle.occurrence(inRegion: region, month: $0) } ?? bundle.occurrence(inRegion: region, week: week!)
                 let value = Regional(region: region, period: result.period, sources: result.sources.map(\.rawValue),
                                      present: result.present.map(Occurrence.init), absent: result.absent.map(Occurrence.init),
@@ -167,9 +181,13 @@ extension FieldGuideCommand {
 
         struct Value: Encodable { let taxon: String; let region: String; let periods: [Int]; let frequencies: [Double]; let sampleSizes: [Int] }
 
-        func run() throws {
+        func validate() throws {
             if let period, !(1...48).contains(period) { throw ValidationError("--period: expected 1–48, found \(period)") }
+        }
+
+        func run() throws {
             let bundle = try options.open()
+            try known("region", region, among: bundle.barChartRegions)
             guard let all = bundle.frequencies(of: taxon, region: region) else { throw notFound("bar-chart row for \(taxon) in \(region)") }
             let samples = bundle.sampleSizes(region: region) ?? []
             let periods = period.map { [$0] } ?? Array(1...48)

@@ -159,7 +159,7 @@ extension FieldGuideCommand {
             let found = bundle.manufacturers(prefix: prefix, limit: limit)
             let entries = found.map { Entry(name: $0.name, models: $0.models.map(\.info)) }
             try options.emit(entries) {
-                entries.map { e in
+                entries.isEmpty ? "none: no manufacturer starts with \(prefix)" : entries.map { e in
                     "\(e.name) (\(e.models.count) models)\n" + e.models.map { "  \($0.code)  \($0.model)" }.joined(separator: "\n")
                 }.joined(separator: "\n")
             }
@@ -220,10 +220,12 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Print a code table (\(AircraftSchema.CodeTable.allCases.map(\.rawValue).joined(separator: ", "))).")
         @Argument var table: String
         @OptionGroup var options: BundleOptions
+        func validate() throws {
+            guard AircraftSchema.CodeTable(rawValue: table) == nil else { return }
+            throw ValidationError("<table>: unknown code table \(table); expected one of \(AircraftSchema.CodeTable.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         func run() throws {
-            guard let which = AircraftSchema.CodeTable(rawValue: table) else {
-                throw ValidationError("unknown code table \(table); expected one of \(AircraftSchema.CodeTable.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            let which = AircraftSchema.CodeTable(rawValue: table)!
             let values = try options.open().codeTable(which)
             try options.emit(values) { values.map { "\($0.code)\t\($0.name ?? "")" }.joined(separator: "\n") }
         }

@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 import FieldGuideBirds
 import FieldGuideCore
 import Foundation

@@ -15,6 +15,15 @@ public struct ObservedSpecies: Sendable {
 }
 
 extension BirdsBundle {
+    /// Every level of every region users' observations were stored with (`US`, `US-MD`,
+    /// `Baltimore`, `US-MD, Baltimore`), for checking a region a user types.
+    public var observedRegionLevels: [String] {
+        guard let table = observations else { return [] }
+        var ids = Set<UInt32>()
+        for row in 0..<table.count { ids.insert(table.value(row, .region)) }
+        return Array(Set(ids.flatMap { Self.regionLevels(string($0)) })).sorted()
+    }
+
     /// How many observations the artifact's observed source holds (0 when built without).
     public var observationCount: Int { observations?.count ?? 0 }
 

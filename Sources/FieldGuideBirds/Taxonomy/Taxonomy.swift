@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 import FieldGuideCSV
 
 /// One row of the eBird/Clements taxonomy.

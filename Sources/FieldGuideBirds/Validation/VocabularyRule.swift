@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 /// Near-duplicate vocabulary values: two spellings of what is meant to be one value, found
 /// by edit distance (one edit for values of 4+ characters, two for 7+).
 ///

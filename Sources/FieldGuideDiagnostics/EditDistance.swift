@@ -31,4 +31,22 @@ public enum EditDistance {
         }
         return previous[y.count] <= limit ? previous[y.count] : nil
     }
+
+    /// The values nearest `value` (case ignored): those within a third of its length in edits
+    /// (at least 2), nearest first, at most `count`; or those it is a prefix of.
+    ///
+    /// ```swift
+    /// EditDistance.closest(to: "Corvid", among: ["Corvidae", "Anatidae"])   // ["Corvidae"]
+    /// ```
+    public static func closest(to value: String, among candidates: [String], count: Int = 3) -> [String] {
+        let target = value.lowercased()
+        let limit = max(2, target.count / 3)
+        var scored: [(Int, String)] = []
+        for candidate in Set(candidates) {
+            let folded = candidate.lowercased()
+            if folded.hasPrefix(target) || target.hasPrefix(folded) { scored.append((0, candidate)); continue }
+            if let d = distance(target, folded, limit: limit) { scored.append((d, candidate)) }
+        }
+        return scored.sorted { $0 < $1 }.prefix(count).map(\.1)
+    }
 }
