@@ -16,8 +16,8 @@ struct IngestBirds: ParsableCommand {
         watchlists.csv, watchlist-entries.csv, hotspots.csv, hotspot-species.csv, \
         migration-sessions.csv, migration-points.csv and birds-ingest.json into --output.
 
-        Exit status: 0 ok (warnings allowed); 1 errors in the seed files (only birds-ingest.json \
-        is written); 2 usage or I/O.
+        Exit status: 0 ok (warnings allowed); 1 errors in the seed files (only birds-ingest.json, \
+        status rejected, is written); 2 usage or I/O.
         """)
 
     @Argument(help: "The bird database and its companion files, or directories holding them.")
@@ -35,24 +35,25 @@ struct IngestBirds: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "ingest-birds")
-        let report: BirdIngestReport
+        let result: BirdIngestResult
         do {
-            report = try BirdIngest(taxonomyPath: taxonomy).run(paths: paths, outputDirectory: output)
+            result = try BirdIngest(taxonomyPath: taxonomy).run(paths: paths, outputDirectory: output)
         } catch {
             throw StageFailure(.usageOrIO, error.message)
         }
-        for file in report.files {
+        let report = result.report
+        for file in result.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")
             log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? ""): \(counts)")
         }
-        for finding in report.findings { log.info(finding.description) }
-        guard report.status == "ok" else {
+        for finding in report.findings.listed ?? [] { log.info(finding.description) }
+        guard report.status == .ok else {
             throw StageFailure(.dataRejected, "\(report.failure ?? "failed"); wrote only \(output)/birds-ingest.json")
         }
-        if let generation = report.generation {
+        if let generation = report.generation.flatMap(SchemaGeneration.init(rawValue:)) {
             log.info("read schema generation \(generation.rawValue)\(generation == .current ? "" : ", migrated to \(SchemaGeneration.current.rawValue)")")
         }
-        log.info("wrote \(report.outputs.keys.sorted().joined(separator: ", ")), birds-ingest.json to \(output)")
+        log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), birds-ingest.json to \(output)")
     }
 }
 

@@ -20,6 +20,8 @@ public enum NormalizedBirds {
     public static let migrationFile = "migration-sessions.csv"
     public static let trajectoryFile = "migration-points.csv"
     public static let reportFile = "birds-ingest.json"
+    /// The stage that writes the hand-off (its report's `stage`).
+    public static let producer = "ingest-birds"
 
     public static let speciesHeader = ["bird_id", "species_code", "common_name", "scientific_name", "family", "order", "rarity",
                                        "shape_id", "size_category", "months", "locations", "image_name"]
@@ -34,35 +36,29 @@ public enum NormalizedBirds {
     public static let trajectoryHeader = ["session_id", "week", "latitude", "longitude", "probability"]
 }
 
-/// What `ingest-birds` read and wrote: per file kind, generation, hash and counts; every
-/// finding; and the SHA-256 of each output (the hand-off the next stage checks).
-public struct BirdIngestReport: Sendable, Codable {
-    public var status: String
-    public var failure: String?
-    /// The generation of the bird database read (`3.0`, `2.1`, `1.2`), migrated to the current model.
-    public var generation: SchemaGeneration?
+/// What `BirdIngest.run` gives back: the stage report it wrote (`birds-ingest.json`) and the
+/// seed files as validated (kind, generation and record counts of each, for the log).
+public struct BirdIngestResult: Sendable {
+    public var report: StageReport
     public var files: [SeedFileSummary]
-    public var counts: [String: Int]
-    public var findings: [Finding]
-    public var outputs: [String: String]
 }
 
 /// Reads one bird database (any generation) with its watchlists, home data and an optional
 /// taxonomy, validates them, and writes the normalized CSV files and a JSON report.
 ///
-/// Errors stop the ingest: only the report (status `failed`) is written and earlier outputs
+/// Errors stop the ingest: only the report (status `rejected`) is written and earlier outputs
 /// stay as they were. Warnings are reported and the outputs written.
 ///
 /// ```swift
-/// let report = try BirdIngest(taxonomyPath: "taxonomy.csv").run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
-/// report.generation   // .v3_0
+/// let result = try BirdIngest(taxonomyPath: "taxonomy.csv").run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
+/// result.report.generation   // "3.0"
 /// ```
 public struct BirdIngest: Sendable {
     public var taxonomyPath: String?
 
     public init(taxonomyPath: String? = nil) { self.taxonomyPath = taxonomyPath }
 
-    public func run(paths: [String], outputDirectory: String) throws(BirdsError) -> BirdIngestReport {
+    public func run(paths: [String], outputDirectory: String) throws(BirdsError) -> BirdIngestResult {
         let validator = SeedValidator(taxonomyPath: taxonomyPath)
         let files = try validator.check(paths: paths)
         let validation = SeedValidator.report(files)
@@ -70,9 +66,10 @@ public struct BirdIngest: Sendable {
             if case let .database(database, _) = file.content { return (file, database) }
             return nil
         }
-        let summaries = validation.files
-        var report = BirdIngestReport(status: "ok", failure: nil, generation: databases.first?.1.generation, files: summaries,
-                                      counts: [:], findings: validation.findings, outputs: [:])
+        var report = StageReport(stage: NormalizedBirds.producer, status: .ok, sources: validation.files.map(Self.source),
+                                 findings: .init(errors: validation.errors, warnings: validation.warnings,
+                                                 listed: validation.findings.map(Self.finding)),
+                                 generation: databases.first?.1.generation.rawValue)
         let out = { (name: String) in outputDirectory + "/" + name }
 
         guard databases.count == 1 else {
@@ -82,10 +79,10 @@ public struct BirdIngest: Sendable {
         }
         let (databaseFile, database) = databases[0]
         if validation.errors > 0 {
-            report.status = "failed"
+            report.status = .rejected
             report.failure = "\(validation.errors) errors in the seed files"
             try write(report, to: out(NormalizedBirds.reportFile))
-            return report
+            return BirdIngestResult(report: report, files: validation.files)
         }
 
         var taxonomy: Taxonomy?
@@ -158,12 +155,24 @@ public struct BirdIngest: Sendable {
             writer.write(header)
             for row in rows { writer.write(row) }
             do { try AtomicFile.write(writer.bytes, to: out(name)) } catch { throw BirdsError(.io, error.description) }
-            report.outputs[name] = FileDigest.sha256(writer.bytes)
+            report.outputs.append(.init(file: name, bytes: writer.bytes.count, sha256: FileDigest.sha256(writer.bytes)))
             report.counts[String(name.dropLast(4))] = rows.count
         }
         report.counts["linkedToTaxonomy"] = links.count
         try write(report, to: out(NormalizedBirds.reportFile))
-        return report
+        return BirdIngestResult(report: report, files: validation.files)
+    }
+
+    /// A seed file as a report source: every record it holds read and kept.
+    static func source(_ file: SeedFileSummary) -> StageReport.Source {
+        let records = file.counts.values.reduce(0, +)
+        return .init(file: (file.file as NSString).lastPathComponent, bytes: file.bytes, sha256: file.sha256,
+                     rows: .init(read: records, kept: records))
+    }
+
+    static func finding(_ finding: Finding) -> StageReport.Finding {
+        .init(finding.severity == .error ? .error : .warning, rule: finding.rule.rawValue, file: finding.file,
+              line: finding.line, column: finding.column, message: finding.message)
     }
 
     /// The shortest decimal that reads back as the same Double (`18.5204`, `73`).
@@ -171,7 +180,7 @@ public struct BirdIngest: Sendable {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    private func write(_ report: BirdIngestReport, to path: String) throws(BirdsError) {
-        do { try AtomicFile.write(try JSON.encode(report), to: path) } catch { throw BirdsError(.io, "\(path): \(error)") }
+    private func write(_ report: StageReport, to path: String) throws(BirdsError) {
+        do { try report.write(to: path) } catch { throw BirdsError(.io, "\(path): \(error)") }
     }
 }

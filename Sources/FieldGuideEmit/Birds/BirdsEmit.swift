@@ -46,10 +46,7 @@ public enum BirdsEmit {
                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(BirdsEmitError) -> Result {
         let (report, input0) = try BirdHandOff.read(sources.handOff)
         var input = input0
-        var manifestSources = report.files.map {
-            Manifest.Source(file: ($0.file as NSString).lastPathComponent, bytes: $0.bytes, sha256: $0.sha256,
-                            rows: .init(read: $0.counts.values.reduce(0, +), kept: $0.counts.values.reduce(0, +)))
-        }
+        var manifestSources = report.sources
         func source(_ path: String, rows: Int, kept: Int) throws(BirdsEmitError) {
             let digest: (digest: String, bytes: Int)
             do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw BirdsEmitError(.unreadable, file: path, "cannot read") }
@@ -105,30 +102,28 @@ public enum BirdsEmit {
     }
 }
 
-/// Reads the normalized files `ingest-birds` wrote, after checking its report and hashes.
+/// Reads the normalized files `ingest-birds` wrote, after checking its report and hashes
+/// (`HandOff`, as `emit-aircraft` does).
 ///
 /// ```swift
 /// let (report, input) = try BirdHandOff.read("output/stage/birds")
 /// input.species.count   // 46 for the SkyTrails database
 /// ```
 public enum BirdHandOff {
-    public static func read(_ handOff: String) throws(BirdsEmitError) -> (BirdIngestReport, BirdsBuildInput) {
-        let reportPath = handOff + "/" + NormalizedBirds.reportFile
-        guard FileManager.default.fileExists(atPath: reportPath) else {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "expected the ingest report of ingest-birds, found none (run ingest-birds first)")
+    /// The hand-off files the birds artifact is built from.
+    static let files = [NormalizedBirds.speciesFile, NormalizedBirds.fieldMarksFile, NormalizedBirds.shapesFile,
+                        NormalizedBirds.variantsFile, NormalizedBirds.hotspotsFile, NormalizedBirds.hotspotSpeciesFile]
+
+    public static func read(_ handOff: String) throws(BirdsEmitError) -> (StageReport, BirdsBuildInput) {
+        let checked: HandOff
+        do {
+            checked = try HandOff(directory: handOff, report: NormalizedBirds.reportFile, producer: NormalizedBirds.producer, files: files)
+        } catch {
+            throw BirdsEmitError(.badHandOff, file: error.file, line: error.line, error.message)
         }
-        let report: BirdIngestReport
-        do { report = try JSON.decode(BirdIngestReport.self, fromFileAt: reportPath) } catch {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "expected an ingest report, found unreadable JSON: \(error)")
-        }
-        guard report.status == "ok" else {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
-        }
-        if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs) {
-            throw BirdsEmitError(.badHandOff, file: bad.path, "expected SHA-256 \(bad.expected) from the ingest report, found \(bad.found)")
-        }
+        let report = checked.report
         func table(_ name: String, _ header: [String]) throws(BirdsEmitError) -> CSVTable {
-            try CSVTable.read(handOff + "/" + name, required: header)
+            try CSVTable.read(checked.path(name), required: header)
         }
         func list(_ text: String) -> [String] { text.split(separator: ";").map(String.init) }
         func integers(_ table: CSVTable, _ row: (line: Int, fields: [String]), _ column: String) throws(BirdsEmitError) -> [Int] {
