@@ -38,6 +38,12 @@ public enum NormalizedBirds {
 
 /// What `BirdIngest.run` gives back: the stage report it wrote (`birds-ingest.json`) and the
 /// seed files as validated (kind, generation and record counts of each, for the log).
+///
+/// ```swift
+/// let result = try BirdIngest().run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
+/// result.report.status            // .ok
+/// result.files.map(\.kind)        // [.database, .homeData, .watchlists, …]
+/// ```
 public struct BirdIngestResult: Sendable {
     public var report: StageReport
     public var files: [SeedFileSummary]
@@ -66,10 +72,7 @@ public struct BirdIngest: Sendable {
             if case let .database(database, _) = file.content { return (file, database) }
             return nil
         }
-        var report = StageReport(stage: NormalizedBirds.producer, status: .ok, sources: validation.files.map(Self.source),
-                                 findings: .init(errors: validation.errors, warnings: validation.warnings,
-                                                 listed: validation.findings.map(Self.finding)),
-                                 generation: databases.first?.1.generation.rawValue)
+        var report = Self.report(validation, generation: databases.first?.1.generation)
         let out = { (name: String) in outputDirectory + "/" + name }
 
         guard databases.count == 1 else {
@@ -78,9 +81,7 @@ public struct BirdIngest: Sendable {
                                                    : "more than one bird database: \(names.joined(separator: ", ")); ingest one at a time")
         }
         let (databaseFile, database) = databases[0]
-        if validation.errors > 0 {
-            report.status = .rejected
-            report.failure = "\(validation.errors) errors in the seed files"
+        if report.status != .ok {
             try write(report, to: out(NormalizedBirds.reportFile))
             return BirdIngestResult(report: report, files: validation.files)
         }
@@ -161,6 +162,15 @@ public struct BirdIngest: Sendable {
         report.counts["linkedToTaxonomy"] = links.count
         try write(report, to: out(NormalizedBirds.reportFile))
         return BirdIngestResult(report: report, files: validation.files)
+    }
+
+    /// The stage report of a validation: every seed file as a source, every finding listed;
+    /// `rejected` when there are errors.
+    static func report(_ validation: SeedValidationReport, generation: SchemaGeneration?) -> StageReport {
+        StageReport(stage: NormalizedBirds.producer, status: validation.errors > 0 ? .rejected : .ok,
+                    failure: validation.errors > 0 ? "\(validation.errors) errors in the seed files" : nil, sources: validation.files.map(source),
+                    findings: .init(errors: validation.errors, warnings: validation.warnings, listed: validation.findings.map(finding)),
+                    generation: generation?.rawValue)
     }
 
     /// A seed file as a report source: every record it holds read and kept.

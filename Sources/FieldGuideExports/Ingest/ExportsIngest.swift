@@ -171,6 +171,12 @@ public struct ExportsIngest {
 /// as a source, counts of observations by kind, files by format, skipped records and subjects
 /// by resolution status, the outputs' SHA-256) and each file as read (format, skipped records,
 /// the error of one that did not read: also in `exports-rejects.csv`).
+///
+/// ```swift
+/// let result = try ExportsIngest().run(paths: ["input/exports"], outputDirectory: "output/stage/exports")
+/// result.report.counts["observations.bird"]   // birds observed, over every file
+/// result.files.compactMap(\.error)             // the files that did not read
+/// ```
 public struct ExportsIngestResult: Sendable {
     public var report: StageReport
     public var files: [FileReport]

@@ -39,13 +39,9 @@ public struct FAAIngest: Sendable {
         var counts: [String: Int] = [:]
         let out = { (name: String) in outputDirectory + "/" + name }
 
-        func report(_ status: StageReport.Status, failure: String? = nil, outputs: [StageReport.Output] = []) -> StageReport {
-            StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sourceEntries, outputs: outputs,
-                        findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
-        }
         func fail(_ error: FAAError) throws -> Never {
             try rejects.write(to: out(NormalizedFAA.rejectsFile))
-            try report(error.kind == .unreadable ? .failed : .rejected, failure: error.description).write(to: out(NormalizedFAA.reportFile))
+            try Self.report(error.kind == .unreadable ? .failed : .rejected, failure: error.description, sourceEntries, rejects, counts).write(to: out(NormalizedFAA.reportFile))
             throw error
         }
 
@@ -150,7 +146,7 @@ public struct FAAIngest: Sendable {
                 outputs.append(try .written(out(sink.name), sha256: try sink.commit()))
             }
             try rejects.write(to: out(NormalizedFAA.rejectsFile))
-            let done = report(.ok, outputs: outputs)
+            let done = Self.report(.ok, sourceEntries, rejects, counts, outputs: outputs)
             try done.write(to: out(NormalizedFAA.reportFile))
             return done
         } catch let error as FAAError {
@@ -159,6 +155,13 @@ public struct FAAIngest: Sendable {
         } catch let error as CSVError {
             try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message))
         }
+    }
+
+    /// The stage report: the sources read so far, finding counts from the rejects, the join counts.
+    private static func report(_ status: StageReport.Status, failure: String? = nil, _ sources: [Manifest.Source], _ rejects: RejectsReport,
+                               _ counts: [String: Int], outputs: [StageReport.Output] = []) -> StageReport {
+        StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
+                    findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
     }
 
     /// What the reference thread read: the files' rejects and entries (complete up to an
