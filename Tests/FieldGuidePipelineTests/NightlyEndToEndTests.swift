@@ -332,6 +332,49 @@ struct NightlyEndToEndTests {
         #expect(h.statuses(next.summary)["emit-aircraft"] == .ran)
     }
 
+    @Test("a stage whose report does not decode as a stage report fails with the reason; nothing is published")
+    func undecodableReport() throws {
+        var h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        // Wrappers: the real tools, except ingest-birds, whose report is replaced by JSON of another shape.
+        let realBin = h.bin
+        let wrappers = h.root + "/bin"
+        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
+        for tool in ["ingest-faa", "emit-aircraft", "emit-birds", "ingest-exports"] {
+            try FileManager.default.createSymbolicLink(atPath: wrappers + "/" + tool, withDestinationPath: realBin + "/" + tool)
+        }
+        let script = """
+            #!/bin/sh
+            "\(realBin)/ingest-birds" "$@" || exit $?
+            prev=""; for a in "$@"; do [ "$prev" = "--output" ] && out="$a"; prev="$a"; done
+            echo '{"status": "ok", "files": []}' > "$out/birds-ingest.json"
+            """
+        try script.write(toFile: wrappers + "/ingest-birds", atomically: true, encoding: .utf8)
+        chmod(wrappers + "/ingest-birds", 0o755)
+        h.bin = wrappers
+
+        let result = try h.run()
+        #expect(result.status == 1, "\(result.log)")
+        #expect(result.summary?.failure == .stageFailed)
+        let stage = result.summary?.stages.first { $0.name == "ingest-birds" }
+        #expect(stage?.status == .failed && stage?.exitCode == 0)
+        #expect(stage?.error?.hasPrefix("ingest-birds exited 0 but ") == true)
+        #expect(stage?.error?.hasSuffix("/ingest-birds/birds-ingest.json: expected a stage report, found JSON that does not decode as one: no \"stage\"") == true,
+                "\(stage?.error ?? "")")
+        #expect(result.summary?.message?.hasPrefix("stage ingest-birds failed (exit 0): ingest-birds exited 0 but ") == true)
+        #expect(h.statuses(result.summary)["emit-birds-seed"] == .notRun)
+        #expect(h.published().current == nil)
+        // It was not cached: with the real tool it runs again, and the run publishes.
+        h.bin = realBin
+        let next = try h.run()
+        #expect(next.status == 0, "\(next.log)")
+        #expect(h.statuses(next.summary)["ingest-birds"] == .ran)
+        #expect(h.statuses(next.summary)["ingest-faa"] == .skipped)
+        // Stage reports are decoded typed: rows and counts come from them and from the manifests.
+        #expect(next.summary?.stages.first { $0.name == "ingest-exports" }?.rows?.read ?? 0 > 0)
+        #expect(next.summary?.stages.first { $0.name == "emit-aircraft" }?.counts["registrations"] == 20)
+    }
+
     @Test("the nightly on the real ../shared data: first run, unchanged rerun, one source changed, guards tripped, a bad source")
     func realData() throws {
         guard let faa = try FAAFixtures.sharedDirectory(),
