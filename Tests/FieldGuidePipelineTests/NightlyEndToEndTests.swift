@@ -332,6 +332,51 @@ struct NightlyEndToEndTests {
         #expect(h.statuses(next.summary)["emit-aircraft"] == .ran)
     }
 
+    @Test("SIGINT stops the running stages at once: exit 130, the run cancelled, nothing published")
+    func interrupted() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        // Wrappers: the real tools, except ingest-birds, which then hangs until stopped. (bash, not
+        // dash: bash hands its signal mask on to what it runs, so a blocked SIGTERM shows.)
+        let wrappers = h.root + "/bin"
+        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
+        for tool in ["ingest-faa", "emit-aircraft", "emit-birds", "ingest-exports"] {
+            try FileManager.default.createSymbolicLink(atPath: wrappers + "/" + tool, withDestinationPath: h.bin + "/" + tool)
+        }
+        let marker = h.root + "/hanging"
+        try """
+            #!/bin/bash
+            "\(h.bin)/ingest-birds" "$@" || exit $?
+            touch "\(marker)"
+            exec sleep 60
+            """.write(toFile: wrappers + "/ingest-birds", atomically: true, encoding: .utf8)
+        chmod(wrappers + "/ingest-birds", 0o755)
+
+        let process = Process()
+        process.executableURL = TestPaths.executable("pipeline")
+        process.arguments = ["run", "pipelines/nightly.yaml", "--set", "SOURCES=\(h.sources)", "--output", h.output,
+                             "--bin", wrappers, "--progress", "plain"]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        FileManager.default.createFile(atPath: h.root + "/log", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: h.root + "/log")
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: marker) && Date() < deadline { usleep(20_000) }
+        let interrupted = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        // The hanging stage got SIGTERM (a stage started from a worker thread must not block it).
+        #expect(Date().timeIntervalSince(interrupted) < 20)
+        #expect(process.terminationStatus == 130)
+        let log = try String(contentsOfFile: h.root + "/log", encoding: .utf8)
+        let summary = h.summary(in: log)
+        #expect(summary?.status == .cancelled, "\(log)")
+        #expect(h.statuses(summary)["ingest-birds"] == .cancelled)
+        #expect(h.statuses(summary)["emit-birds"] == .cancelled)
+        #expect(h.published().current == nil)
+    }
+
     @Test("a stage whose report does not decode as a stage report fails with the reason; nothing is published")
     func undecodableReport() throws {
         var h = try NightlyHarness.copyOfInput()
