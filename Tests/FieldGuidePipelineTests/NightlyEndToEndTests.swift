@@ -66,6 +66,19 @@ struct NightlyHarness {
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+    /// A directory of wrappers (`ROOT/bin`): the real stage tools, except `tool`, which is
+    /// `script` (a shell script; `REAL` in it is the real tools' directory).
+    func wrappers(replacing tool: String, with script: String) throws -> String {
+        let directory = root + "/bin"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for other in ["ingest-faa", "emit-aircraft", "ingest-birds", "emit-birds", "ingest-exports"] where other != tool {
+            try FileManager.default.createSymbolicLink(atPath: directory + "/" + other, withDestinationPath: bin + "/" + other)
+        }
+        try script.replacingOccurrences(of: "REAL", with: bin).write(toFile: directory + "/" + tool, atomically: true, encoding: .utf8)
+        chmod(directory + "/" + tool, 0o755)
+        return directory
+    }
 }
 
 @Suite("Nightly pipeline end to end", .serialized)
@@ -284,20 +297,13 @@ struct NightlyEndToEndTests {
         // Wrappers: the real tools, except emit-aircraft, which writes its artifact into
         // staging and then hangs (as a slow emit would) until killed.
         let realBin = h.bin
-        let wrappers = h.root + "/bin"
-        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
-        for tool in ["ingest-faa", "ingest-birds", "emit-birds", "ingest-exports"] {
-            try FileManager.default.createSymbolicLink(atPath: wrappers + "/" + tool, withDestinationPath: realBin + "/" + tool)
-        }
         let marker = h.root + "/emitting"
-        let script = """
+        let wrappers = try h.wrappers(replacing: "emit-aircraft", with: """
             #!/bin/sh
-            "\(realBin)/emit-aircraft" "$@" || exit $?
+            "REAL/emit-aircraft" "$@" || exit $?
             echo $$ > "\(marker)"
             exec sleep 60
-            """
-        try script.write(toFile: wrappers + "/emit-aircraft", atomically: true, encoding: .utf8)
-        chmod(wrappers + "/emit-aircraft", 0o755)
+            """)
         h.bin = wrappers
 
         let process = Process()
@@ -338,19 +344,13 @@ struct NightlyEndToEndTests {
         defer { h.remove() }
         // Wrappers: the real tools, except ingest-birds, which then hangs until stopped. (bash, not
         // dash: bash hands its signal mask on to what it runs, so a blocked SIGTERM shows.)
-        let wrappers = h.root + "/bin"
-        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
-        for tool in ["ingest-faa", "emit-aircraft", "emit-birds", "ingest-exports"] {
-            try FileManager.default.createSymbolicLink(atPath: wrappers + "/" + tool, withDestinationPath: h.bin + "/" + tool)
-        }
         let marker = h.root + "/hanging"
-        try """
+        let wrappers = try h.wrappers(replacing: "ingest-birds", with: """
             #!/bin/bash
-            "\(h.bin)/ingest-birds" "$@" || exit $?
+            "REAL/ingest-birds" "$@" || exit $?
             touch "\(marker)"
             exec sleep 60
-            """.write(toFile: wrappers + "/ingest-birds", atomically: true, encoding: .utf8)
-        chmod(wrappers + "/ingest-birds", 0o755)
+            """)
 
         let process = Process()
         process.executableURL = TestPaths.executable("pipeline")
@@ -383,20 +383,12 @@ struct NightlyEndToEndTests {
         defer { h.remove() }
         // Wrappers: the real tools, except ingest-birds, whose report is replaced by JSON of another shape.
         let realBin = h.bin
-        let wrappers = h.root + "/bin"
-        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
-        for tool in ["ingest-faa", "emit-aircraft", "emit-birds", "ingest-exports"] {
-            try FileManager.default.createSymbolicLink(atPath: wrappers + "/" + tool, withDestinationPath: realBin + "/" + tool)
-        }
-        let script = """
+        h.bin = try h.wrappers(replacing: "ingest-birds", with: """
             #!/bin/sh
-            "\(realBin)/ingest-birds" "$@" || exit $?
+            "REAL/ingest-birds" "$@" || exit $?
             prev=""; for a in "$@"; do [ "$prev" = "--output" ] && out="$a"; prev="$a"; done
             echo '{"status": "ok", "files": []}' > "$out/birds-ingest.json"
-            """
-        try script.write(toFile: wrappers + "/ingest-birds", atomically: true, encoding: .utf8)
-        chmod(wrappers + "/ingest-birds", 0o755)
-        h.bin = wrappers
+            """)
 
         let result = try h.run()
         #expect(result.status == 1, "\(result.log)")

@@ -21,7 +21,7 @@ public enum NormalizedBirds {
     public static let trajectoryFile = "migration-points.csv"
     public static let reportFile = "birds-ingest.json"
     /// The stage that writes the hand-off (its report's `stage`).
-    public static let producer = "ingest-birds"
+    package static let producer = "ingest-birds"
 
     public static let speciesHeader = ["bird_id", "species_code", "common_name", "scientific_name", "family", "order", "rarity",
                                        "shape_id", "size_category", "months", "locations", "image_name"]

@@ -16,16 +16,16 @@ import Foundation
 /// let models = handOff.path("models.csv")                     // checked already
 /// try handOff.verify("registrations.csv", sha256: digest)     // hashed while parsed
 /// ```
-public struct HandOff: Sendable {
-    public let directory: String
+package struct HandOff: Sendable {
+    package let directory: String
     /// The producing stage's report (status `ok`).
-    public let report: StageReport
-    public let reportPath: String
+    package let report: StageReport
+    package let reportPath: String
 
     /// Opens the hand-off in `directory`, whose report is `report` written by `producer`.
     /// `files` are the outputs the reader needs (each must be listed); `streamed` ones are left
     /// for ``verify(_:sha256:)``. Outputs are checked in file-name order: the first mismatch is refused.
-    public init(directory: String, report file: String, producer: String, files: [String],
+    package init(directory: String, report file: String, producer: String, files: [String],
                 streamed: Set<String> = []) throws(LocatedError) {
         self.directory = directory
         reportPath = directory + "/" + file
@@ -55,19 +55,19 @@ public struct HandOff: Sendable {
     }
 
     /// The path of a file in the hand-off.
-    public func path(_ file: String) -> String { directory + "/" + file }
+    package func path(_ file: String) -> String { directory + "/" + file }
 
     /// The SHA-256 the report gives for `file`.
-    public func expectedSHA256(_ file: String) -> String? { report.output(named: file)?.sha256 }
+    package func expectedSHA256(_ file: String) -> String? { report.output(named: file)?.sha256 }
 
     /// Refuses `file` when `found` (its SHA-256, taken while it was read) is not the report's.
-    public func verify(_ file: String, sha256 found: String) throws(LocatedError) {
+    package func verify(_ file: String, sha256 found: String) throws(LocatedError) {
         guard let expected = expectedSHA256(file), found != expected else { return }
         throw LocatedError(.badHandOff, file: path(file), message: "expected SHA-256 \(expected) from the ingest report, found \(found)")
     }
 
     /// Hashes `file` and refuses it when it is not the report's (`missing` when it cannot be read).
-    public func check(_ file: String) throws(LocatedError) {
+    package func check(_ file: String) throws(LocatedError) {
         try verify(file, sha256: (try? FileDigest.sha256(ofFileAt: path(file)).digest) ?? "missing")
     }
 }

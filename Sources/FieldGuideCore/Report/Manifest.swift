@@ -12,7 +12,7 @@ import Foundation
 /// ```
 public struct Manifest: Codable, Sendable, Equatable {
     /// The name every emit stage writes it under.
-    public static let fileName = "manifest.json"
+    package static let fileName = "manifest.json"
 
     public struct Format: Codable, Sendable, Equatable {
         public var name: String = "fieldguide-artifact"
@@ -85,7 +85,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     }
 
     /// Reads a manifest; a file that is missing or is not a manifest is a located error.
-    public static func read(from path: String) throws(LocatedError) -> Manifest {
+    package static func read(from path: String) throws(LocatedError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LocatedError(.missingFile, file: path, message: "expected a manifest, found none")
         }

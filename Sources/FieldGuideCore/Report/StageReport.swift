@@ -74,7 +74,7 @@ public struct StageReport: Codable, Sendable, Equatable {
         public init(file: String, bytes: Int, sha256: String) { self.file = file; self.bytes = bytes; self.sha256 = sha256 }
 
         /// The file just written at `path` (its SHA-256 taken while it was written; its size read back).
-        public static func written(_ path: String, sha256: String) throws(LocatedError) -> Output {
+        package static func written(_ path: String, sha256: String) throws(LocatedError) -> Output {
             guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
                 throw LocatedError(.unreadable, file: path, message: "cannot read the size of an output just written")
             }

@@ -42,7 +42,7 @@ public struct ExportsIngest {
     public static let rejectsFile = "exports-rejects.csv"
     public static let reportFile = "exports-ingest.json"
     /// The stage that writes these files (its report's `stage`).
-    public static let producer = "ingest-exports"
+    static let producer = "ingest-exports"
 
     public var options: Options
 
