@@ -356,7 +356,7 @@ struct NightlyEndToEndTests {
         process.arguments = ["run", "pipelines/nightly.yaml", "--set", "SOURCES=\(h.sources)", "--output", h.output,
                              "--bin", wrappers, "--progress", "plain"]
         process.currentDirectoryURL = TestPaths.packageRoot
-        FileManager.default.createFile(atPath: h.root + "/log", contents: nil)
+        _ = FileManager.default.createFile(atPath: h.root + "/log", contents: nil)
         process.standardError = FileHandle(forWritingAtPath: h.root + "/log")
         process.standardOutput = FileHandle.nullDevice
         try process.run()
