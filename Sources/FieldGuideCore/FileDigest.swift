@@ -34,21 +34,6 @@ public enum FileDigest {
         return (hex(hasher.finalize()), total)
     }
 
-    /// The first file of `directory` (by name) whose SHA-256 differs from `expected`, if any:
-    /// how a stage checks the hand-off an earlier stage recorded in its report.
-    ///
-    /// ```swift
-    /// if let bad = FileDigest.firstMismatch(in: "output/stage/birds", expected: report.outputs) { print(bad.path) }
-    /// ```
-    public static func firstMismatch(in directory: String, expected: [String: String]) -> (path: String, expected: String, found: String)? {
-        for (name, digest) in expected.sorted(by: { $0.key < $1.key }) {
-            let path = directory + "/" + name
-            let found = (try? sha256(ofFileAt: path).digest) ?? "missing"
-            if found != digest { return (path, digest, found) }
-        }
-        return nil
-    }
-
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []

@@ -3,20 +3,14 @@ import FieldGuideArtifactWriter
 import FieldGuideCore
 import Foundation
 
-/// What every emit stage does around its builder: check the ingest hand-off's file hashes and
-/// merge the artifact's entry into the directory's `manifest.json`.
+/// What every emit stage does after its builder: merge the artifact's entry into the
+/// directory's `manifest.json` (the hand-off is checked before, by `HandOff`).
 ///
 /// ```swift
-/// if let bad = EmitSupport.firstMismatch(handOff: "output/stage/birds", outputs: report.outputs) { … }
 /// let manifest = try EmitSupport.publish(entry, outputDirectory: "output")
 /// ```
 public enum EmitSupport {
-    public static let manifestFile = "manifest.json"
-
-    /// The first hand-off file (by name) whose SHA-256 differs from the ingest report's, if any.
-    public static func firstMismatch(handOff: String, outputs: [String: String]) -> (path: String, expected: String, found: String)? {
-        FileDigest.firstMismatch(in: handOff, expected: outputs)
-    }
+    public static let manifestFile = Manifest.fileName
 
     /// Writes `manifest.json` with `entry` replacing the previous entry for its file (other
     /// artifacts' entries kept), atomically; `built` from `SOURCE_DATE_EPOCH` only.

@@ -21,7 +21,7 @@ struct IngestBirds: ParsableCommand {
         bar-charts.csv, seasons.csv and birds-ingest.json into --output.
 
         Exit status: 0 ok (warnings allowed); 1 errors in the seed files or a malformed reference \
-        file (only birds-ingest.json is written); 2 usage or I/O.
+        file (only birds-ingest.json, status rejected, is written); 2 usage or I/O.
         """)
 
     @Argument(help: "The bird database and its companion files, or directories holding them.")
@@ -48,33 +48,35 @@ struct IngestBirds: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "ingest-birds")
-        let report: BirdIngestReport
+        let result: BirdIngestResult
         var ingest = BirdIngest(taxonomyPath: taxonomy)
         ingest.barCharts = barCharts
         ingest.seasons = seasons
         ingest.labels = labels
         do {
-            report = try ingest.run(paths: paths, outputDirectory: output)
+            result = try ingest.run(paths: paths, outputDirectory: output)
         } catch {
             throw StageFailure(.usageOrIO, error.message)
         }
-        for file in report.files {
+        let report = result.report
+        for file in result.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")
             log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? ""): \(counts)")
         }
-        for finding in report.findings { log.info(finding.description) }
-        guard report.status == "ok" else {
+        for finding in report.findings.listed ?? [] { log.info(finding.description) }
+        guard report.status == .ok else {
             throw StageFailure(.dataRejected, "\(report.failure ?? "failed"); wrote only \(output)/birds-ingest.json")
         }
-        if !report.sources.isEmpty {
+        // The reference files follow the seed files among the report's sources.
+        if report.sources.count > result.files.count {
             let c = report.counts, l = report.linkCounts
             func n(_ count: Int?) -> String { formatCount(count ?? 0) }
             log.info("read \(barCharts.count) bar charts (\(n(c["bar-charts"].map { $0 - barCharts.count })) rows, \(n(l["barChartNonSpecies"])) non-species, \(n(l["barChartUnresolved"])) unresolved), \(n(c["seasons"])) seasons, \(labels.count) labels files; linked to \(n(c["taxa"])) taxa with \(n(c["names"])) names")
         }
-        if let generation = report.generation {
+        if let generation = report.generation.flatMap(SchemaGeneration.init(rawValue:)) {
             log.info("read schema generation \(generation.rawValue)\(generation == .current ? "" : ", migrated to \(SchemaGeneration.current.rawValue)")")
         }
-        log.info("wrote \(report.outputs.keys.sorted().joined(separator: ", ")), birds-ingest.json to \(output)")
+        log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), birds-ingest.json to \(output)")
     }
 }
 

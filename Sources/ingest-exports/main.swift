@@ -71,11 +71,11 @@ struct IngestExports: ParsableCommand {
             }
             log.info(options.birdNames!.description)
         }
-        let report: ExportsIngestReport
-        do { report = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output) } catch {
+        let result: ExportsIngestResult
+        do { result = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output) } catch {
             throw StageFailure(.usageOrIO, error.description)
         }
-        for file in report.files {
+        for file in result.files {
             if let error = file.error {
                 log.error(error.description)
                 continue
@@ -84,11 +84,11 @@ struct IngestExports: ParsableCommand {
             let skipped = file.skipped.keys.sorted().map { "; skipped \(formatCount(file.skipped[$0]!)) \($0)" }.joined()
             log.info("\(file.file): \(file.format?.rawValue ?? "?"): \(formatCount(file.records)) records → \(kinds.isEmpty ? "no observations" : kinds), \(formatCount(file.rejected)) rejected, \(formatCount(file.warnings)) warnings\(skipped)")
         }
-        let r = report.resolution
-        log.info("subjects: \(r["resolved"] ?? 0) resolved, \(r["ambiguous"] ?? 0) ambiguous, \(r["unknown"] ?? 0) unknown, \(r["unresolved"] ?? 0) unresolved")
-        log.info("wrote \(report.outputs.keys.sorted().joined(separator: ", ")), \(ExportsIngest.reportFile) to \(output)")
-        if report.failedFiles > 0 {
-            throw StageFailure(.dataRejected, "\(report.failedFiles) of \(report.files.count) files could not be read; the others were imported")
+        let r = result.report.counts
+        log.info("subjects: \(r["subjects.resolved"] ?? 0) resolved, \(r["subjects.ambiguous"] ?? 0) ambiguous, \(r["subjects.unknown"] ?? 0) unknown, \(r["subjects.unresolved"] ?? 0) unresolved")
+        log.info("wrote \(result.report.outputs.map(\.file).joined(separator: ", ")), \(ExportsIngest.reportFile) to \(output)")
+        if result.report.status != .ok {
+            throw StageFailure(.dataRejected, result.report.failure ?? "\(result.failedFiles) files could not be read")
         }
     }
 }

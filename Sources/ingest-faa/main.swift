@@ -43,7 +43,7 @@ struct IngestFAA: ParsableCommand {
                 log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
             }
             log.info("joins: registrations without an ACFTREF model: \(formatCount(report.counts["registrationsWithoutModel"] ?? 0)); without an ENGINE record: \(formatCount(report.counts["registrationsWithoutEngine"] ?? 0))")
-            log.info("wrote \(report.outputs.keys.sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output)")
+            log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output)")
         } catch let error as FAAError {
             let exit: StageExit = error.kind == .unreadable ? .usageOrIO : .dataRejected
             throw StageFailure(exit, error.description)

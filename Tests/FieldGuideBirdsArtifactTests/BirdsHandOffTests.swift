@@ -65,6 +65,22 @@ import TestSupport
         #expect(result.entry.sources.contains { $0.file == "barchart-fenland.txt" && $0.rows.read == 7 })
     }
 
+    @Test("a report that does not list a file emit-birds reads is a bad hand-off (one written before the taxa were linked at ingest)")
+    func unlistedFile() throws {
+        let directory = try TestPaths.temporaryDirectory("birds-unlisted")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stage = try FixtureBirds.stage(into: directory)
+        let reportPath = stage + "/" + NormalizedBirds.reportFile
+        var report = try StageReport.read(from: reportPath)
+        #expect(report.counts["links.barChartUnresolved"] == 1)
+        report.outputs.removeAll { $0.file == NormalizedBirds.TaxonColumn.file }
+        try report.write(to: reportPath)
+        #expect { _ = try BirdsEmit.run(.init(handOff: stage), outputDirectory: directory.path) } throws: { error in
+            guard let error = error as? BirdsEmitError else { return false }
+            return error.kind == .badHandOff && error.file == reportPath && error.message.hasPrefix("expected taxa.csv among the outputs of ingest-birds")
+        }
+    }
+
     @Test("a linked file changed after ingest is a bad hand-off")
     func tamperedNames() throws {
         let directory = try TestPaths.temporaryDirectory("birds-tampered")

@@ -12,13 +12,15 @@ struct BirdIngestTests {
     func input() throws {
         let out = try TestPaths.temporaryDirectory("birds-ingest")
         defer { try? FileManager.default.removeItem(at: out) }
-        let report = try BirdIngest().run(paths: [projectPath("input/birds")], outputDirectory: out.path)
-        #expect(report.status == "ok" && report.generation == .v3_0 && report.findings.isEmpty)
+        let report = try BirdIngest().run(paths: [projectPath("input/birds")], outputDirectory: out.path).report
+        #expect(report.status == .ok && report.generation == "3.0" && report.findings == .init(errors: 0, warnings: 0, listed: []))
+        #expect(report.sources.map(\.file).contains("bird_database.json"))
         #expect(report.counts["species"] == 8 && report.counts["watchlist-entries"] == 9 && report.counts["hotspot-species"] == 4)
         #expect(report.counts["migration-points"] == 11 && report.counts["linkedToTaxonomy"] == 8)
-        for (name, digest) in report.outputs {
-            #expect(try FileDigest.sha256(ofFileAt: out.path + "/" + name).digest == digest)
+        for output in report.outputs {
+            #expect(try FileDigest.sha256(ofFileAt: out.path + "/" + output.file) == (output.sha256, output.bytes))
         }
+        #expect(try StageReport.read(from: out.path + "/birds-ingest.json") == report)
         let species = try read(out.path + "/species.csv").split(separator: "\n")
         #expect(species[0] == "bird_id,species_code,common_name,scientific_name,family,order,rarity,shape_id,size_category,months,locations,image_name")
         #expect(species[7] == "7c1e0000-0000-4000-8000-000000000007,eurbul,Eurasian Bullfinch,Pyrrhula pyrrhula,Fringillidae,Passeriformes,uncommon,Passeridae_Fringillidae,1,10;11;12;1;2;3,Woodland,eurasian_bullfinch")
@@ -30,7 +32,7 @@ struct BirdIngestTests {
 
         let again = try TestPaths.temporaryDirectory("birds-ingest-again")
         defer { try? FileManager.default.removeItem(at: again) }
-        let second = try BirdIngest().run(paths: [projectPath("input/birds")], outputDirectory: again.path)
+        let second = try BirdIngest().run(paths: [projectPath("input/birds")], outputDirectory: again.path).report
         #expect(second.outputs == report.outputs)
         #expect(try read(again.path + "/birds-ingest.json") == read(out.path + "/birds-ingest.json"))
     }
@@ -40,8 +42,8 @@ struct BirdIngestTests {
         let out = try TestPaths.temporaryDirectory("birds-ingest-12")
         defer { try? FileManager.default.removeItem(at: out) }
         let report = try BirdIngest(taxonomyPath: projectPath("input/birds/taxonomy/taxonomy.csv"))
-            .run(paths: [fixture("generations/v1_2")], outputDirectory: out.path)
-        #expect(report.generation == .v1_2 && report.status == "ok")
+            .run(paths: [fixture("generations/v1_2")], outputDirectory: out.path).report
+        #expect(report.generation == "1.2" && report.status == .ok)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("birds-ingest.json"))) as? [String: Any]
         #expect(json?["generation"] as? String == "1.2")
         let marks = try read(out.path + "/species-field-marks.csv")
@@ -56,12 +58,13 @@ struct BirdIngestTests {
         defer { try? FileManager.default.removeItem(at: out) }
         _ = try BirdIngest().run(paths: [projectPath("input/birds")], outputDirectory: out.path)
         let before = try read(out.path + "/species.csv")
-        let report = try BirdIngest().run(paths: [fixture("home-rules")], outputDirectory: out.path)
-        #expect(report.status == "failed" && report.failure == "9 errors in the seed files")
+        let report = try BirdIngest().run(paths: [fixture("home-rules")], outputDirectory: out.path).report
+        #expect(report.status == .rejected && report.failure == "9 errors in the seed files")
         #expect(try read(out.path + "/species.csv") == before)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("birds-ingest.json"))) as? [String: Any]
-        #expect(json?["status"] as? String == "failed")
-        #expect((json?["findings"] as? [Any])?.count == 9)
+        #expect(json?["status"] as? String == "rejected")
+        #expect(((json?["findings"] as? [String: Any])?["listed"] as? [Any])?.count == 9)
+        #expect(report.findings.errors == 9 && report.findings.listed?.first?.rule != nil)
     }
 
     @Test("one database only: none or two is a usage error")

@@ -25,15 +25,19 @@ struct BirdReferenceIngestTests {
     func handOff() throws {
         let out = try TestPaths.temporaryDirectory("birds-references")
         defer { try? FileManager.default.removeItem(at: out) }
-        let report = try Self.fenland.run(paths: [projectPath("input/birds")], outputDirectory: out.path)
-        #expect(report.status == "ok")
-        #expect(report.sources.map(\.kind) == [.taxonomy, .barChart, .seasons, .labels, .labels])
-        let chartDigest = try FileDigest.sha256(ofFileAt: report.sources[1].file).digest
-        #expect(report.sources[1].rowsRead == 7 && report.sources[1].sha256 == chartDigest)
+        let result = try Self.fenland.run(paths: [projectPath("input/birds")], outputDirectory: out.path)
+        let report = result.report
+        #expect(report.status == .ok)
+        // The reference files follow the seed files among the sources.
+        let references = Array(report.sources.dropFirst(result.files.count))
+        #expect(references.map(\.file) == ["taxonomy.csv", "barchart-fenland.txt", "ebirdst_runs_example.csv", "BirdNET_Labels.txt", "BirdNET_Labels_de.txt"])
+        let chartDigest = try FileDigest.sha256(ofFileAt: Self.fenland.barCharts[0]).digest
+        #expect(references[1].rows == .init(read: 7, kept: 7) && references[1].sha256 == chartDigest)
         #expect(report.linkCounts["barChartUnresolved"] == 1 && report.linkCounts["barChartNonSpecies"] == 2)
-        #expect(report.linkCounts["labels.de"] == 5)
+        #expect(report.linkCounts["labels.de"] == 5 && report.counts["links.labels.de"] == 5)
+        #expect(try StageReport.read(from: out.path + "/" + N.reportFile) == report)
         for file in ["taxa.csv", "names.csv", "bar-charts.csv", "seasons.csv"] {
-            #expect(try FileDigest.sha256(ofFileAt: out.path + "/" + file).digest == report.outputs[file])
+            #expect(try FileDigest.sha256(ofFileAt: out.path + "/" + file).digest == report.output(named: file)?.sha256)
         }
         // One header per file, the columns' own.
         #expect(try lines(out.path + "/taxa.csv")[0] == Substring(N.TaxonColumn.header.joined(separator: ",")))
@@ -68,8 +72,8 @@ struct BirdReferenceIngestTests {
             .write(toFile: chart, atomically: true, encoding: .utf8)
         var ingest = Self.fenland
         ingest.barCharts = [chart]
-        let report = try ingest.run(paths: [projectPath("input/birds")], outputDirectory: out.path)
-        #expect(report.status == "failed")
+        let report = try ingest.run(paths: [projectPath("input/birds")], outputDirectory: out.path).report
+        #expect(report.status == .rejected)
         #expect(report.failure?.hasPrefix(chart + ":2: expected 48 non-negative numbers after \"Snow Bunting\"") == true)
         #expect(try String(contentsOfFile: out.path + "/bar-charts.csv", encoding: .utf8) == before)
 

@@ -43,9 +43,10 @@ struct AircraftEmitHalvesTests {
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
         guard !keepingHash else { return }
         let reportPath = handOff + "/" + NormalizedFAA.reportFile
-        var report = try JSON.decode(FAAIngestReport.self, fromFileAt: reportPath)
-        report.outputs[file] = try FileDigest.sha256(ofFileAt: path).digest
-        try Data(try JSON.encode(report)).write(to: URL(fileURLWithPath: reportPath))
+        var report = try StageReport.read(from: reportPath)
+        let digest = try FileDigest.sha256(ofFileAt: path)
+        report.outputs = report.outputs.map { $0.file == file ? .init(file: file, bytes: digest.bytes, sha256: digest.digest) : $0 }
+        try report.write(to: reportPath)
     }
 
     /// Every way of reading the hand-off: one pass, the middle cut, and a cut after each line.

@@ -1,3 +1,4 @@
+import FieldGuideCore
 import Foundation
 import Testing
 import TestSupport
@@ -56,5 +57,41 @@ struct StageExecutableTests {
         #expect(try run("emit-aircraft", [out, "--output", out]).status == 1)
         #expect(try run("fieldguide", ["aircraft", "N1", "--bundle", "/nonexistent.fgb"]).status == 2)
         #expect(try run("fieldguide", ["--help"]).status == 0)
+    }
+
+    @Test("both emit stages open their hand-off through one check: a changed file, a rejected or foreign report is exit 1")
+    func handOffRefused() throws {
+        let out = try TestPaths.temporaryDirectory("cli-handoff").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(try run("ingest-faa", ["input/faa", "--output", out + "/faa"]).status == 0)
+        #expect(try run("ingest-birds", ["input/birds", "--output", out + "/birds"]).status == 0)
+        #expect(try run("emit-aircraft", [out + "/faa", "--output", out + "/a"]).status == 0)
+        #expect(try run("emit-birds", [out + "/birds", "--output", out + "/b"]).status == 0)
+
+        // A hand-off file changed after its report was written.
+        for (dir, file) in [("faa", "engines.csv"), ("birds", "shapes.csv")] {
+            let path = out + "/" + dir + "/" + file
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try (bytes + Data("x\n".utf8)).write(to: URL(fileURLWithPath: path))
+        }
+        let aircraft = try run("emit-aircraft", [out + "/faa", "--output", out + "/a"])
+        #expect(aircraft.status == 1)
+        #expect(aircraft.stderr.contains(out + "/faa/engines.csv: expected SHA-256 "), "\(aircraft.stderr)")
+        let birds = try run("emit-birds", [out + "/birds", "--output", out + "/b"])
+        #expect(birds.status == 1)
+        #expect(birds.stderr.contains(out + "/birds/shapes.csv: expected SHA-256 "), "\(birds.stderr)")
+
+        // A report of another stage, and a report that says the ingest rejected its input.
+        var report = try StageReport.read(from: out + "/faa/faa-ingest.json")
+        try report.write(to: out + "/birds/birds-ingest.json")
+        let foreign = try run("emit-birds", [out + "/birds", "--output", out + "/b"])
+        #expect(foreign.status == 1)
+        #expect(foreign.stderr.contains("birds-ingest.json: expected the ingest report of ingest-birds, found one of ingest-faa"), "\(foreign.stderr)")
+        report.status = .rejected
+        report.failure = "MASTER.txt: too many rejects"
+        try report.write(to: out + "/faa/faa-ingest.json")
+        let rejected = try run("emit-aircraft", [out + "/faa", "--output", out + "/a"])
+        #expect(rejected.status == 1)
+        #expect(rejected.stderr.contains("faa-ingest.json: ingest rejected its input, nothing to emit: MASTER.txt: too many rejects"), "\(rejected.stderr)")
     }
 }

@@ -1,6 +1,8 @@
 @testable import FieldGuideExports
 import FieldGuide
 import FieldGuideBirds
+import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideEmit
 import Foundation
 import Testing
@@ -63,6 +65,24 @@ struct BirdHandOffNamesTests {
         _ = try ingest.run(paths: ["bird_database.json", "home_data.json"].map { skytrails.appendingPathComponent($0).path },
                            outputDirectory: out.appendingPathComponent("stage").path)
         try compare(handOff: out, hotspots: [(18.5204, 73.8567), (18.52, 73.85), (28.61, 77.20)])
+    }
+
+    @Test("the hand-off is opened through HandOff: a file changed after ingest, or one the report does not list, is refused")
+    func checked() throws {
+        let directory = try fixtureBirdsHandOff()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stage = directory.appendingPathComponent("stage").path
+        let reportPath = stage + "/" + NormalizedBirds.reportFile
+        let original = try StageReport.read(from: reportPath)
+        var report = original
+        report.outputs.removeAll { $0.file == NormalizedBirds.NameColumn.file }
+        try report.write(to: reportPath)
+        let unlisted = #expect(throws: LocatedError.self) { try BirdHandOffNames(handOff: stage) }
+        #expect(unlisted?.kind == .badHandOff && unlisted?.message.hasPrefix("expected names.csv among the outputs of ingest-birds") == true)
+        try original.write(to: reportPath)
+        try "folded_name,name,form,taxon\n".write(toFile: stage + "/names.csv", atomically: true, encoding: .utf8)
+        let changed = #expect(throws: LocatedError.self) { try BirdHandOffNames(handOff: stage) }
+        #expect(changed?.kind == .badHandOff && changed?.file == stage + "/names.csv")
     }
 
     @Test("ingest-exports --birds takes the hand-off directory as well as birds.fgb: the same observations")

@@ -75,7 +75,7 @@ struct BirdsBundleNamesTests {
         options.birdNames = BirdsBundleNames(bundle: try fixtureBirds(), source: "birds.fgb")
         let report = try ExportsIngest(options: options).run(paths: [TestPaths.input.appendingPathComponent("exports").path], outputDirectory: out)
         #expect(report.failedFiles == 0)
-        #expect((report.resolution["resolved"] ?? 0) >= 1)
+        #expect((report.report.counts["subjects.resolved"] ?? 0) >= 1)
         let observations = try String(contentsOfFile: out + "/observations.csv", encoding: .utf8)
         let heron = observations.split(separator: "\n").first { $0.contains("Grey Heron") }
         #expect(heron?.contains("graher1") == true)

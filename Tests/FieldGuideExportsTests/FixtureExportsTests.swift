@@ -36,8 +36,10 @@ struct FixtureExportsTests {
     func inputImportsCleanly() throws {
         let out = try TestPaths.temporaryDirectory("exports-in").path
         let report = try ExportsIngest().run(paths: [ExportFixtures.input], outputDirectory: out)
-        #expect(report.status == "ok" && report.failedFiles == 0)
-        #expect(report.counts["rejected"] == 0 && report.counts["warnings"] == 0)
+        #expect(report.report.status == .ok && report.failedFiles == 0)
+        #expect(report.report.findings == .init(errors: 0, warnings: 0))
+        #expect(report.report.outputs.map(\.file) == [ExportsIngest.rejectsFile, ExportsIngest.resolutionFile, ExportsIngest.observationsFile])
+        #expect(try StageReport.read(from: out + "/" + ExportsIngest.reportFile) == report.report)
         #expect(Set(report.files.compactMap(\.format)) == [.xmp, .gpx, .plist, .ebird, .capture])
         let csv = try String(contentsOfFile: out + "/" + ExportsIngest.observationsFile, encoding: .utf8)
         for record in ["sidecar", "waypoint", "track point", "birdcall recording", "dex observation", "aircraft capture", "checklist row"] {
@@ -161,13 +163,14 @@ struct FixtureExportsTests {
             """.write(to: dir.appendingPathComponent("b-broken.gpx"), atomically: true, encoding: .utf8)
         let out = try TestPaths.temporaryDirectory("exports-mixed-out").path
         let report = try ExportsIngest().run(paths: [dir.path], outputDirectory: out)
-        #expect(report.status == "failed" && report.failedFiles == 1)
+        #expect(report.report.status == .rejected && report.failedFiles == 1)
+        #expect(report.report.failure == "1 of 2 files could not be read; the others were imported")
         let broken = try #require(report.files.first { $0.file.hasSuffix("b-broken.gpx") })
         #expect(broken.error?.line == 3 && broken.error?.column != nil && broken.error?.kind == .malformed)
         #expect(broken.error?.description.hasPrefix(dir.path + "/b-broken.gpx:3:") == true)
         let csv = try String(contentsOfFile: out + "/" + ExportsIngest.observationsFile, encoding: .utf8)
         #expect(!csv.contains("kept?") && csv.contains("Heron hide"))
-        #expect(report.counts["observations"] == 5)
+        #expect(report.report.counts["observations"] == 5)
         let rejects = try String(contentsOfFile: out + "/" + ExportsIngest.rejectsFile, encoding: .utf8)
         #expect(rejects.contains("b-broken.gpx,3,(file),malformed,column"))
     }

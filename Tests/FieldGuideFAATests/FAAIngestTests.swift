@@ -8,7 +8,7 @@ import ZIPFoundation
 
 func readText(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
-func ingest(_ sources: String, maxRejectShare: Double = 0.02) throws -> (FAAIngestReport, String) {
+func ingest(_ sources: String, maxRejectShare: Double = 0.02) throws -> (StageReport, String) {
     let out = try TestPaths.temporaryDirectory("faa-out").path
     let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: try FAASources.locate(sources), outputDirectory: out)
     return (report, out)
@@ -19,15 +19,18 @@ struct FAAIngestTests {
     @Test("input/faa: every row kept, joins counted, outputs hashed")
     func fixtures() throws {
         let (report, out) = try ingest(FAAFixtures.inputDirectory)
-        #expect(report.status == "ok")
+        #expect(report.status == .ok && report.stage == "ingest-faa")
         #expect(report.sources.map(\.file) == ["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"])
         #expect(report.sources.map(\.rows.read) == [20, 12, 20])
         #expect(report.sources.map(\.rows.rejected) == [0, 0, 0])
         #expect(report.counts["registrationsWithoutModel"] == 1)
         #expect(report.counts["registrationsWithoutEngine"] == 1)
-        for (name, digest) in report.outputs {
-            #expect(try FileDigest.sha256(ofFileAt: out + "/" + name).digest == digest)
+        #expect(report.outputs.map(\.file).sorted() == ["engines.csv", "models.csv", "registrations.csv"])
+        for output in report.outputs {
+            #expect(try FileDigest.sha256(ofFileAt: out + "/" + output.file) == (output.sha256, output.bytes))
         }
+        // What the file says is what the run returned.
+        #expect(try StageReport.read(from: out + "/faa-ingest.json") == report)
         let source = try FileDigest.sha256(ofFileAt: FAAFixtures.inputDirectory + "/MASTER.txt")
         #expect(report.sources[2].sha256 == source.digest && report.sources[2].bytes == source.bytes)
         #expect(try readText(out + "/faa-rejects.csv") == "severity,file,line,field,value,reason\n")
@@ -113,8 +116,10 @@ struct FAAIngestTests {
         #expect(error?.kind == .tooManyRejects)
         #expect(error?.description.hasPrefix("MASTER.txt: 3 of 20 rows rejected (15%), more than the allowed 2%") == true)
         #expect(try readText(out + "/registrations.csv") == before)
-        let report = try JSON.decode(FAAIngestReport.self, fromFileAt: out + "/faa-ingest.json")
-        #expect(report.status == "failed")
+        let report = try StageReport.read(from: out + "/faa-ingest.json")
+        #expect(report.status == .rejected && report.outputs.isEmpty)
+        #expect(report.failure?.hasPrefix("MASTER.txt: 3 of 20 rows rejected") == true)
+        #expect(report.findings.errors == 3)
         let rejects = try readText(out + "/faa-rejects.csv")
         #expect(rejects.contains("rejected,MASTER.txt,2,LAST ACTION DATE,20231301,"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }

@@ -16,7 +16,7 @@ struct MakeExitStatusTests {
         process.arguments = ["make", "--no-print-directory", "SWIFT=true", "BIN=\(bin)"] + arguments
         process.currentDirectoryURL = TestPaths.packageRoot
         let output = try TestPaths.temporaryDirectory("make-output").appendingPathComponent("log")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle

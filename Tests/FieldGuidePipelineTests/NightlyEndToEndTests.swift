@@ -66,6 +66,19 @@ struct NightlyHarness {
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+    /// A directory of wrappers (`ROOT/bin`): the real stage tools, except `tool`, which is
+    /// `script` (a shell script; `REAL` in it is the real tools' directory).
+    func wrappers(replacing tool: String, with script: String) throws -> String {
+        let directory = root + "/bin"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for other in ["ingest-faa", "emit-aircraft", "ingest-birds", "emit-birds", "ingest-exports"] where other != tool {
+            try FileManager.default.createSymbolicLink(atPath: directory + "/" + other, withDestinationPath: bin + "/" + other)
+        }
+        try script.replacingOccurrences(of: "REAL", with: bin).write(toFile: directory + "/" + tool, atomically: true, encoding: .utf8)
+        chmod(directory + "/" + tool, 0o755)
+        return directory
+    }
 }
 
 @Suite("Nightly pipeline end to end", .serialized)
@@ -283,20 +296,13 @@ struct NightlyEndToEndTests {
         // Wrappers: the real tools, except emit-aircraft, which writes its artifact into
         // staging and then hangs (as a slow emit would) until killed.
         let realBin = h.bin
-        let wrappers = h.root + "/bin"
-        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
-        for tool in ["ingest-faa", "ingest-birds", "emit-birds", "ingest-exports"] {
-            try FileManager.default.createSymbolicLink(atPath: wrappers + "/" + tool, withDestinationPath: realBin + "/" + tool)
-        }
         let marker = h.root + "/emitting"
-        let script = """
+        let wrappers = try h.wrappers(replacing: "emit-aircraft", with: """
             #!/bin/sh
-            "\(realBin)/emit-aircraft" "$@" || exit $?
+            "REAL/emit-aircraft" "$@" || exit $?
             echo $$ > "\(marker)"
             exec sleep 60
-            """
-        try script.write(toFile: wrappers + "/emit-aircraft", atomically: true, encoding: .utf8)
-        chmod(wrappers + "/emit-aircraft", 0o755)
+            """)
         h.bin = wrappers
 
         let process = Process()
@@ -329,6 +335,81 @@ struct NightlyEndToEndTests {
         #expect(next.summary?.status == .published)
         #expect(h.statuses(next.summary)["ingest-faa"] == .skipped)
         #expect(h.statuses(next.summary)["emit-aircraft"] == .ran)
+    }
+
+    @Test("SIGINT stops the running stages at once: exit 130, the run cancelled, nothing published")
+    func interrupted() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        // Wrappers: the real tools, except ingest-birds, which then hangs until stopped. (bash, not
+        // dash: bash hands its signal mask on to what it runs, so a blocked SIGTERM shows.)
+        let marker = h.root + "/hanging"
+        let wrappers = try h.wrappers(replacing: "ingest-birds", with: """
+            #!/bin/bash
+            "REAL/ingest-birds" "$@" || exit $?
+            touch "\(marker)"
+            exec sleep 60
+            """)
+
+        let process = Process()
+        process.executableURL = TestPaths.executable("pipeline")
+        process.arguments = ["run", "pipelines/nightly.yaml", "--set", "SOURCES=\(h.sources)", "--output", h.output,
+                             "--bin", wrappers, "--progress", "plain"]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        _ = FileManager.default.createFile(atPath: h.root + "/log", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: h.root + "/log")
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: marker) && Date() < deadline { usleep(20_000) }
+        let interrupted = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        // The hanging stage got SIGTERM (a stage started from a worker thread must not block it).
+        #expect(Date().timeIntervalSince(interrupted) < 20)
+        #expect(process.terminationStatus == 130)
+        let log = try String(contentsOfFile: h.root + "/log", encoding: .utf8)
+        let summary = h.summary(in: log)
+        #expect(summary?.status == .cancelled, "\(log)")
+        #expect(h.statuses(summary)["ingest-birds"] == .cancelled)
+        #expect(h.statuses(summary)["emit-birds"] == .cancelled)
+        #expect(h.published().current == nil)
+    }
+
+    @Test("a stage whose report does not decode as a stage report fails with the reason; nothing is published")
+    func undecodableReport() throws {
+        var h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        // Wrappers: the real tools, except ingest-birds, whose report is replaced by JSON of another shape.
+        let realBin = h.bin
+        h.bin = try h.wrappers(replacing: "ingest-birds", with: """
+            #!/bin/sh
+            "REAL/ingest-birds" "$@" || exit $?
+            prev=""; for a in "$@"; do [ "$prev" = "--output" ] && out="$a"; prev="$a"; done
+            echo '{"status": "ok", "files": []}' > "$out/birds-ingest.json"
+            """)
+
+        let result = try h.run()
+        #expect(result.status == 1, "\(result.log)")
+        #expect(result.summary?.failure == .stageFailed)
+        let stage = result.summary?.stages.first { $0.name == "ingest-birds" }
+        #expect(stage?.status == .failed && stage?.exitCode == 0)
+        #expect(stage?.error?.hasPrefix("ingest-birds exited 0 but ") == true)
+        #expect(stage?.error?.hasSuffix("/ingest-birds/birds-ingest.json: expected a stage report, found JSON that does not decode as one: no \"stage\"") == true,
+                "\(stage?.error ?? "")")
+        #expect(result.summary?.message?.hasPrefix("stage ingest-birds failed (exit 0): ingest-birds exited 0 but ") == true)
+        // Both stages that read the birds hand-off wait on it.
+        #expect(h.statuses(result.summary)["ingest-exports"] == .notRun && h.statuses(result.summary)["emit-birds"] == .notRun)
+        #expect(h.published().current == nil)
+        // It was not cached: with the real tool it runs again, and the run publishes.
+        h.bin = realBin
+        let next = try h.run()
+        #expect(next.status == 0, "\(next.log)")
+        #expect(h.statuses(next.summary)["ingest-birds"] == .ran)
+        #expect(h.statuses(next.summary)["ingest-faa"] == .skipped)
+        // Stage reports are decoded typed: rows and counts come from them and from the manifests.
+        #expect(next.summary?.stages.first { $0.name == "ingest-exports" }?.rows?.read ?? 0 > 0)
+        #expect(next.summary?.stages.first { $0.name == "emit-aircraft" }?.counts["registrations"] == 20)
     }
 
     @Test("the nightly on the real ../shared data: first run, unchanged rerun, one source changed, guards tripped, a bad source")

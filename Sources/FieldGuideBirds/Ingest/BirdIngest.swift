@@ -3,54 +3,62 @@ import FieldGuideCSV
 import FieldGuideCore
 import Foundation
 
-/// What `ingest-birds` read and wrote: per file kind, generation, hash and counts; every
-/// finding; the reference files read beside the seeds; and the SHA-256 of each output (the
-/// hand-off the next stage checks).
-public struct BirdIngestReport: Sendable, Codable {
-    public var status: String
-    public var failure: String?
-    /// The generation of the bird database read (`3.0`, `2.1`, `1.2`), migrated to the current model.
-    public var generation: SchemaGeneration?
-    public var files: [SeedFileSummary]
-    /// The taxonomy (when given by path), bar charts, Status & Trends runs and labels files.
-    public var sources: [ReferenceFileSummary]
-    public var counts: [String: Int]
-    /// What linking the sources to taxa counted (`LinkedTaxa.counts`): `emit-birds` lists them
-    /// in its manifest entry.
-    public var linkCounts: [String: Int]
-    public var findings: [Finding]
-    public var outputs: [String: String]
-}
-
-/// A reference file `ingest-birds` read beside the seeds: what it is, its bytes and hash, and
-/// the rows read and kept (what `emit-birds` lists among its manifest entry's sources).
+/// What `BirdIngest.run` gives back: the stage report it wrote (`birds-ingest.json`) and the
+/// seed files as validated (kind, generation and record counts of each, for the log).
+///
+/// The report's sources are the seed files (every record read and kept), then the reference
+/// files read beside them: the taxonomy when given by path, the bar charts, the Status & Trends
+/// runs and the labels files, with their rows read and kept. `emit-birds` lists them all in its
+/// manifest entry, with the counts linking gave (``StageReport/linkCounts``).
 ///
 /// ```swift
-/// report.sources.map(\.file)   // ["input/birds/taxonomy/taxonomy.csv", "input/birds/ebird/barchart-fenland.txt", …]
+/// let result = try BirdIngest().run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
+/// result.report.status            // .ok
+/// result.files.map(\.kind)        // [.database, .homeData, .watchlists, …]
 /// ```
-public struct ReferenceFileSummary: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable { case taxonomy, barChart, seasons, labels }
-    public var file: String
-    public var kind: Kind
-    public var bytes: Int
-    public var sha256: String
-    public var rowsRead: Int
-    public var rowsKept: Int
+public struct BirdIngestResult: Sendable {
+    public var report: StageReport
+    public var files: [SeedFileSummary]
+}
+
+extension StageReport {
+    /// What linking the sources to taxa counted (`LinkedTaxa.counts`: `barChartUnresolved`,
+    /// `labels.de` …), kept among the named counts under `links.`; `emit-birds` lists them in
+    /// its manifest entry. Empty for a report not written by `ingest-birds`.
+    ///
+    /// ```swift
+    /// report.counts["links.barChartUnresolved"]   // 1
+    /// report.linkCounts["barChartUnresolved"]     // 1
+    /// ```
+    public var linkCounts: [String: Int] {
+        get {
+            var found: [String: Int] = [:]
+            for (name, count) in counts where name.hasPrefix(Self.linkCountPrefix) { found[String(name.dropFirst(Self.linkCountPrefix.count))] = count }
+            return found
+        }
+        set {
+            counts = counts.filter { !$0.key.hasPrefix(Self.linkCountPrefix) }
+            for (name, count) in newValue { counts[Self.linkCountPrefix + name] = count }
+        }
+    }
+
+    static let linkCountPrefix = "links."
 }
 
 /// Reads one bird database (any generation) with its watchlists, home data, an optional
 /// taxonomy and the optional eBird bar charts, Status & Trends runs and BirdNET labels;
 /// validates them, links every source to taxa once (`LinkedTaxa`), and writes the normalized
-/// CSV files (`NormalizedBirds`) and a JSON report.
+/// CSV files (`NormalizedBirds`) and its stage report.
 ///
-/// Errors stop the ingest: only the report (status `failed`) is written and earlier outputs
-/// stay as they were. Warnings are reported and the outputs written.
+/// Errors in the seed files or a malformed reference file stop the ingest: only the report
+/// (status `rejected`) is written and earlier outputs stay as they were. Warnings are reported
+/// and the outputs written.
 ///
 /// ```swift
 /// var ingest = BirdIngest(taxonomyPath: "taxonomy.csv")
 /// ingest.barCharts = ["input/birds/ebird/barchart-fenland.txt"]   // or "Fenland=chart.txt"
-/// let report = try ingest.run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
-/// report.generation   // .v3_0
+/// let result = try ingest.run(paths: ["input/birds"], outputDirectory: "output/stage/birds")
+/// result.report.generation   // "3.0"
 /// ```
 public struct BirdIngest: Sendable {
     public var taxonomyPath: String?
@@ -63,16 +71,19 @@ public struct BirdIngest: Sendable {
 
     public init(taxonomyPath: String? = nil) { self.taxonomyPath = taxonomyPath }
 
-    public func run(paths: [String], outputDirectory: String) throws(BirdsError) -> BirdIngestReport {
+    public func run(paths: [String], outputDirectory: String) throws(BirdsError) -> BirdIngestResult {
         let (files, taxonomy) = try SeedValidator(taxonomyPath: taxonomyPath).checkAndLink(paths: paths)
         let validation = SeedValidator.report(files)
         let databases = files.compactMap { file -> (SeedFile, BirdDatabase)? in
             if case let .database(database, _) = file.content { return (file, database) }
             return nil
         }
-        var report = BirdIngestReport(status: "ok", failure: nil, generation: databases.first?.1.generation, files: validation.files,
-                                      sources: [], counts: [:], linkCounts: [:], findings: validation.findings, outputs: [:])
+        var report = Self.report(validation, generation: databases.first?.1.generation)
         let out = { (name: String) in outputDirectory + "/" + name }
+        func done(_ report: StageReport) throws(BirdsError) -> BirdIngestResult {
+            try write(report, to: out(NormalizedBirds.reportFile))
+            return BirdIngestResult(report: report, files: validation.files)
+        }
 
         guard databases.count == 1 else {
             let names = databases.map(\.0.path)
@@ -80,74 +91,88 @@ public struct BirdIngest: Sendable {
                                                    : "more than one bird database: \(names.joined(separator: ", ")); ingest one at a time")
         }
         let (databaseFile, database) = databases[0]
-        if validation.errors > 0 {
-            return try failed(report, "\(validation.errors) errors in the seed files", to: out(NormalizedBirds.reportFile))
-        }
+        if report.status != .ok { return try done(report) }
         let references: References
         do { references = try readReferences(taxonomy: taxonomy) } catch {
             if error.kind.isUsageOrIO { throw BirdsError(.io, error.description) }
-            return try failed(report, error.description, to: out(NormalizedBirds.reportFile))
+            report.status = .rejected
+            report.failure = error.description
+            return try done(report)
         }
 
         let seeds = SeedTables(database: database, links: databaseFile.taxonLinks, file: databaseFile.path, files: files)
         let linked = LinkedTaxa.link(birds: seeds.birds, taxonomy: taxonomy, barCharts: references.barCharts,
                                      seasons: references.seasons, labels: references.labels)
+        var outputs: [StageReport.Output] = []
         for (name, bytes, rows) in seeds.tables + linked.tables() {
             do { try AtomicFile.write(bytes, to: out(name)) } catch { throw BirdsError(.io, error.description) }
-            report.outputs[name] = FileDigest.sha256(bytes)
+            outputs.append(.init(file: name, bytes: bytes.count, sha256: FileDigest.sha256(bytes)))
             report.counts[String(name.dropLast(4))] = rows
         }
+        report.outputs = outputs
         report.counts["linkedToTaxonomy"] = databaseFile.taxonLinks.count
-        report.sources = references.summaries
         report.linkCounts = linked.counts
-        try write(report, to: out(NormalizedBirds.reportFile))
-        return report
+        report.sources += references.sources
+        return try done(report)
     }
 
-    /// The reference files, read.
+    /// The stage report of a validation: every seed file as a source, every finding listed;
+    /// `rejected` when there are errors.
+    static func report(_ validation: SeedValidationReport, generation: SchemaGeneration?) -> StageReport {
+        StageReport(stage: NormalizedBirds.producer, status: validation.errors > 0 ? .rejected : .ok,
+                    failure: validation.errors > 0 ? "\(validation.errors) errors in the seed files" : nil, sources: validation.files.map(source),
+                    findings: .init(errors: validation.errors, warnings: validation.warnings, listed: validation.findings.map(finding)),
+                    generation: generation?.rawValue)
+    }
+
+    /// A seed file as a report source: every record it holds read and kept.
+    static func source(_ file: SeedFileSummary) -> StageReport.Source {
+        let records = file.counts.values.reduce(0, +)
+        return .init(file: (file.file as NSString).lastPathComponent, bytes: file.bytes, sha256: file.sha256,
+                     rows: .init(read: records, kept: records))
+    }
+
+    static func finding(_ finding: Finding) -> StageReport.Finding {
+        .init(finding.severity == .error ? .error : .warning, rule: finding.rule.rawValue, file: finding.file,
+              line: finding.line, column: finding.column, message: finding.message)
+    }
+
+    /// The reference files, read, and each as a report source.
     struct References {
         var barCharts: [EBirdBarChart] = []
         var seasons: [SpeciesSeasonRow] = []
         var labels: [LocalizedLabels] = []
-        var summaries: [ReferenceFileSummary] = []
+        var sources: [StageReport.Source] = []
     }
 
     private func readReferences(taxonomy: Taxonomy?) throws(LocatedError) -> References {
         var references = References()
-        func summary(_ path: String, _ kind: ReferenceFileSummary.Kind, read: Int, kept: Int) throws(LocatedError) {
+        func source(_ path: String, read: Int, kept: Int) throws(LocatedError) {
             let digest: (digest: String, bytes: Int)
             do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw LocatedError(.unreadable, file: path, message: "cannot read") }
-            references.summaries.append(ReferenceFileSummary(file: path, kind: kind, bytes: digest.bytes, sha256: digest.digest,
-                                                             rowsRead: read, rowsKept: kept))
+            references.sources.append(.init(file: (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
+                                            rows: .init(read: read, kept: kept)))
         }
-        if let taxonomyPath, let taxonomy { try summary(taxonomyPath, .taxonomy, read: taxonomy.taxa.count, kept: taxonomy.taxa.count) }
+        if let taxonomyPath, let taxonomy { try source(taxonomyPath, read: taxonomy.taxa.count, kept: taxonomy.taxa.count) }
         for argument in barCharts {
             let (path, region) = EBirdBarChart.argument(argument)
             let chart = try EBirdBarChart.read(path, region: region)
             references.barCharts.append(chart)
-            try summary(path, .barChart, read: chart.rows.count + 1, kept: chart.rows.count + 1)
+            try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1)
         }
         if let seasons {
             references.seasons = try SpeciesSeasonRow.read(seasons)
-            try summary(seasons, .seasons, read: references.seasons.count, kept: references.seasons.count)
+            try source(seasons, read: references.seasons.count, kept: references.seasons.count)
         }
         for path in labels {
             let file = try LocalizedLabels.read(path)
             references.labels.append(file)
-            try summary(path, .labels, read: file.lines, kept: file.names.count)
+            try source(path, read: file.lines, kept: file.names.count)
         }
         return references
     }
 
-    private func failed(_ report: BirdIngestReport, _ reason: String, to path: String) throws(BirdsError) -> BirdIngestReport {
-        var report = report
-        report.status = "failed"
-        report.failure = reason
-        try write(report, to: path)
-        return report
-    }
-
-    private func write(_ report: BirdIngestReport, to path: String) throws(BirdsError) {
-        do { try AtomicFile.write(try JSON.encode(report), to: path) } catch { throw BirdsError(.io, "\(path): \(error)") }
+    private func write(_ report: StageReport, to path: String) throws(BirdsError) {
+        do { try report.write(to: path) } catch { throw BirdsError(.io, "\(path): \(error)") }
     }
 }

@@ -32,11 +32,13 @@ extension HandOffColumn {
 /// outputs. `taxon` columns are rows of `taxa.csv` (0-based), in the artifact's taxon order.
 ///
 /// ```swift
-/// let report = try NormalizedBirds.report(in: "output/stage/birds")   // status and hashes checked
+/// let handOff = try NormalizedBirds.handOff(in: "output/stage/birds", reading: [NormalizedBirds.ShapeColumn.file])   // status and hashes checked
 /// try NormalizedBirds.read(NormalizedBirds.ShapeColumn.self, in: "output/stage/birds") { row in print(row[.name]) }
 /// ```
 public enum NormalizedBirds {
     public static let reportFile = "birds-ingest.json"
+    /// The stage that writes the hand-off (its report's `stage`).
+    package static let producer = "ingest-birds"
 
     /// `species.csv`: one row per seed bird; `species_code` is the taxonomy's, by scientific name.
     public enum SpeciesColumn: String, HandOffColumn {
@@ -154,24 +156,11 @@ public enum NormalizedBirds {
         }
     }
 
-    /// The report of the hand-off in `directory`, after checking that the ingest succeeded and
-    /// that every file it lists still has its SHA-256.
-    public static func report(in directory: String) throws(LocatedError) -> BirdIngestReport {
-        let path = directory + "/" + reportFile
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw LocatedError(.badHandOff, file: path, message: "expected the ingest report of ingest-birds, found none (run ingest-birds first)")
-        }
-        let report: BirdIngestReport
-        do { report = try JSON.decode(BirdIngestReport.self, fromFileAt: path) } catch {
-            throw LocatedError(.badHandOff, file: path, message: "expected an ingest report, found unreadable JSON: \(error)")
-        }
-        guard report.status == "ok" else {
-            throw LocatedError(.badHandOff, file: path, message: "ingest failed, nothing to read: \(report.failure ?? "no reason given")")
-        }
-        if let bad = FileDigest.firstMismatch(in: directory, expected: report.outputs) {
-            throw LocatedError(.badHandOff, file: bad.path, message: "expected SHA-256 \(bad.expected) from the ingest report, found \(bad.found)")
-        }
-        return report
+    /// Opens the hand-off in `directory` through `HandOff`: the report is `ingest-birds`' and
+    /// `ok`, every file in `files` is among its outputs, and every output still has its SHA-256.
+    /// Read the files with ``read(_:in:_:)`` afterwards.
+    package static func handOff(in directory: String, reading files: [String]) throws(LocatedError) -> HandOff {
+        try HandOff(directory: directory, report: reportFile, producer: producer, files: files)
     }
 
     // MARK: Writing

@@ -1,10 +1,19 @@
+import FieldGuideDiagnostics
 import Foundation
 
 /// `manifest.json`: the artifacts of an output directory, what each holds and what it was built from.
 ///
-/// Written beside every artifact; deterministic (sorted keys, no wall-clock time unless
-/// `SOURCE_DATE_EPOCH` is set).
+/// Written beside every artifact by the emit stages (their stage report) and published with
+/// the build; deterministic (sorted keys, no wall-clock time unless `SOURCE_DATE_EPOCH` is set).
+///
+/// ```swift
+/// let manifest = try Manifest.read(from: "output/manifest.json")
+/// manifest.artifact(named: "aircraft.fgb")?.sources.map(\.file)   // ["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"]
+/// ```
 public struct Manifest: Codable, Sendable, Equatable {
+    /// The name every emit stage writes it under.
+    package static let fileName = "manifest.json"
+
     public struct Format: Codable, Sendable, Equatable {
         public var name: String = "fieldguide-artifact"
         public var major: Int
@@ -12,31 +21,10 @@ public struct Manifest: Codable, Sendable, Equatable {
         public init(major: Int, minor: Int) { self.major = major; self.minor = minor }
     }
 
-    public struct Tool: Codable, Sendable, Equatable {
-        public var name: String
-        public var version: String
-        public init(name: String, version: String) { self.name = name; self.version = version }
-    }
-
-    public struct Rows: Codable, Sendable, Equatable {
-        public var read: Int
-        public var kept: Int
-        public var rejected: Int
-        public var warnings: Int
-        public init(read: Int = 0, kept: Int = 0, rejected: Int = 0, warnings: Int = 0) {
-            self.read = read; self.kept = kept; self.rejected = rejected; self.warnings = warnings
-        }
-    }
-
-    public struct Source: Codable, Sendable, Equatable {
-        public var file: String
-        public var bytes: Int
-        public var sha256: String
-        public var rows: Rows
-        public init(file: String, bytes: Int, sha256: String, rows: Rows) {
-            self.file = file; self.bytes = bytes; self.sha256 = sha256; self.rows = rows
-        }
-    }
+    /// The tool, rows and sources of a stage report: one definition for reports and manifests.
+    public typealias Tool = StageReport.Tool
+    public typealias Rows = StageReport.Rows
+    public typealias Source = StageReport.Source
 
     /// One section of an artifact: its tag, where it lies, its rows and CRC-32 (as `inspect` shows).
     public struct Section: Codable, Sendable, Hashable {
@@ -94,5 +82,15 @@ public struct Manifest: Codable, Sendable, Equatable {
 
     public static func decode(from data: Data) throws -> Manifest {
         try JSONDecoder().decode(Manifest.self, from: data)
+    }
+
+    /// Reads a manifest; a file that is missing or is not a manifest is a located error.
+    package static func read(from path: String) throws(LocatedError) -> Manifest {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LocatedError(.missingFile, file: path, message: "expected a manifest, found none")
+        }
+        do { return try decode(from: data) } catch {
+            throw LocatedError(.malformed, file: path, message: "expected a manifest, found JSON that does not decode as one: \(StageReport.reason(error))")
+        }
     }
 }

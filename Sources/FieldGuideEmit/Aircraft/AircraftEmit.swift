@@ -1,13 +1,14 @@
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideFAA
 import Foundation
 
 /// The index/emit stage: normalized FAA hand-off in, `aircraft.fgb` + `manifest.json` out.
 ///
 /// Refuses a hand-off whose report is missing or failed, or whose files do not match the
-/// hashes in the report. Writes the artifact, then the manifest, each atomically; on any error
+/// hashes in the report (`HandOff`, as `emit-birds` does). Writes the artifact, then the manifest, each atomically; on any error
 /// the previously published files stay as they were.
 ///
 /// Three threads read the hand-off: one for each half of `registrations.csv` and one for the
@@ -35,35 +36,25 @@ public enum AircraftEmit {
     /// `run`, with `registrations.csv` cut at the first line boundary at or past `offset` (by
     /// default the middle; past the last one, it is read in one pass).
     static func run(handOff: String, outputDirectory: String, environment: [String: String], cuttingAtOrAfter offset: Int?) throws -> Result {
-        let reportPath = handOff + "/" + NormalizedFAA.reportFile
-        guard FileManager.default.fileExists(atPath: reportPath) else {
-            throw FAAError(.badHandOff, file: reportPath, "expected the ingest report of ingest-faa, found none (run ingest-faa first)")
+        // registrations.csv, by far the largest, is hashed in the pass that parses it (verified
+        // below); the other hand-off files on opening. It sorts last, so the first mismatch
+        // reported is the same either way.
+        let checked: HandOff
+        do {
+            checked = try HandOff(directory: handOff, report: NormalizedFAA.reportFile, producer: NormalizedFAA.producer,
+                                  files: NormalizedFAA.handOffFiles, streamed: [NormalizedFAA.registrationsFile])
+        } catch {
+            throw FAAError(handOff: error)
         }
-        let report: FAAIngestReport
-        do { report = try JSON.decode(FAAIngestReport.self, fromFileAt: reportPath) } catch {
-            throw FAAError(.badHandOff, file: reportPath, "expected an ingest report, found unreadable JSON: \(error)")
-        }
-        guard report.status == "ok" else {
-            throw FAAError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
-        }
-        // registrations.csv, by far the largest, is hashed in the pass that parses it (checked
-        // below); the other hand-off files first. It sorts last, so the first mismatch reported
-        // is the same either way.
-        let registrationsPath = handOff + "/" + NormalizedFAA.registrationsFile
-        let expectedRegistrationsHash = report.outputs[NormalizedFAA.registrationsFile]
-        func mismatch(path: String, expected: String, found: String) -> FAAError {
-            FAAError(.badHandOff, file: path, "expected SHA-256 \(expected) from the ingest report, found \(found)")
-        }
-        if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs.filter { $0.key != NormalizedFAA.registrationsFile }) {
-            throw mismatch(path: bad.path, expected: bad.expected, found: bad.found)
-        }
+        let report = checked.report
+        let registrationsPath = checked.path(NormalizedFAA.registrationsFile)
 
         // The reference data (models, engines) is read on another thread while the registrations
         // are, into a part of the builder of its own. An error in the reference files still
         // comes first, as when they were read first.
         let reference = BackgroundTask {
-            let data = try AircraftArtifactBuilder.ReferenceData(modelsFile: handOff + "/" + NormalizedFAA.modelsFile,
-                                                                 enginesFile: handOff + "/" + NormalizedFAA.enginesFile)
+            let data = try AircraftArtifactBuilder.ReferenceData(modelsFile: checked.path(NormalizedFAA.modelsFile),
+                                                                 enginesFile: checked.path(NormalizedFAA.enginesFile))
             var part = AircraftArtifactBuilder.Part(expectedModels: data.modelCount)
             part.add(data)
             part.sortStrings()
@@ -76,18 +67,11 @@ public enum AircraftEmit {
             _ = try reference.value()
             // A file that is not the one the report describes is reported as such, even when it
             // also fails to parse.
-            if let expectedRegistrationsHash {
-                let found = (try? FileDigest.sha256(ofFileAt: registrationsPath).digest) ?? "missing"
-                if found != expectedRegistrationsHash {
-                    throw mismatch(path: registrationsPath, expected: expectedRegistrationsHash, found: found)
-                }
-            }
+            do { try checked.check(NormalizedFAA.registrationsFile) } catch { throw FAAError(handOff: error) }
             throw error
         }
         let referencePart = try reference.value()
-        if let expectedRegistrationsHash, registrations.sha256 != expectedRegistrationsHash {
-            throw mismatch(path: registrationsPath, expected: expectedRegistrationsHash, found: registrations.sha256)
-        }
+        do { try checked.verify(NormalizedFAA.registrationsFile, sha256: registrations.sha256) } catch { throw FAAError(handOff: error) }
         var builder = AircraftArtifactBuilder(parts: registrations.parts + [referencePart])
         let (artifact, counts) = builder.build()
 
@@ -109,16 +93,15 @@ public enum AircraftEmit {
 
     /// `registrations.csv` in builder parts, in file order, and its SHA-256.
     ///
-    /// A file the report vouches for is cut in two halves, read on two threads into a part
-    /// each (the hand-off's values never hold a line feed; a file that is not the hand-off's is
-    /// reported as a mismatch anyway); the first half's thread then hands the rest of the
+    /// The file (which the report vouches for) is cut in two halves, read on two threads into a
+    /// part each (the hand-off's values never hold a line feed; a file that is not the hand-off's
+    /// is reported as a mismatch anyway); the first half's thread then hands the rest of the
     /// file's hash to a thread of its own. A file that cannot be cut is read in one pass
     /// (`CSVPipeline`).
-    private static func readRegistrations(_ path: String, report: FAAIngestReport,
+    private static func readRegistrations(_ path: String, report: StageReport,
                                           cuttingAtOrAfter offset: Int?) throws -> (parts: [AircraftArtifactBuilder.Part], sha256: String) {
         let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
-        guard report.outputs[NormalizedFAA.registrationsFile] != nil,
-              let halves = try NormalizedFAA.RegistrationHalves(path: path, cuttingAtOrAfter: offset) else {
+        guard let halves = try NormalizedFAA.RegistrationHalves(path: path, cuttingAtOrAfter: offset) else {
             var part = AircraftArtifactBuilder.Part(expectedRegistrations: expected)
             let sha256 = try NormalizedFAA.readRegistrationRecords(path) { try part.addRegistration($0) }
             return ([part], sha256)
@@ -144,3 +127,9 @@ public enum AircraftEmit {
     }
 }
 
+extension FAAError {
+    /// A hand-off refused by `HandOff`, as the FAA stages report it.
+    init(handOff error: LocatedError) {
+        self.init(.badHandOff, file: error.file, line: error.line, error.message)
+    }
+}

@@ -46,10 +46,10 @@ public struct BirdsEmitError: Error, Sendable, Equatable, CustomStringConvertibl
 /// names, bar charts and seasons linked there) plus optional observations in, `birds.fgb` and
 /// its entry in `manifest.json` out.
 ///
-/// Refuses a hand-off whose report is missing or failed, or whose files do not match the
-/// hashes in the report. Writes the artifact, then the manifest (keeping the other artifacts'
+/// Refuses a hand-off whose report is missing or not `ok`, or whose files do not match the
+/// hashes in the report (`HandOff`). Writes the artifact, then the manifest (keeping the other artifacts'
 /// entries), each atomically. The manifest entry lists the seed and reference files the
-/// ingest read, then the observations files.
+/// ingest read (its report's sources), then the observations files.
 ///
 /// ```swift
 /// var sources = BirdsEmit.Sources(handOff: "output/stage/birds")
@@ -80,14 +80,7 @@ public enum BirdsEmit {
                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(BirdsEmitError) -> Result {
         let (report, input0) = try BirdHandOff.read(sources.handOff)
         var input = input0
-        var manifestSources = report.files.map {
-            Manifest.Source(file: ($0.file as NSString).lastPathComponent, bytes: $0.bytes, sha256: $0.sha256,
-                            rows: .init(read: $0.counts.values.reduce(0, +), kept: $0.counts.values.reduce(0, +)))
-        }
-        manifestSources += report.sources.map {
-            Manifest.Source(file: ($0.file as NSString).lastPathComponent, bytes: $0.bytes, sha256: $0.sha256,
-                            rows: .init(read: $0.rowsRead, kept: $0.rowsKept))
-        }
+        var manifestSources = report.sources
         for path in sources.observations {
             let (observed, read) = try ObservedBirds.read(path)
             input.observed += observed
@@ -114,7 +107,8 @@ public enum BirdsEmit {
     }
 }
 
-/// Reads the normalized files `ingest-birds` wrote, after checking its report and hashes.
+/// Reads the normalized files `ingest-birds` wrote, after checking its report and hashes
+/// (`HandOff`, as `emit-aircraft` does).
 ///
 /// ```swift
 /// let (report, input) = try BirdHandOff.read("output/stage/birds")
@@ -123,9 +117,13 @@ public enum BirdsEmit {
 public enum BirdHandOff {
     typealias N = NormalizedBirds
 
-    public static func read(_ handOff: String) throws(BirdsEmitError) -> (BirdIngestReport, BirdsBuildInput) {
+    /// The hand-off files the birds artifact is built from: the seed tables and the linked taxa.
+    static let files = [N.SpeciesColumn.file, N.FieldMarkColumn.file, N.ShapeColumn.file, N.VariantColumn.file, N.HotspotColumn.file,
+                        N.HotspotSpeciesColumn.file, N.TaxonColumn.file, N.NameColumn.file, N.BarChartColumn.file, N.SeasonColumn.file]
+
+    public static func read(_ handOff: String) throws(BirdsEmitError) -> (StageReport, BirdsBuildInput) {
         do {
-            let report = try N.report(in: handOff)
+            let report = try N.handOff(in: handOff, reading: files).report
             var input = BirdsBuildInput()
             try readSpecies(handOff, into: &input)
             try N.read(N.ShapeColumn.self, in: handOff) { row in input.shapes.append((row[.shapeID], row[.name], row[.icon])) }

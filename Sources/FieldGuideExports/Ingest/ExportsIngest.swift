@@ -13,9 +13,10 @@ import Foundation
 /// `observations.csv`, `exports-resolution.json`, `exports-rejects.csv`, `exports-ingest.json`.
 ///
 /// ```swift
-/// let report = try ExportsIngest(options: .init(icaoTypes: try ICAOTypeTable(path: "icao-types.json")))
+/// let result = try ExportsIngest(options: .init(icaoTypes: try ICAOTypeTable(path: "icao-types.json")))
 ///     .run(paths: ["input/exports"], outputDirectory: "output/stage/exports")
-/// report.failedFiles     // 0
+/// result.failedFiles     // 0
+/// result.report.status   // .ok
 /// ```
 public struct ExportsIngest {
     public struct Options {
@@ -40,6 +41,8 @@ public struct ExportsIngest {
     public static let resolutionFile = "exports-resolution.json"
     public static let rejectsFile = "exports-rejects.csv"
     public static let reportFile = "exports-ingest.json"
+    /// The stage that writes these files (its report's `stage`).
+    static let producer = "ingest-exports"
 
     public var options: Options
 
@@ -77,7 +80,9 @@ public struct ExportsIngest {
         return found
     }
 
-    public func run(paths: [String], outputDirectory: String) throws(ExportsError) -> ExportsIngestReport {
+    /// Reads every export, writes the outputs and the stage report (`exports-ingest.json`), and
+    /// returns the report with each file as read.
+    public func run(paths: [String], outputDirectory: String) throws(ExportsError) -> ExportsIngestResult {
         let inputs = try Self.discover(paths)
         let resolver = SubjectResolver(aircraft: options.aircraft, icaoTypes: options.icaoTypes, birdNames: options.birdNames)
         let spool = try Spool(directory: outputDirectory, name: Self.observationsFile)
@@ -85,7 +90,8 @@ public struct ExportsIngest {
         header.write(ObservationCSV.header)
         try spool.append(header.bytes)
         var rejects = RejectsReport()
-        var report = ExportsIngestReport()
+        var files: [FileReport] = []
+        var totals: [String: Int] = [:]
         var observationStatus: [String: Int] = [:]
 
         for input in inputs {
@@ -126,34 +132,26 @@ public struct ExportsIngest {
                 observationStatus = statusBefore
                 resolver.restore(entriesBefore)
                 fileReport.error = FileError(error)
-                report.failedFiles += 1
                 rejects.append(RowIssue(.rejected, file: input.name, line: error.line, field: "(file)", value: error.kind.rawValue,
                                         reason: (error.column.map { "column \($0): " } ?? "") + error.message))
             }
-            for (kind, n) in fileReport.observations { report.counts["observations." + kind, default: 0] += n }
-            report.files.append(fileReport)
+            for (kind, n) in fileReport.observations { totals["observations." + kind, default: 0] += n }
+            files.append(fileReport)
         }
-        report.counts["files"] = inputs.count
-        report.counts["observations"] = report.files.reduce(0) { $0 + $1.observations.values.reduce(0, +) }
-        report.counts["rejected"] = rejects.count(.rejected)
-        report.counts["warnings"] = rejects.count(.warning)
-
+        totals["files"] = inputs.count
+        totals["observations"] = files.reduce(0) { $0 + $1.observations.values.reduce(0, +) }
         let resolution = ResolutionReport(resolver: resolver, options: options, observations: observationStatus)
-        report.outputs[Self.observationsFile] = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
+        var result = ExportsIngestResult(report: StageReport(stage: Self.producer, status: .ok), files: files)
+        result.report.counts = totals
+        let observationsBytes = Int(spool.size)
+        let observationsSHA256 = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
+        result.report.outputs = [.init(file: Self.observationsFile, bytes: observationsBytes, sha256: observationsSHA256)]
         do throws(LocatedError) {
-            let resolutionBytes = try Self.json(resolution)
-            try AtomicFile.write(resolutionBytes, to: outputDirectory + "/" + Self.resolutionFile)
-            report.outputs[Self.resolutionFile] = FileDigest.sha256(resolutionBytes)
-            let rejectBytes = rejects.csvBytes()
-            try AtomicFile.write(rejectBytes, to: outputDirectory + "/" + Self.rejectsFile)
-            report.outputs[Self.rejectsFile] = FileDigest.sha256(rejectBytes)
-            report.status = report.failedFiles == 0 ? "ok" : "failed"
-            report.resolution = resolution.counts
-            try AtomicFile.write(try Self.json(report), to: outputDirectory + "/" + Self.reportFile)
+            try result.finish(resolution: resolution, rejects: rejects, outputDirectory: outputDirectory)
         } catch {
             throw ExportsError(.unreadable, file: outputDirectory, message: "\(error)")
         }
-        return report
+        return result
     }
 
     static func flush(_ writer: inout CSVWriter, into spool: Spool) throws(ExportsError) {
@@ -169,19 +167,51 @@ public struct ExportsIngest {
     }
 }
 
-/// `exports-ingest.json`: what each file gave, run totals, and the SHA-256 of each output.
-public struct ExportsIngestReport: Sendable, Codable {
-    /// `ok`, or `failed` when any file could not be read.
-    public var status = "ok"
-    public var failedFiles = 0
-    public var files: [FileReport] = []
-    public var counts: [String: Int] = [:]
-    /// Distinct subjects by resolution status.
-    public var resolution: [String: Int] = [:]
-    public var outputs: [String: String] = [:]
+/// What `ExportsIngest.run` gives back: its stage report (`exports-ingest.json`: each file
+/// as a source, counts of observations by kind, files by format, skipped records and subjects
+/// by resolution status, the outputs' SHA-256) and each file as read (format, skipped records,
+/// the error of one that did not read: also in `exports-rejects.csv`).
+///
+/// ```swift
+/// let result = try ExportsIngest().run(paths: ["input/exports"], outputDirectory: "output/stage/exports")
+/// result.report.counts["observations.bird"]   // birds observed, over every file
+/// result.files.compactMap(\.error)             // the files that did not read
+/// ```
+public struct ExportsIngestResult: Sendable {
+    public var report: StageReport
+    public var files: [FileReport]
+
+    /// Files that could not be read (status `rejected` when any).
+    public var failedFiles: Int { files.filter { $0.error != nil }.count }
+
+    /// Writes the resolution and rejects reports, then the stage report.
+    mutating func finish(resolution: ResolutionReport, rejects: RejectsReport, outputDirectory: String) throws(LocatedError) {
+        let resolutionBytes = try ExportsIngest.json(resolution)
+        try AtomicFile.write(resolutionBytes, to: outputDirectory + "/" + ExportsIngest.resolutionFile)
+        report.outputs.append(.init(file: ExportsIngest.resolutionFile, bytes: resolutionBytes.count, sha256: FileDigest.sha256(resolutionBytes)))
+        let rejectBytes = rejects.csvBytes()
+        try AtomicFile.write(rejectBytes, to: outputDirectory + "/" + ExportsIngest.rejectsFile)
+        report.outputs.append(.init(file: ExportsIngest.rejectsFile, bytes: rejectBytes.count, sha256: FileDigest.sha256(rejectBytes)))
+        report.sources = files.map {
+            StageReport.Source(file: $0.file, bytes: $0.bytes ?? 0, sha256: $0.sha256 ?? "",
+                               rows: .init(read: $0.records, kept: $0.observations.values.reduce(0, +), rejected: $0.rejected, warnings: $0.warnings))
+        }
+        report.findings = .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning))
+        for (status, n) in resolution.counts { report.counts["subjects." + status] = n }
+        for file in files {
+            if let format = file.format { report.counts["files." + format.rawValue, default: 0] += 1 }
+            for (what, n) in file.skipped { report.counts["skipped." + what, default: 0] += n }
+        }
+        report.counts["failedFiles"] = failedFiles
+        if failedFiles > 0 {
+            report.status = .rejected
+            report.failure = "\(failedFiles) of \(files.count) files could not be read; the others were imported"
+        }
+        try report.write(to: outputDirectory + "/" + ExportsIngest.reportFile)
+    }
 }
 
-/// One input file in the ingest report.
+/// One input file as read.
 public struct FileReport: Sendable, Codable {
     public var file: String
     public var sha256: String?

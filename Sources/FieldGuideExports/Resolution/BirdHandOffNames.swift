@@ -25,10 +25,14 @@ public struct BirdHandOffNames: BirdNameResolving, BirdNamesIndex {
     /// index), probability and weeks.
     private let hotspots: [(latitude: Double, longitude: Double, species: [(bird: Int, probability: Int, weeks: Set<Int>)])]
 
-    /// Reads the hand-off in `handOff`, after checking its report and hashes.
+    /// The hand-off files the names are read from.
+    static let files = [N.SpeciesColumn.file, N.TaxonColumn.file, N.NameColumn.file, N.HotspotColumn.file, N.HotspotSpeciesColumn.file]
+
+    /// Reads the hand-off in `handOff`, after checking its report and hashes (`HandOff`, as
+    /// `emit-birds` does).
     public init(handOff: String) throws(LocatedError) {
         source = handOff
-        _ = try N.report(in: handOff)
+        _ = try N.handOff(in: handOff, reading: Self.files)
         var birds: [(id: String, taxon: IndexedTaxon)] = []
         try N.read(N.SpeciesColumn.self, in: handOff) { row in
             birds.append((row[.birdID], IndexedTaxon(speciesCode: row[.speciesCode], commonName: row[.commonName],

@@ -3,25 +3,6 @@ import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
 
-/// What `ingest-faa` found: per source file counts and hashes, join statistics, and status.
-public struct FAAIngestReport: Codable, Sendable, Equatable {
-    public var status: String
-    public var failure: String?
-    public var sources: [Manifest.Source]
-    /// Join and index statistics (`registrationsWithoutModel`, `registrationsWithoutEngine` …).
-    public var counts: [String: Int]
-    /// SHA-256 of each normalized output file, so the next stage can check it read this run's.
-    public var outputs: [String: String]
-
-    public init(status: String, failure: String? = nil, sources: [Manifest.Source], counts: [String: Int], outputs: [String: String]) {
-        self.status = status
-        self.failure = failure
-        self.sources = sources
-        self.counts = counts
-        self.outputs = outputs
-    }
-}
-
 /// Reads ACFTREF, ENGINE and MASTER, normalizes and validates every row, joins MASTER to the
 /// two reference files, and writes the normalized hand-off plus a rejects report.
 ///
@@ -48,9 +29,11 @@ public struct FAAIngest: Sendable {
 
     public init(options: Options = Options()) { self.options = options }
 
-    /// Runs the ingest. On success every output is replaced atomically; on failure only the
-    /// rejects report and a report with `status: failed` are written, and the error is thrown.
-    public func run(sources: FAASources, outputDirectory: String) throws -> FAAIngestReport {
+    /// Runs the ingest and returns its stage report (`faa-ingest.json`: the sources with their
+    /// rows, the join counts, the hand-off files with their SHA-256). On success every output
+    /// is replaced atomically; on failure only the rejects report and a report with status
+    /// `rejected` (or `failed` for a file that cannot be read) are written, and the error is thrown.
+    public func run(sources: FAASources, outputDirectory: String) throws -> StageReport {
         var rejects = RejectsReport()
         var sourceEntries: [Manifest.Source] = []
         var counts: [String: Int] = [:]
@@ -58,8 +41,7 @@ public struct FAAIngest: Sendable {
 
         func fail(_ error: FAAError) throws -> Never {
             try rejects.write(to: out(NormalizedFAA.rejectsFile))
-            let report = FAAIngestReport(status: "failed", failure: error.description, sources: sourceEntries, counts: counts, outputs: [:])
-            try writeReport(report, to: out(NormalizedFAA.reportFile))
+            try Self.report(error.kind == .unreadable ? .failed : .rejected, failure: error.description, sourceEntries, rejects, counts).write(to: out(NormalizedFAA.reportFile))
             throw error
         }
 
@@ -159,20 +141,27 @@ public struct FAAIngest: Sendable {
                 }
             }
 
-            var outputs: [String: String] = [:]
+            var outputs: [StageReport.Output] = []
             for sink in try awaitReference().outputs + [registrationsOut] {
-                outputs[sink.name] = try sink.commit()
+                outputs.append(try .written(out(sink.name), sha256: try sink.commit()))
             }
             try rejects.write(to: out(NormalizedFAA.rejectsFile))
-            let report = FAAIngestReport(status: "ok", sources: sourceEntries, counts: counts, outputs: outputs)
-            try writeReport(report, to: out(NormalizedFAA.reportFile))
-            return report
+            let done = Self.report(.ok, sourceEntries, rejects, counts, outputs: outputs)
+            try done.write(to: out(NormalizedFAA.reportFile))
+            return done
         } catch let error as FAAError {
             if error.kind == .tooManyRejects { throw error }
             try fail(error)
         } catch let error as CSVError {
             try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message))
         }
+    }
+
+    /// The stage report: the sources read so far, finding counts from the rejects, the join counts.
+    private static func report(_ status: StageReport.Status, failure: String? = nil, _ sources: [Manifest.Source], _ rejects: RejectsReport,
+                               _ counts: [String: Int], outputs: [StageReport.Output] = []) -> StageReport {
+        StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
+                    findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
     }
 
     /// What the reference thread read: the files' rejects and entries (complete up to an
@@ -289,10 +278,6 @@ public struct FAAIngest: Sendable {
         }
         throw FAAError(.wrongHeader, file: file, line: 1,
                        "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
-    }
-
-    private func writeReport(_ report: FAAIngestReport, to path: String) throws {
-        try AtomicFile.write(try JSON.encode(report), to: path)
     }
 }
 

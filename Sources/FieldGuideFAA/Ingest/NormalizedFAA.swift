@@ -12,6 +12,10 @@ public enum NormalizedFAA {
     public static let registrationsFile = "registrations.csv"
     public static let reportFile = "faa-ingest.json"
     public static let rejectsFile = "faa-rejects.csv"
+    /// The stage that writes the hand-off (its report's `stage`).
+    package static let producer = "ingest-faa"
+    /// Every hand-off file the emit stage reads.
+    package static let handOffFiles = [modelsFile, enginesFile, registrationsFile]
 
     /// The columns of `models.csv`, in order.
     public enum ModelField: Int, CaseIterable, Sendable {

@@ -75,7 +75,9 @@ public struct StageSpec: Sendable, Equatable, Decodable {
     /// arguments) and `{out}` by the stage's output directory. A nested list is an optional
     /// group, dropped when one of its references has no paths.
     public var args: [ArgSpec]
-    /// A JSON report in the output directory whose counts and rows go into the run summary.
+    /// The stage's report in its output directory, decoded typed once the stage exits 0: a
+    /// `StageReport` (which must say `ok`), or for `manifest.json` an emit stage's `Manifest`.
+    /// A report that does not decode fails the stage; its counts and rows go into the run summary.
     public var report: String?
     /// Skip the stage when its fingerprint matches its last successful run (default true).
     public var cache: Bool

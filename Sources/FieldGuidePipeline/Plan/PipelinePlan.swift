@@ -1,6 +1,10 @@
+import FieldGuideCore
 import Foundation
 
 /// A pipeline with its parameters set and its sources found: what a run will do.
+///
+/// `stages(in:toolDirectory:)` resolves every reference once, into the typed stages a run
+/// executes (command line, inputs, outputs, report).
 ///
 /// ```swift
 /// let plan = try PipelinePlan(try PipelineDefinition.load(path: "pipelines/nightly.yaml"),
@@ -118,4 +122,94 @@ public struct PipelinePlan: Sendable {
         }
         return out
     }
+
+    /// Every stage with its references resolved against `layout`, in definition order.
+    func stages(in layout: StageLayout, toolDirectory: String) -> [PlannedStage] {
+        definition.stages.enumerated().map { index, spec in
+            let directory = layout.staged(spec.name)
+            let arguments = arguments(index) { ref in
+                if ref == PipelineDefinition.outputReference { return [directory] }
+                switch definition.reference(ref) {
+                case .source(let s)?: return sources[s] ?? []
+                case .stage(let s)?: return [layout.cached(s)]
+                case .stageFile(let s, let f)?: return [layout.cached(s) + "/" + f]
+                case nil: return []
+                }
+            }
+            return PlannedStage(
+                index: index, name: spec.name, tool: spec.tool, executable: toolDirectory + "/" + spec.tool,
+                arguments: arguments, template: argumentTemplate(index),
+                inputs: spec.inputs.map(input),
+                outputs: spec.outputs, report: spec.report.map(PlannedStage.Report.init(file:)), cache: spec.cache,
+                dependencies: dependencies[index], directory: directory)
+        }
+    }
+
+    /// An input reference resolved: what it names, and a source's paths.
+    private func input(_ reference: String) -> PlannedStage.Input {
+        let target = definition.reference(reference)
+        guard case .source(let name)? = target else { return .init(reference: reference, target: target, paths: []) }
+        return .init(reference: reference, target: target, paths: sources[name] ?? [])
+    }
+}
+
+/// Where a run's stages write and read: the stage cache (`STATE/stages/NAME`) and this run's
+/// staging (`STATE/staging/RUN/stages/NAME`).
+struct StageLayout: Sendable {
+    let cache: String
+    let staging: String
+
+    func cached(_ stage: String) -> String { cache + "/" + stage }
+    func staged(_ stage: String) -> String { staging + "/" + stage }
+}
+
+/// One stage with every reference resolved: what the executor fingerprints and runs.
+///
+/// ```swift
+/// let stage = plan.stages(in: layout, toolDirectory: ".build/debug")[0]
+/// stage.arguments   // ["input/faa", "--output", "output/.pipeline/nightly/staging/RUN/stages/ingest-faa", …]
+/// ```
+struct PlannedStage: Sendable {
+    /// One input: its reference as written, what it names, and a source's paths.
+    struct Input: Sendable {
+        let reference: String
+        /// Nil for a reference to nothing (a definition the checks did not see).
+        let target: InputReference?
+        let paths: [String]
+    }
+
+    /// The stage's report, decoded typed after it runs: a `StageReport`, or the emit stages'
+    /// `Manifest` (a report named `manifest.json`).
+    enum Report: Sendable, Equatable {
+        case stage(String)
+        case manifest(String)
+
+        init(file: String) { self = file == Manifest.fileName ? .manifest(file) : .stage(file) }
+
+        var file: String {
+            switch self {
+            case .stage(let file), .manifest(let file): file
+            }
+        }
+    }
+
+    let index: Int
+    let name: String
+    let tool: String
+    /// The tool's path in the tool directory.
+    let executable: String
+    /// The command line, every reference replaced by its paths.
+    let arguments: [String]
+    /// The command line with parameters set and references in braces (fingerprinted).
+    let template: [String]
+    let inputs: [Input]
+    /// Files the stage must leave in `directory`.
+    let outputs: [String]
+    let report: Report?
+    /// Skip the stage when its fingerprint matches its last success.
+    let cache: Bool
+    /// Indexes of the stages it reads from.
+    let dependencies: [Int]
+    /// This run's output directory for the stage (`{out}`).
+    let directory: String
 }

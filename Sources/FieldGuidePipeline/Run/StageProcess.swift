@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One stage executable running as a child process, its output delivered line by line.
 ///
@@ -53,7 +58,7 @@ final class StageProcess: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             if terminated { throw PipelineError(.cancelled, "not started: the run was interrupted") }
-            try process.run()
+            try Self.withSignalsUnblocked { try process.run() }
         } catch let error as PipelineError {
             throw error
         } catch {
@@ -68,6 +73,17 @@ final class StageProcess: @unchecked Sendable {
         readers.wait()
         if process.terminationReason == .uncaughtSignal { return 128 + process.terminationStatus }
         return process.terminationStatus
+    }
+
+    /// Runs `body` (the spawn) with no signal blocked on this thread: a child inherits the
+    /// blocked signals of the thread that starts it, and threads started from a dispatch or
+    /// task-pool thread block nearly all of them, SIGTERM included.
+    private static func withSignalsUnblocked(_ body: () throws -> Void) rethrows {
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try body()
     }
 
     /// Sends SIGTERM to the child (if it is running) and keeps it from starting otherwise.

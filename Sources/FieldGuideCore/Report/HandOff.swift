@@ -1,0 +1,73 @@
+import FieldGuideDiagnostics
+import Foundation
+
+/// A stage's hand-off directory, checked once before the next stage reads it: the report is
+/// there, decodes, comes from the expected stage and says `ok`; every file the reader needs is
+/// listed; and every listed output's SHA-256 matches, each file hashed once.
+///
+/// A large file the reader hashes in the pass that parses it is named `streamed`: it is not
+/// hashed on opening, and the reader hands its hash to ``verify(_:sha256:)`` afterwards.
+/// Every refusal is a ``LocatedError`` of kind `badHandOff` at the file concerned.
+///
+/// ```swift
+/// let handOff = try HandOff(directory: "output/.pipeline/nightly/stages/ingest-faa", report: "faa-ingest.json",
+///                           producer: "ingest-faa", files: ["models.csv", "registrations.csv"],
+///                           streamed: ["registrations.csv"])
+/// let models = handOff.path("models.csv")                     // checked already
+/// try handOff.verify("registrations.csv", sha256: digest)     // hashed while parsed
+/// ```
+package struct HandOff: Sendable {
+    package let directory: String
+    /// The producing stage's report (status `ok`).
+    package let report: StageReport
+    package let reportPath: String
+
+    /// Opens the hand-off in `directory`, whose report is `report` written by `producer`.
+    /// `files` are the outputs the reader needs (each must be listed); `streamed` ones are left
+    /// for ``verify(_:sha256:)``. Outputs are checked in file-name order: the first mismatch is refused.
+    package init(directory: String, report file: String, producer: String, files: [String],
+                streamed: Set<String> = []) throws(LocatedError) {
+        self.directory = directory
+        reportPath = directory + "/" + file
+        guard FileManager.default.fileExists(atPath: reportPath) else {
+            throw LocatedError(.badHandOff, file: reportPath, message: "expected the ingest report of \(producer), found none (run \(producer) first)")
+        }
+        let report: StageReport
+        do { report = try StageReport.read(from: reportPath) } catch {
+            throw LocatedError(.badHandOff, file: reportPath, message: error.message)
+        }
+        guard report.stage == producer else {
+            throw LocatedError(.badHandOff, file: reportPath, message: "expected the ingest report of \(producer), found one of \(report.stage)")
+        }
+        guard report.status == .ok else {
+            let outcome = report.status == .failed ? "failed" : "rejected its input"
+            throw LocatedError(.badHandOff, file: reportPath,
+                               message: "ingest \(outcome), nothing to emit: \(report.failure ?? "no reason given")")
+        }
+        self.report = report
+        for name in files where report.output(named: name) == nil {
+            throw LocatedError(.badHandOff, file: reportPath,
+                               message: "expected \(name) among the outputs of \(producer), found \(report.outputs.map(\.file).sorted().joined(separator: ", "))")
+        }
+        for output in report.outputs.sorted(by: { $0.file < $1.file }) where !streamed.contains(output.file) {
+            try check(output.file)
+        }
+    }
+
+    /// The path of a file in the hand-off.
+    package func path(_ file: String) -> String { directory + "/" + file }
+
+    /// The SHA-256 the report gives for `file`.
+    package func expectedSHA256(_ file: String) -> String? { report.output(named: file)?.sha256 }
+
+    /// Refuses `file` when `found` (its SHA-256, taken while it was read) is not the report's.
+    package func verify(_ file: String, sha256 found: String) throws(LocatedError) {
+        guard let expected = expectedSHA256(file), found != expected else { return }
+        throw LocatedError(.badHandOff, file: path(file), message: "expected SHA-256 \(expected) from the ingest report, found \(found)")
+    }
+
+    /// Hashes `file` and refuses it when it is not the report's (`missing` when it cannot be read).
+    package func check(_ file: String) throws(LocatedError) {
+        try verify(file, sha256: (try? FileDigest.sha256(ofFileAt: path(file)).digest) ?? "missing")
+    }
+}

@@ -1,0 +1,133 @@
+import FieldGuideCore
+import Foundation
+
+/// Records one run: its id, its `RunSummary` as the run fills it in, and at the end
+/// `OUTPUT/runs/RUN.json` and the `finished` event.
+///
+/// ```swift
+/// var recorder = RunRecorder(pipeline: "nightly", parameters: ["SOURCES": "input"], outputDirectory: "output") { print($0) }
+/// recorder.record(stages: results)               // false when one failed or the run was cancelled
+/// let summary = recorder.finish()                // writes output/runs/20261122T031500Z.json
+/// ```
+struct RunRecorder {
+    let outputDirectory: String
+    let emit: @Sendable (PipelineEvent) -> Void
+    private let start = ContinuousClock.now
+    private(set) var summary: RunSummary
+
+    /// The run's id (`20261122T031500Z`), unique among the summaries in `OUTPUT/runs`.
+    var runID: String { summary.run }
+
+    init(pipeline: String, parameters: [String: String], outputDirectory: String, emit: @escaping @Sendable (PipelineEvent) -> Void) {
+        self.outputDirectory = outputDirectory
+        self.emit = emit
+        summary = RunSummary(pipeline: pipeline, run: Self.runID(in: outputDirectory + "/runs"), started: Self.iso8601(Date()),
+                             seconds: 0, status: .failed, message: nil, failure: nil, parameters: parameters,
+                             stages: [], guards: [], build: nil, changes: nil)
+    }
+
+    /// The run stopped on `error` before its stages or while publishing.
+    mutating func fail(_ error: PipelineError) {
+        summary.message = error.message
+        summary.failure = error.kind
+        if error.kind == .missingSource {
+            summary.guards = [.init(name: "required sources", held: false, detail: error.message)]
+        }
+    }
+
+    /// Takes the stages' results; false (with the reason recorded) when one failed or the run
+    /// was cancelled: nothing is published then.
+    mutating func record(stages: [RunSummary.Stage], cancelled: Bool) -> Bool {
+        summary.stages = stages
+        if let failed = stages.first(where: { $0.status == .failed }) {
+            summary.message = "stage \(failed.name) failed" + (failed.exitCode.map { " (exit \($0))" } ?? "")
+                + (failed.error.flatMap { $0.split(separator: "\n").last.map { ": \($0)" } } ?? "")
+            summary.failure = .stageFailed
+            return false
+        }
+        if cancelled || stages.contains(where: { $0.status == .cancelled }) {
+            summary.status = .cancelled
+            summary.message = "interrupted; nothing published"
+            summary.failure = .cancelled
+            return false
+        }
+        return true
+    }
+
+    /// Every stage passed and there is nothing to publish.
+    mutating func passed() { summary.status = .passed }
+
+    mutating func guardChecked(_ result: RunSummary.Guard) {
+        summary.guards.append(result)
+        emit(.guardChecked(result))
+    }
+
+    /// How publishing ended; `staging` is where a refused build stays.
+    mutating func record(_ outcome: Publisher.Outcome, staging: String) {
+        switch outcome {
+        case .published(let build, let changes):
+            summary.status = .published
+            summary.build = build
+            summary.changes = changes.map(Self.totals)
+            summary.message = "published \(build)"
+        case .unchanged(let build):
+            summary.status = .unchanged
+            summary.build = build
+            summary.message = "artifacts unchanged; \(build) stays current"
+        case .refused(let failed):
+            summary.status = .refused
+            summary.failure = .guardRefused
+            summary.message = "not published: " + failed.map { "\($0.name): \($0.detail)" }.joined(separator: "; ")
+                + " (the refused build is in \(Publisher.relative(staging, to: outputDirectory))/build)"
+        }
+    }
+
+    /// Writes `OUTPUT/runs/RUN.json`, tells the listener, and returns the summary.
+    func finish() -> RunSummary {
+        var summary = summary
+        summary.seconds = Self.seconds(since: start)
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory + "/runs", withIntermediateDirectories: true)
+            try AtomicFile.write(try JSON.encode(summary), to: outputDirectory + "/runs/" + summary.run + ".json")
+        } catch {
+            summary.message = (summary.message.map { $0 + "; " } ?? "") + "run summary not written: \(error)"
+        }
+        emit(.finished(summary))
+        return summary
+    }
+
+    /// Per section of a change report: before, after, added, removed, changed and its named counts.
+    static func totals(_ report: ChangeReport) -> [String: [String: Int]] {
+        var out: [String: [String: Int]] = [:]
+        for s in report.sections {
+            out[s.title] = ["before": s.before, "after": s.after, "added": s.added.count,
+                            "removed": s.removed.count, "changed": s.changed.count].merging(s.counts) { $1 }
+        }
+        return out
+    }
+
+    /// Seconds since `start`, to the millisecond.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return ((Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) * 1000).rounded() / 1000
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        return f.string(from: date)
+    }
+
+    /// `20261122T031500Z`, with `-2`, `-3`… when a run of the same second exists.
+    static func runID(in runs: String) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let base = f.string(from: Date())
+        var id = base
+        var n = 2
+        while FileManager.default.fileExists(atPath: runs + "/" + id + ".json") { id = "\(base)-\(n)"; n += 1 }
+        return id
+    }
+}

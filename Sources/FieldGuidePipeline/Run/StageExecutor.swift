@@ -1,0 +1,209 @@
+import FieldGuideCore
+import Foundation
+
+/// Runs one planned stage: fingerprint → cache → process → store.
+///
+/// A stage whose fingerprint matches its last success (and whose cached report decodes) is
+/// skipped. Otherwise its tool runs into this run's staging directory; it passes when it exits
+/// 0, leaves every declared output, and its report decodes typed (a `StageReport` with status
+/// `ok`, or an emit stage's `Manifest`). Only then does the directory replace the cached one.
+///
+/// ```swift
+/// let executor = StageExecutor(cache: StageCache(directory: state + "/stages"), trash: work + "/replaced",
+///                              environment: ProcessInfo.processInfo.environment, force: false,
+///                              cancellation: Cancellation()) { event in print(event) }
+/// let result = executor.execute(stage)   // RunSummary.Stage: ran, skipped, failed or cancelled
+/// ```
+final class StageExecutor: Sendable {
+    let cache: StageCache
+    /// Where replaced cache entries go (inside this run's staging).
+    let trash: String
+    /// The stages' environment (`SOURCE_DATE_EPOCH` in it is part of every fingerprint).
+    let environment: [String: String]
+    /// Run every stage even when its fingerprint matches.
+    let force: Bool
+    let cancellation: Cancellation
+    let emit: @Sendable (PipelineEvent) -> Void
+    private let digests = DigestMemo()
+
+    init(cache: StageCache, trash: String, environment: [String: String], force: Bool, cancellation: Cancellation,
+         emit: @escaping @Sendable (PipelineEvent) -> Void) {
+        self.cache = cache
+        self.trash = trash
+        self.environment = environment
+        self.force = force
+        self.cancellation = cancellation
+        self.emit = emit
+    }
+
+    /// Fingerprints the stage, then skips it or runs it and caches its outputs.
+    func execute(_ stage: PlannedStage) -> RunSummary.Stage {
+        let started = ContinuousClock.now
+        var result = RunSummary.Stage(name: stage.name, tool: stage.tool, status: .failed, seconds: 0, exitCode: nil,
+                                      fingerprint: nil, inputBytes: 0, counts: [:], rows: nil, error: nil)
+        do {
+            let (fingerprint, bytes) = try self.fingerprint(stage)
+            result.fingerprint = fingerprint
+            result.inputBytes = bytes
+            if stage.cache, !force, cache.record(stage.name)?.fingerprint == fingerprint,
+               let summary = try? ReportSummary(stage.report, in: cache.path(stage.name), tool: stage.tool) {
+                result.status = .skipped
+                (result.counts, result.rows) = (summary.counts, summary.rows)
+            } else {
+                try run(stage, fingerprint: fingerprint, into: &result)
+            }
+        } catch {
+            result.error = error.message
+            result.status = error.kind == .cancelled ? .cancelled : .failed
+        }
+        result.seconds = RunRecorder.seconds(since: started)
+        return result
+    }
+
+    /// Runs the tool into the stage's staging directory, checks what it left, caches it.
+    private func run(_ stage: PlannedStage, fingerprint: String, into result: inout RunSummary.Stage) throws(PipelineError) {
+        try? FileManager.default.removeItem(atPath: stage.directory)
+        do {
+            try FileManager.default.createDirectory(atPath: stage.directory, withIntermediateDirectories: true)
+        } catch {
+            throw PipelineError(.io, "\(stage.directory): \(error.localizedDescription)")
+        }
+        emit(.stageStarted(stage: stage.name, command: [stage.executable] + stage.arguments, inputBytes: result.inputBytes))
+        let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment)
+        guard cancellation.register(child) else { throw PipelineError(.cancelled, "not started: the run was interrupted") }
+        defer { cancellation.unregister(child) }
+        let tail = LineTail(limit: 12)
+        let status = try child.run { [emit] line in
+            tail.append(line)
+            emit(.stageLine(stage: stage.name, line: line))
+        }
+        result.exitCode = status
+        guard status == 0 else { throw PipelineError(cancellation.isCancelled ? .cancelled : .stageFailed, tail.text) }
+        if let missing = stage.outputs.first(where: { !FileManager.default.fileExists(atPath: stage.directory + "/" + $0) }) {
+            throw PipelineError(.stageFailed, "\(stage.tool) exited 0 but did not write its declared output \(missing)")
+        }
+        let summary = try ReportSummary(stage.report, in: stage.directory, tool: stage.tool)
+        let record = try StageRecord.make(stage: stage.name, fingerprint: fingerprint, directory: stage.directory)
+        try cache.store(record, from: stage.directory, trash: trash)
+        result.status = .ran
+        (result.counts, result.rows) = (summary.counts, summary.rows)
+    }
+
+    /// SHA-256 over the tool, the command line with parameters set, every input's content and
+    /// `SOURCE_DATE_EPOCH`; and the inputs' size in bytes.
+    private func fingerprint(_ stage: PlannedStage) throws(PipelineError) -> (String, Int) {
+        var lines = ["fieldguide-pipeline-stage 1", "stage \(stage.name)", "tool \(stage.tool) \(try digests.tool(stage.executable))"]
+        lines += stage.template.map { "arg \($0)" }
+        var bytes = 0
+        for input in stage.inputs {
+            switch input.target {
+            case .source(let name)?:
+                let digest = try digests.source(name, paths: input.paths)
+                lines.append("input \(input.reference) \(digest.sha256)")
+                bytes += digest.bytes
+            case .stage(let name)?:
+                guard let record = cache.record(name) else { throw PipelineError(.io, "stage \(name) left no outputs for \(stage.name)") }
+                lines.append("input \(input.reference) \(record.digest)")
+                bytes += record.bytes
+            case .stageFile(let name, let file)?:
+                guard let digest = cache.record(name)?.outputs[file] else {
+                    throw PipelineError(.io, "stage \(name) left no \(file) for \(stage.name)")
+                }
+                lines.append("input \(input.reference) \(digest)")
+                bytes += (try? FileManager.default.attributesOfItem(atPath: cache.path(name) + "/" + file)[.size] as? Int) ?? 0
+            case nil:
+                throw PipelineError(.invalidDefinition, "stage \(stage.name) reads unknown input \(input.reference)")
+            }
+        }
+        lines.append("env SOURCE_DATE_EPOCH=\(environment["SOURCE_DATE_EPOCH"] ?? "")")
+        return (FileDigest.sha256(Array(lines.joined(separator: "\n").utf8)), bytes)
+    }
+}
+
+/// What the run summary takes from a stage's report, decoded typed: its named counts, and
+/// its rows summed over its sources (over every artifact's sources for a manifest).
+///
+/// ```swift
+/// let summary = try ReportSummary(.stage("faa-ingest.json"), in: directory, tool: "ingest-faa")
+/// summary.rows?.read   // 52
+/// ```
+struct ReportSummary: Sendable, Equatable {
+    var counts: [String: Int] = [:]
+    var rows: Manifest.Rows?
+
+    /// A report that does not decode, or a stage report whose status is not `ok`, fails the stage.
+    init(_ report: PlannedStage.Report?, in directory: String, tool: String) throws(PipelineError) {
+        guard let report else { return }
+        let path = directory + "/" + report.file
+        switch report {
+        case .stage:
+            let decoded: StageReport
+            do { decoded = try StageReport.read(from: path) } catch {
+                throw PipelineError(.stageFailed, "\(tool) exited 0 but \(error.description)")
+            }
+            guard decoded.status == .ok else {
+                throw PipelineError(.stageFailed, "\(tool) exited 0 but \(path) says \(decoded.status.rawValue): \(decoded.failure ?? "no reason given")")
+            }
+            (counts, rows) = (decoded.counts, decoded.rows)
+        case .manifest:
+            let manifest: Manifest
+            do { manifest = try Manifest.read(from: path) } catch {
+                throw PipelineError(.stageFailed, "\(tool) exited 0 but \(error.description)")
+            }
+            for artifact in manifest.artifacts {
+                counts.merge(artifact.counts, uniquingKeysWith: +)
+                rows = artifact.sources.reduce(rows) { ($0 ?? Manifest.Rows()) + $1.rows }
+            }
+        }
+    }
+}
+
+/// Source and tool digests, each taken once per run however many stages read them.
+private final class DigestMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sources: [String: (sha256: String, bytes: Int)] = [:]
+    private var tools: [String: String] = [:]
+
+    func source(_ name: String, paths: [String]) throws(PipelineError) -> (sha256: String, bytes: Int) {
+        if let known = locked({ sources[name] }) { return known }
+        let digest = try ContentDigest.digest(of: paths)
+        locked { sources[name] = digest }
+        return digest
+    }
+
+    func tool(_ path: String) throws(PipelineError) -> String {
+        if let known = locked({ tools[path] }) { return known }
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw PipelineError(.io, "\(path): no such stage executable (build it, or pass --bin)")
+        }
+        let digest: String
+        do { digest = try FileDigest.sha256(ofFileAt: path).digest } catch { throw PipelineError(.io, error.description) }
+        locked { tools[path] = digest }
+        return digest
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}
+
+/// The last lines of a stage's output, kept for the summary of a failed stage.
+final class LineTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private let limit: Int
+    init(limit: Int) { self.limit = limit }
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        if lines.count > limit { lines.removeFirst() }
+        lock.unlock()
+    }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines.joined(separator: "\n")
+    }
+}
