@@ -167,6 +167,7 @@ final class Display: @unchecked Sendable {
             switch s.status {
             case .ran: text += String(format: " in %.2f s", s.seconds)
             case .skipped: text += ": inputs unchanged since its last successful run"
+            case .dropped: text += ": \(s.error ?? "an input is absent"); the stages after it run without it"
             case .failed: text += s.exitCode.map { " (exit \($0))" } ?? (s.error.map { ": \($0)" } ?? "")
             default: break
             }

@@ -124,32 +124,63 @@ public struct PipelinePlan: Sendable {
     }
 
     /// Every stage with its references resolved against `layout`, in definition order.
+    ///
+    /// A stage whose command line needs an absent optional source outside an optional group
+    /// (`"{exports}"` with no exports) is dropped, with the reason; so is a stage that needs a
+    /// dropped stage's output. A reference inside an optional group (`[--observations,
+    /// "{ingest-exports/observations.csv}"]`) is simply left out.
     func stages(in layout: StageLayout, toolDirectory: String) -> [PlannedStage] {
-        definition.stages.enumerated().map { index, spec in
+        var dropped: [String: String] = [:]
+        var planned: [Int: PlannedStage] = [:]
+        for index in order {
+            let spec = definition.stages[index]
             let directory = layout.staged(spec.name)
-            let arguments = arguments(index) { ref in
+            let paths = { (ref: String) -> [String] in
                 if ref == PipelineDefinition.outputReference { return [directory] }
                 switch definition.reference(ref) {
                 case .source(let s)?: return sources[s] ?? []
-                case .stage(let s)?: return [layout.cached(s)]
-                case .stageFile(let s, let f)?: return [layout.cached(s) + "/" + f]
+                case .stage(let s)?: return dropped[s] == nil ? [layout.cached(s)] : []
+                case .stageFile(let s, let f)?: return dropped[s] == nil ? [layout.cached(s) + "/" + f] : []
                 case nil: return []
                 }
             }
-            return PlannedStage(
+            let reason = requiredReferences(index).lazy.compactMap { ref -> String? in
+                guard paths(ref).isEmpty else { return nil }
+                switch definition.reference(ref) {
+                case .source(let s)?: return "source '\(s)' is absent"
+                case .stage(let s)?, .stageFile(let s, _)?: return "stage \(s) was dropped (\(dropped[s] ?? ""))"
+                case nil: return nil
+                }
+            }.first
+            if let reason { dropped[spec.name] = reason }
+            planned[index] = PlannedStage(
                 index: index, name: spec.name, tool: spec.tool, executable: toolDirectory + "/" + spec.tool,
-                arguments: arguments, template: argumentTemplate(index),
-                inputs: spec.inputs.map(input),
+                arguments: arguments(index, paths: paths), template: argumentTemplate(index),
+                inputs: spec.inputs.map { input($0, dropped: dropped) },
                 outputs: spec.outputs, report: spec.report.map(PlannedStage.Report.init(file:)), cache: spec.cache,
-                dependencies: dependencies[index], directory: directory)
+                dependencies: dependencies[index], directory: directory, dropped: reason)
+        }
+        return definition.stages.indices.map { planned[$0]! }
+    }
+
+    /// The references a stage's command line cannot do without: those in plain words, not in
+    /// an optional group.
+    func requiredReferences(_ stage: Int) -> [String] {
+        definition.stages[stage].args.flatMap { arg -> [String] in
+            guard case .word(let w) = arg else { return [] }
+            return PipelineDefinition.argumentReferences(in: Self.expand(w, parameters))
         }
     }
 
     /// An input reference resolved: what it names, and a source's paths.
-    private func input(_ reference: String) -> PlannedStage.Input {
+    private func input(_ reference: String, dropped: [String: String]) -> PlannedStage.Input {
         let target = definition.reference(reference)
-        guard case .source(let name)? = target else { return .init(reference: reference, target: target, paths: []) }
-        return .init(reference: reference, target: target, paths: sources[name] ?? [])
+        switch target {
+        case .source(let name)?: return .init(reference: reference, target: target, paths: sources[name] ?? [])
+        case .stage(let name)?, .stageFile(let name, _)?:
+            return .init(reference: reference, target: target, paths: [], dropped: dropped[name] != nil)
+        case nil: return .init(reference: reference, target: target, paths: [])
+        }
     }
 }
 
@@ -176,6 +207,8 @@ struct PlannedStage: Sendable {
         /// Nil for a reference to nothing (a definition the checks did not see).
         let target: InputReference?
         let paths: [String]
+        /// The stage it names was dropped: fingerprinted as absent, not read.
+        var dropped = false
     }
 
     /// The stage's report, decoded typed after it runs: a `StageReport`, or the emit stages'
@@ -212,4 +245,6 @@ struct PlannedStage: Sendable {
     let dependencies: [Int]
     /// This run's output directory for the stage (`{out}`).
     let directory: String
+    /// Why the stage does not run (an optional source it needs is absent), if it does not.
+    var dropped: String? = nil
 }

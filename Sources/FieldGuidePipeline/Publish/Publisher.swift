@@ -40,15 +40,16 @@ struct Publisher {
     }
 
     /// Assembles the build from the stages' cached outputs (`file(ref)` gives a reference's
+    /// path, nil for the output of a stage that was dropped: it is left out of the build;
     /// path), checks the guards, writes the change report and publishes.
-    func publish(file: (String) -> String, onGuard: (RunSummary.Guard) -> Void) throws(PipelineError) -> Outcome {
+    func publish(file: (String) -> String?, onGuard: (RunSummary.Guard) -> Void) throws(PipelineError) -> Outcome {
         let fm = FileManager.default
         let build = staging + "/build"
         do {
             try? fm.removeItem(atPath: build)
             try fm.createDirectory(atPath: build + "/reports", withIntermediateDirectories: true)
-            for ref in spec.artifacts { try Self.link(file(ref), to: build + "/" + (ref as NSString).lastPathComponent) }
-            for ref in spec.reports { try Self.link(file(ref), to: build + "/reports/" + (ref as NSString).lastPathComponent) }
+            for ref in spec.artifacts { if let path = file(ref) { try Self.link(path, to: build + "/" + (ref as NSString).lastPathComponent) } }
+            for ref in spec.reports { if let path = file(ref) { try Self.link(path, to: build + "/reports/" + (ref as NSString).lastPathComponent) } }
         } catch {
             throw PipelineError(.io, "assembling the build in \(build): \(error.localizedDescription)")
         }
@@ -56,8 +57,9 @@ struct Publisher {
         // One manifest for the build: every emit stage's entries.
         var manifest = Manifest(format: .init(major: Int(ArtifactFormat.majorVersion), minor: Int(ArtifactFormat.minorVersion)), tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: [])
         for ref in spec.manifests {
-            guard let data = fm.contents(atPath: file(ref)), let part = try? Manifest.decode(from: data) else {
-                throw PipelineError(.io, "\(file(ref)): cannot read the stage's manifest")
+            guard let path = file(ref) else { continue }
+            guard let data = fm.contents(atPath: path), let part = try? Manifest.decode(from: data) else {
+                throw PipelineError(.io, "\(path): cannot read the stage's manifest")
             }
             for entry in part.artifacts where spec.artifacts.contains(where: { ($0 as NSString).lastPathComponent == entry.file }) {
                 manifest = manifest.replacing(entry)

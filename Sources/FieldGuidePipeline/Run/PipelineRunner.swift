@@ -101,7 +101,7 @@ public final class PipelineRunner: Sendable {
         guard recorder.record(stages: results, cancelled: cancellation.isCancelled) else { return recorder.finish() }
 
         if let spec = definition.publish {
-            publish(spec, layout: layout, work: work, recorder: &recorder)
+            publish(spec, layout: layout, work: work, dropped: Set(stages.filter { $0.dropped != nil }.map(\.name)), recorder: &recorder)
             onEvent(.publishing(recorder.summary.message ?? ""))
         } else {
             recorder.passed()
@@ -111,13 +111,13 @@ public final class PipelineRunner: Sendable {
     }
 
     /// Assembles, guards and publishes the build from the stages' cached outputs.
-    private func publish(_ spec: PublishSpec, layout: StageLayout, work: String, recorder: inout RunRecorder) {
+    private func publish(_ spec: PublishSpec, layout: StageLayout, work: String, dropped: Set<String>, recorder: inout RunRecorder) {
         let publisher = Publisher(outputDirectory: options.outputDirectory, spec: spec, guards: definition.guards,
                                   runID: recorder.runID, staging: work)
         do {
             let outcome = try publisher.publish(file: { ref in
                 guard case .stageFile(let stage, let file)? = definition.reference(ref) else { return ref }
-                return layout.cached(stage) + "/" + file
+                return dropped.contains(stage) ? nil : layout.cached(stage) + "/" + file
             }, onGuard: { recorder.guardChecked($0) })
             recorder.record(outcome, staging: work)
             if case .refused = outcome {} else { try? FileManager.default.removeItem(atPath: work) }

@@ -27,6 +27,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public struct Stage: Codable, Sendable, Equatable {
         public enum Status: String, Codable, Sendable {
             case ran, skipped, failed, notRun = "not-run", cancelled
+            /// Not run: an optional source it needs is absent (the reason is in `error`).
+            case dropped
         }
         public var name: String
         public var tool: String

@@ -41,6 +41,10 @@ final class StageExecutor: Sendable {
         let started = ContinuousClock.now
         var result = RunSummary.Stage(name: stage.name, tool: stage.tool, status: .failed, seconds: 0, exitCode: nil,
                                       fingerprint: nil, inputBytes: 0, counts: [:], rows: nil, error: nil)
+        if let reason = stage.dropped {
+            (result.status, result.error) = (.dropped, reason)
+            return result
+        }
         do {
             let (fingerprint, bytes) = try self.fingerprint(stage)
             result.fingerprint = fingerprint
@@ -96,6 +100,10 @@ final class StageExecutor: Sendable {
         lines += stage.template.map { "arg \($0)" }
         var bytes = 0
         for input in stage.inputs {
+            if input.dropped {
+                lines.append("input \(input.reference) absent")
+                continue
+            }
             switch input.target {
             case .source(let name)?:
                 let digest = try digests.source(name, paths: input.paths)

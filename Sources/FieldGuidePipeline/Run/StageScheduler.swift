@@ -1,7 +1,7 @@
 import Foundation
 
-/// Decides which stage runs when: a stage starts once every stage it reads from ran or was
-/// skipped, at most `jobs` at once, in plan order; after a failure or a cancellation no new
+/// Decides which stage runs when: a stage starts once every stage it reads from ran, was
+/// skipped or was dropped, at most `jobs` at once, in plan order; after a failure or a cancellation no new
 /// stage starts and the running ones are waited for.
 ///
 /// The stages run as child tasks of one task group; each stage's blocking work (hashing, a
@@ -67,7 +67,7 @@ struct StageScheduler: Sendable {
 
     /// Whether every stage `index` reads from ran or was skipped.
     private func isReady(_ index: Int, _ ended: [Int: RunSummary.Stage]) -> Bool {
-        stages[index].dependencies.allSatisfy { ended[$0].map { $0.status == .ran || $0.status == .skipped } ?? false }
+        stages[index].dependencies.allSatisfy { ended[$0].map { [.ran, .skipped, .dropped].contains($0.status) } ?? false }
     }
 
     /// Runs blocking work on a thread of its own and waits for its value without holding a

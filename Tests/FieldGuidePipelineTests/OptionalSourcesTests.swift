@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// An optional source that is absent drops the stages that need it, and the rest publishes.
+@Suite("Nightly with optional sources absent", .serialized)
+struct OptionalSourcesTests {
+    /// A SOURCES directory with faa/ and the seed JSON only, plus the optional parts asked for.
+    static func sources(in directory: URL, with optional: [String]) throws -> String {
+        let fm = FileManager.default
+        let sources = directory.appendingPathComponent("sources")
+        try fm.createDirectory(at: sources.appendingPathComponent("birds"), withIntermediateDirectories: true)
+        try fm.copyItem(at: TestPaths.input.appendingPathComponent("faa"), to: sources.appendingPathComponent("faa"))
+        for seed in ["bird_database.json", "watchlists.json", "sharedWatchlists.json", "home_data.json"] {
+            try fm.copyItem(at: TestPaths.input.appendingPathComponent("birds/" + seed), to: sources.appendingPathComponent("birds/" + seed))
+        }
+        for part in optional {
+            try fm.copyItem(at: TestPaths.input.appendingPathComponent(part), to: sources.appendingPathComponent(part))
+        }
+        return sources.path
+    }
+
+    static func run(_ sources: String, _ output: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+        try TestPaths.run("pipeline", ["run", "pipelines/nightly.yaml", "--set", "SOURCES=\(sources)", "--output", output.path, "--progress", "plain"])
+    }
+
+    @Test("no exports/: ingest-exports is dropped with the reason, emit-birds runs without observations, both artifacts publish")
+    func noExports() throws {
+        let directory = try TestPaths.temporaryDirectory("optional-exports")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sources = try Self.sources(in: directory, with: ["birds/taxonomy", "birds/ebird", "birds/names"])
+        let output = directory.appendingPathComponent("out")
+        let run = try Self.run(sources, output)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("[ingest-exports] dropped: source 'exports' is absent"))
+        for file in ["aircraft.fgb", "birds.fgb", "reports/faa-rejects.csv"] {
+            #expect(FileManager.default.fileExists(atPath: output.path + "/current/" + file), "\(file)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/current/reports/exports-rejects.csv"))
+        let again = try Self.run(sources, output)
+        #expect(again.status == 0 && again.stderr.contains("pipeline: unchanged"), "\(again.stderr)")
+    }
+
+    @Test("every optional source absent (taxonomy, bar charts, seasons, labels, exports, ICAO types): still publishes")
+    func everyOptionalAbsent() throws {
+        let directory = try TestPaths.temporaryDirectory("optional-none")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out")
+        let run = try Self.run(try Self.sources(in: directory, with: []), output)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("pipeline: published"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/current/birds.fgb"))
+    }
+}
