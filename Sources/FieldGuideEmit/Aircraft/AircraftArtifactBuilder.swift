@@ -3,6 +3,7 @@ import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideCSV
 import FieldGuideFAA
+import FieldGuideWorkers
 
 /// Builds the aircraft artifact's sections from normalized FAA records.
 ///

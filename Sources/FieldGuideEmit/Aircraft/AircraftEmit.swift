@@ -2,6 +2,7 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideFAA
+import FieldGuideWorkers
 import Foundation
 
 /// The index/emit stage: normalized FAA hand-off in, `aircraft.fgb` + `manifest.json` out.

@@ -2,6 +2,7 @@ import Foundation
 import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
+import FieldGuideWorkers
 
 /// What `ingest-faa` found: per source file counts and hashes, join statistics, and status.
 public struct FAAIngestReport: Codable, Sendable, Equatable {

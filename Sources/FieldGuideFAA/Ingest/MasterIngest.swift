@@ -1,6 +1,7 @@
 import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
+import FieldGuideWorkers
 import Foundation
 
 /// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes.

@@ -1,6 +1,7 @@
 import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
+import FieldGuideWorkers
 
 /// The typed hand-off between `ingest-faa` and the index/emit stage: plain CSV files with
 /// trimmed text, raw codes, ISO dates, `N`-prefixed marks and hex Mode S addresses.
