@@ -7,7 +7,7 @@
 // Data flows one way: sources → stages → artifacts → query library.
 //   C shims         CCSV (libcsv, no pkg-config file), CLibXML2
 //   foundations     FieldGuideDiagnostics  the located error every reader throws
-//                   FieldGuideWorkers      threads: background tasks, concurrent calls
+//                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
 //                   FieldGuideCore         stage plumbing: reports, digests, atomic files
 //   artifact        FieldGuideArtifact     the read side of the format (what apps ship)

@@ -244,10 +244,9 @@ public struct FAAIngest: Sendable {
     /// on this one, in file order.
     private func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
                           _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> Manifest.Source {
-        let hash = DigestBox()
         var rows = Manifest.Rows()
         var sawHeader = false
-        try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
+        let hash = try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hashing { try source.stream($0) }) { record in
             if record.index == 0 {
                 try checkHeader(record, of: source.name, expected: kind)
                 sawHeader = true
@@ -267,7 +266,7 @@ public struct FAAIngest: Sendable {
         guard sawHeader else {
             throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(kind.fileName) header, found an empty file")
         }
-        return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.digest, rows: rows)
+        return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows)
     }
 
     private func checkHeader(_ record: CSVRecord, of file: String, expected: FAAFileKind) throws {
@@ -302,29 +301,20 @@ public struct FAAIngest: Sendable {
     }
 }
 
-/// The source digest, handed from the parsing thread once it has read the whole file.
-final class DigestBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = ("", 0)
-    func set(digest: String, bytes: Int) { lock.lock(); value = (digest, bytes); lock.unlock() }
-    var digest: String { lock.lock(); defer { lock.unlock() }; return value.0 }
-    var bytes: Int { lock.lock(); defer { lock.unlock() }; return value.1 }
-
-    /// A `CSVPipeline` producer: `stream` reads the file's chunks, which are hashed on their
-    /// way to the parser; the digest lands here once the file is read.
-    ///
-    /// ```swift
-    /// try CSVPipeline.run(dialect: .fixedWidth, file: name, produce: hash.hashing { try source.stream($0) }) { … }
-    /// ```
-    func hashing(_ stream: @escaping @Sendable (_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
-        -> @Sendable (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void {
-        { feed in
-            var digest = StreamingDigest()
-            try stream { chunk in
-                digest.update(chunk)
-                try feed(chunk)
-            }
-            self.set(digest: digest.finalize(), bytes: digest.bytes)
+/// A `CSVPipeline` producer: the chunks `stream` reads are hashed on their way to the parser,
+/// and their SHA-256 and size returned once the file is read.
+///
+/// ```swift
+/// let hash = try CSVPipeline.run(dialect: .fixedWidth, file: name, produce: hashing { try source.stream($0) }) { … }
+/// ```
+func hashing(_ stream: @escaping @Sendable (_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
+    -> @Sendable (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> (sha256: String, bytes: Int) {
+    { feed in
+        var digest = StreamingDigest()
+        try stream { chunk in
+            digest.update(chunk)
+            try feed(chunk)
         }
+        return (digest.finalize(), digest.bytes)
     }
 }

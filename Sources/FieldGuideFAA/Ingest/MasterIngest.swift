@@ -134,15 +134,18 @@ enum MasterReader {
         /// The file's SHA-256 and size; waits for the hash's last stretch when it is still running.
         func sourceHash() throws -> (sha256: String, bytes: Int) {
             switch hash {
-            case let .done(box): return (box.digest, box.bytes)
+            case let .done(sha256, bytes): return (sha256, bytes)
             case let .running(task): return try task.value()
+            case .unread: throw parts.lazy.compactMap(\.failure).first!  // a read stops early only on a failure
             }
         }
     }
 
     fileprivate enum Hash {
-        case done(DigestBox)
+        case done(sha256: String, bytes: Int)
         case running(BackgroundTask<(sha256: String, bytes: Int)>)
+        /// The read stopped early: the part's failure, which stops the merge before the hash is asked for.
+        case unread
     }
 
     static func read(_ source: FAASourceFile, parallelThreshold: Int, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
@@ -150,9 +153,9 @@ enum MasterReader {
             return try readHalves(file, checkHeader: checkHeader)
         }
         let part = MasterPart(file: source.name)
-        let hash = DigestBox()
+        var hash = Hash.unread
         do {
-            try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
+            let digest = try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hashing { try source.stream($0) }) { record in
                 if record.index == 0 {
                     try checkHeader(record)
                     part.sawHeader = true
@@ -160,10 +163,11 @@ enum MasterReader {
                     part.add(record)
                 }
             }
+            hash = .done(sha256: digest.sha256, bytes: digest.bytes)
         } catch {
             part.failure = error
         }
-        return Result(parts: [part], hash: .done(hash))
+        return Result(parts: [part], hash: hash)
     }
 
     private static func readHalves(_ file: SplitFile, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
@@ -209,7 +213,7 @@ enum MasterReader {
             }
         }
         // A first half that failed started no hash: its error stops the merge before the hash is asked for.
-        return Result(parts: parts, hash: tail.task.map { .running($0) } ?? .done(DigestBox()))
+        return Result(parts: parts, hash: tail.task.map { .running($0) } ?? .unread)
     }
 
     /// The hash of the rest of the file, started by the first half's thread.

@@ -123,12 +123,11 @@ public enum NormalizedFAA {
     @discardableResult
     public static func readRegistrationRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws -> String {
         let name = PathName(path: path).lastComponent
-        let hash = DigestBox()
-        try CSVPipeline.run(dialect: .rfc4180, file: name, produce: hash.hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
+        let hash = try CSVPipeline.run(dialect: .rfc4180, file: name, produce: hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
             try check(record, header: registrationHeader, file: name)
             if record.index > 0 { try body(record) }
         }
-        return hash.digest
+        return hash.sha256
     }
 
     /// `registrations.csv` cut in two at a line boundary, for reading its halves on two threads
