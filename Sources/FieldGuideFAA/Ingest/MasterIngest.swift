@@ -2,7 +2,6 @@ import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
 import FieldGuideWorkers
-import Foundation
 
 /// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes.
 struct FAAJoinKeys: Sendable {
@@ -117,15 +116,13 @@ final class MasterPart: @unchecked Sendable {
     }
 }
 
-/// Reads a MASTER file into `MasterPart`s.
+/// Reads a MASTER file into `MasterPart`s, and its SHA-256.
 ///
-/// A plain file of at least `parallelThreshold` bytes is cut at the line boundary nearest its
-/// middle and the two halves are read, parsed (a libcsv parser each) and normalized on two
-/// threads. MASTER is unquoted, so a line feed always ends a record and the second parser can
-/// start there; it numbers its lines from the count of line feeds before the cut. The first
-/// thread hashes the first half as it parses it, then hands the rest of the file's hash to a
-/// thread of its own, which finishes while the caller merges the parts. Anything else (a ZIP
-/// entry, a small file) is read in one pass through `CSVPipeline`.
+/// A plain file of at least `parallelThreshold` bytes is read in two halves on two threads
+/// (`SplitFile.readHalves`: a libcsv parser and a part each, the file hashed meanwhile, the
+/// last stretch of the hash still running while the caller merges the parts). MASTER is
+/// unquoted, so a line feed always ends a record and the second parser can start at the cut.
+/// Anything else (a ZIP entry, a small file) is read in one pass through `CSVPipeline`.
 enum MasterReader {
     struct Result {
         var parts: [MasterPart]
@@ -135,7 +132,9 @@ enum MasterReader {
         func sourceHash() throws -> (sha256: String, bytes: Int) {
             switch hash {
             case let .done(sha256, bytes): return (sha256, bytes)
-            case let .running(task): return try task.value()
+            case let .running(task):
+                let digest = try task.value()
+                return (digest.finalize(), digest.bytes)
             case .unread: throw parts.lazy.compactMap(\.failure).first!  // a read stops early only on a failure
             }
         }
@@ -143,7 +142,7 @@ enum MasterReader {
 
     fileprivate enum Hash {
         case done(sha256: String, bytes: Int)
-        case running(BackgroundTask<(sha256: String, bytes: Int)>)
+        case running(BackgroundTask<StreamingDigest>)
         /// The read stopped early: the part's failure, which stops the merge before the hash is asked for.
         case unread
     }
@@ -172,52 +171,24 @@ enum MasterReader {
 
     private static func readHalves(_ file: SplitFile, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
         // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
-        let parts = [0, 1].map { _ in MasterPart(file: file.name, expectedRows: file.size / 1_000) }
-        let tail = TailHash()
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let part = parts[half]
+        let expectedRows = file.size / 1_000
+        var read = file.readHalves(dialect: .fixedWidth, hashing: StreamingDigest()) { half in
+            let part = MasterPart(file: file.name, expectedRows: expectedRows)
             do {
-                if half == 0 {
-                    var digest = StreamingDigest()
-                    let parser = try CSVParser(dialect: .fixedWidth, file: file.name)
-                    let body: (CSVRecord) throws -> Void = { record in
-                        if record.index == 0 {
-                            try checkHeader(record)
-                            part.sawHeader = true
-                        } else {
-                            part.add(record)
-                        }
+                try half.parse { record in
+                    if half.isFirst && record.index == 0 {
+                        try checkHeader(record)
+                        part.sawHeader = true
+                    } else {
+                        part.add(record)
                     }
-                    try file.read(0..<file.cut) { chunk in
-                        digest.update(chunk)
-                        try parser.parse(chunk, body)
-                    }
-                    try parser.finish(body)
-                    // This thread is done with its digest: the copy is the task's alone.
-                    let firstHalf = UncheckedSendable(value: digest)
-                    tail.task = BackgroundTask {
-                        var digest = firstHalf.value
-                        try file.read(file.cut..<file.size) { digest.update($0) }
-                        return (digest.finalize(), digest.bytes)
-                    }
-                } else {
-                    let lineFeeds = try file.lineFeedsBeforeCut()
-                    var dialect = CSVDialect.fixedWidth
-                    dialect.skipsByteOrderMark = false  // not the start of the file
-                    let parser = try CSVParser(dialect: dialect, file: file.name, firstLine: lineFeeds + 1)
-                    try file.read(file.cut..<file.size) { chunk in try parser.parse(chunk) { part.add($0) } }
-                    try parser.finish { part.add($0) }
                 }
             } catch {
-                part.failure = error
+                part.failure = error  // the rows before it are complete
             }
+            return part
         }
         // A first half that failed started no hash: its error stops the merge before the hash is asked for.
-        return Result(parts: parts, hash: tail.task.map { .running($0) } ?? .unread)
-    }
-
-    /// The hash of the rest of the file, started by the first half's thread.
-    private final class TailHash: @unchecked Sendable {
-        var task: BackgroundTask<(sha256: String, bytes: Int)>?
+        return Result(parts: try read.takeOutputs(), hash: read.digest.map { .running($0) } ?? .unread)
     }
 }
