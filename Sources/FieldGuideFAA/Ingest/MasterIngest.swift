@@ -35,8 +35,9 @@ struct FAAJoinKeys: Sendable {
 /// row in file order with what the merge needs, the CSV bytes of the rows it kept, their issues,
 /// and the error that stopped it, if any.
 ///
-/// Duplicate N-numbers, the counts and the rejects report are settled by `FAAIngest` when it
-/// merges the parts in file order, exactly as if the file had been read in one pass.
+/// Duplicate N-numbers, the joins, the counts and the rejects report are settled by
+/// `MasterMerge` when it merges the parts in file order, exactly as if the file had been read
+/// in one pass.
 final class MasterPart: @unchecked Sendable {
     struct Row {
         static let kept: UInt8 = 1, hasModeS: UInt8 = 8
@@ -91,28 +92,6 @@ final class MasterPart: @unchecked Sendable {
             for issue in rowIssues { issues.append((rows.count, issue)) }
             rows.append(Row(nNumber: 0, line: record.line, end: output.bytes.count, flags: 0))
         }
-    }
-
-    /// Whether a kept row names a model code, and a non-blank engine code, missing from the
-    /// reference files: `row`, with `long`, its entry in `longCodes` if it has one. Static, so
-    /// that the merge's loop over every row reads no property of the part (each such read of a
-    /// class's property is a checked access).
-    static func orphans(_ row: Row, long: (model: String, engine: String)?,
-                        models: FAAJoinKeys, engines: FAAJoinKeys) -> (withoutModel: Bool, withoutEngine: Bool) {
-        if let long {
-            return (!models.contains(long.model), !long.engine.isEmpty && !engines.contains(long.engine))
-        }
-        return (!models.contains(packed: row.modelCode), row.engineCode != 0 && !engines.contains(packed: row.engineCode))
-    }
-
-    /// The N-number of a packed key, for messages.
-    static func nNumber(_ key: UInt64) -> String {
-        var bytes: [UInt8] = []
-        for shift in stride(from: 56, through: 0, by: -8) {
-            let byte = UInt8(truncatingIfNeeded: key >> UInt64(shift))
-            if byte != 0 { bytes.append(byte) }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
