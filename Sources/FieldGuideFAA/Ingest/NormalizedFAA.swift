@@ -69,8 +69,9 @@ public enum NormalizedFAA {
 
     // MARK: Reading
 
-    /// Reads `models.csv`.
-    public static func readModels(_ path: String) throws -> [AircraftModel] {
+    /// Reads `models.csv` into typed records (the tests' oracle for the byte-level readers the
+    /// emit stage uses).
+    package static func readModels(_ path: String) throws -> [AircraftModel] {
         var models: [AircraftModel] = []
         try read(path, header: modelHeader) { r in
             var m = AircraftModel(code: r[0], manufacturer: r[1], model: r[2])
@@ -89,8 +90,8 @@ public enum NormalizedFAA {
         return models
     }
 
-    /// Reads `engines.csv`.
-    public static func readEngines(_ path: String) throws -> [EngineModel] {
+    /// Reads `engines.csv` into typed records (a test oracle, as `readModels`).
+    package static func readEngines(_ path: String) throws -> [EngineModel] {
         var engines: [EngineModel] = []
         try read(path, header: engineHeader) { r in
             var e = EngineModel(code: r[0], manufacturer: r[1], model: r[2])
@@ -181,8 +182,8 @@ public enum NormalizedFAA {
         }
     }
 
-    /// Streams `registrations.csv`.
-    public static func readRegistrations(_ path: String, _ body: (Registration) throws -> Void) throws {
+    /// Streams `registrations.csv` as typed records (a test oracle, as `readModels`).
+    package static func readRegistrations(_ path: String, _ body: (Registration) throws -> Void) throws {
         try read(path, header: registrationHeader) { r in
             var g = Registration(nNumber: r[0])
             g.serialNumber = r[1]; g.modelCode = r[2]; g.engineCode = r[3]
