@@ -154,13 +154,19 @@ enum MasterReader {
         var read = file.readHalves(dialect: .fixedWidth, hashing: StreamingDigest()) { half in
             let part = MasterPart(file: file.name, expectedRows: expectedRows)
             do {
-                try half.parse { record in
-                    if half.isFirst && record.index == 0 {
-                        try checkHeader(record)
-                        part.sawHeader = true
-                    } else {
-                        part.add(record)
+                // A closure per half: only the first holds the header, and the second's records
+                // go straight to `add` (no test per record).
+                if half.isFirst {
+                    try half.parse { record in
+                        if record.index == 0 {
+                            try checkHeader(record)
+                            part.sawHeader = true
+                        } else {
+                            part.add(record)
+                        }
                     }
+                } else {
+                    try half.parse { part.add($0) }
                 }
             } catch {
                 part.failure = error  // the rows before it are complete
