@@ -7,8 +7,9 @@
 // Data flows one way: sources → stages → artifacts → query library.
 //   C shims         CCSV (libcsv, no pkg-config file), CLibXML2
 //   foundations     FieldGuideDiagnostics  the located error every reader throws
+//                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
-//                   FieldGuideCore         stage plumbing: reports, digests, atomic files, workers
+//                   FieldGuideCore         stage plumbing: reports, digests, atomic files
 //   artifact        FieldGuideArtifact     the read side of the format (what apps ship)
 //                   FieldGuideArtifactWriter  builders, sorters, the streamed writer (emit only)
 //   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
@@ -60,7 +61,8 @@ let package = Package(
 
         // MARK: Foundations: no artifact code below this line
         .target(name: "FieldGuideDiagnostics"),
-        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "FieldGuideDiagnostics"]),
+        .target(name: "FieldGuideWorkers"),
+        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "FieldGuideDiagnostics", "FieldGuideWorkers"]),
         // libxml2 stays behind this target: FoundationXML and a raw libxml2 module clash in one module.
         .target(name: "FieldGuideXML", dependencies: ["CLibXML2", "FieldGuideDiagnostics"]),
         .target(
@@ -70,12 +72,12 @@ let package = Package(
 
         // MARK: Artifact format: the read side ships in apps, the writer only in emit stages
         .target(name: "FieldGuideArtifact"),
-        .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideCore"]),
+        .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuideWorkers"]),
 
         // MARK: Sources: each reads raw files into a normalized hand-off (the ingest stages)
         .target(
             name: "FieldGuideFAA",
-            dependencies: ["FieldGuideCSV", "FieldGuideCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideWorkers", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Birds link every source to taxa once, with the artifact's name folding (names.csv).
         .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuideDiagnostics"]),
@@ -86,7 +88,10 @@ let package = Package(
         // MARK: Emit: normalized hand-offs → artifacts
         .target(
             name: "FieldGuideEmit",
-            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCSV", "FieldGuideCore", "FieldGuideFAA", "FieldGuideBirds"]
+            dependencies: [
+                "FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCSV", "FieldGuideCore", "FieldGuideWorkers", "FieldGuideFAA",
+                "FieldGuideBirds",
+            ]
         ),
 
         // MARK: Query library (what apps link: the artifact's read side + Foundation only)
@@ -114,10 +119,12 @@ let package = Package(
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact"], path: "Tests/TestSupport"),
-        .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "TestSupport"]),
+        .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "FieldGuideWorkers", "TestSupport"]),
         .testTarget(
             name: "FieldGuideArtifactTests",
-            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuideDiagnostics", "TestSupport"]
+            dependencies: [
+                "FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuideDiagnostics", "FieldGuideWorkers", "TestSupport",
+            ]
         ),
         .testTarget(name: "FieldGuideXMLTests", dependencies: ["FieldGuideXML", "TestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideCore
 import FieldGuideDiagnostics
+import FieldGuideWorkers
 /// Assembles sections into an artifact file's bytes.
 ///
 /// The output depends only on the sections given (stored in tag order), so identical inputs give

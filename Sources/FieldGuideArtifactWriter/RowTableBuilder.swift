@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideCore
 import FieldGuideDiagnostics
+import FieldGuideWorkers
 import Foundation
 
 /// Builds a row table: rows of `UInt32` values stored flat, string columns remapped and rows

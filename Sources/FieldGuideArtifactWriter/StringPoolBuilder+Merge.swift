@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideCore
 import FieldGuideDiagnostics
+import FieldGuideWorkers
 import Foundation
 
 extension StringPoolBuilder {

@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideCore
 import FieldGuideDiagnostics
+import FieldGuideWorkers
 import Foundation
 
 /// Collects strings while records are built, then sorts them into a `StringPool` section.

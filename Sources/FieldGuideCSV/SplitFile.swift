@@ -9,7 +9,8 @@ import Darwin
 /// The cut falls just after the first line feed at or past the middle (or past a given
 /// offset), so both halves hold whole lines. A second parser can start at the cut when no
 /// value holds a line feed (an unquoted file, or one written from such values); it numbers its
-/// lines from `lineFeedsBeforeCut() + 1`.
+/// lines from `lineFeedsBeforeCut() + 1`. `readHalves` does all this on two threads, hashing
+/// the file meanwhile: the readers of the batch stages use it.
 ///
 /// ```swift
 /// if let file = try SplitFile(path: "MASTER.txt", name: "MASTER.txt", minimumSize: 8 << 20) {

@@ -1,4 +1,5 @@
 import Crypto
+import FieldGuideCSV
 import Foundation
 
 /// SHA-256 of files and byte buffers, as lowercase hex.
@@ -52,7 +53,11 @@ public struct FileDigestError: Error, Sendable, CustomStringConvertible {
 }
 
 /// SHA-256 over bytes as they stream past (a file is hashed in the same pass that parses it).
-public struct StreamingDigest {
+///
+/// A value (Crypto's `SHA256` is one, copied on write, only not marked `Sendable`): a copy
+/// handed to another thread is that thread's alone, as `SplitFile.readHalves` hands the first
+/// half's digest to the thread that hashes the rest.
+public struct StreamingDigest: RunningDigest, @unchecked Sendable {
     private var hasher = SHA256()
     public private(set) var bytes = 0
 

@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCore
+import FieldGuideWorkers
 import Foundation
 import Testing
 import TestSupport

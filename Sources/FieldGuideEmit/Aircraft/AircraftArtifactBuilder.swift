@@ -3,6 +3,7 @@ import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideCSV
 import FieldGuideFAA
+import FieldGuideWorkers
 
 /// Builds the aircraft artifact's sections from normalized FAA records.
 ///
@@ -289,8 +290,9 @@ public struct AircraftArtifactBuilder {
         parts = [Part(expectedRegistrations: expectedRegistrations, expectedModels: expectedModels)]
     }
 
-    /// A builder that has its reference data from the start.
-    public init(models: [AircraftModel], engines: [EngineModel], expectedRegistrations: Int = 0) {
+    /// A builder that has its reference data from the start, from typed records (the tests'
+    /// way in; the emit stage reads the hand-off's bytes).
+    package init(models: [AircraftModel], engines: [EngineModel], expectedRegistrations: Int = 0) {
         self.init(expectedRegistrations: expectedRegistrations, expectedModels: models.count)
         add(ReferenceData(models: models, engines: engines))
     }

@@ -3,6 +3,7 @@ import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideDiagnostics
 import FieldGuideFAA
+import FieldGuideWorkers
 import Foundation
 
 /// The index/emit stage: normalized FAA hand-off in, `aircraft.fgb` + `manifest.json` out.
@@ -93,11 +94,11 @@ public enum AircraftEmit {
 
     /// `registrations.csv` in builder parts, in file order, and its SHA-256.
     ///
-    /// The file (which the report vouches for) is cut in two halves, read on two threads into a
-    /// part each (the hand-off's values never hold a line feed; a file that is not the hand-off's
-    /// is reported as a mismatch anyway); the first half's thread then hands the rest of the
-    /// file's hash to a thread of its own. A file that cannot be cut is read in one pass
-    /// (`CSVPipeline`).
+    /// A file the report vouches for is cut in two halves, read on two threads into a part
+    /// each (`NormalizedFAA.RegistrationHalves`: the hand-off's values never hold a line feed;
+    /// a file that is not the hand-off's is reported as a mismatch anyway), the rest of the
+    /// file's hash finishing on a thread of its own. A file that cannot be cut is read in one
+    /// pass (`CSVPipeline`).
     private static func readRegistrations(_ path: String, report: StageReport,
                                           cuttingAtOrAfter offset: Int?) throws -> (parts: [AircraftArtifactBuilder.Part], sha256: String) {
         let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
@@ -109,21 +110,16 @@ public enum AircraftEmit {
         // A little more than half the rows each, to be safe. Each thread makes its own part:
         // their tables are large, zeroing them is work to share.
         let rows = expected / 2 + expected / 50
-        var outcomes = Concurrently.run(2) { half throws -> (part: AircraftArtifactBuilder.Part, sha256: BackgroundTask<String>?) in
+        var read = halves.read { records in
             var part = AircraftArtifactBuilder.Part(expectedRegistrations: rows)
-            var sha256: BackgroundTask<String>?
-            if half == 0 {
-                sha256 = try halves.readFirst { try part.addRegistration($0) }
-            } else {
-                try halves.readSecond { try part.addRegistration($0) }
-            }
+            try records.forEach { try part.addRegistration($0) }
             part.sortStrings()
-            return (part, sha256)
+            return part
         }
-        // The first error in file order.
-        let first = try outcomes[0].get(), second = try outcomes[1].get()
-        outcomes = []  // the parts' only copies are returned: `build()` changes them in place
-        return ([first.part, second.part], try first.sha256!.value())
+        // The first error in file order; the parts' only copies: `build()` changes them in place.
+        let parts = try read.takeOutputs()
+        // The first half was read to its end, so its thread hashes the rest.
+        return (parts, try read.digest!.value().finalize())
     }
 }
 

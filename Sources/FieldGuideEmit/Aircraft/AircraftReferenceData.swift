@@ -58,7 +58,8 @@ extension AircraftArtifactBuilder {
             var thrust: Int?
         }
 
-        public init(models: [AircraftModel], engines: [EngineModel]) {
+        /// The reference data of typed records (the tests' oracle for `init(modelsFile:enginesFile:)`).
+        package init(models: [AircraftModel], engines: [EngineModel]) {
             var modelText = TextBatch(), engineText = TextBatch()
             for m in models {
                 for text in [m.code, m.manufacturer, m.model, m.typeCertificateDataSheet, m.typeCertificateHolder,

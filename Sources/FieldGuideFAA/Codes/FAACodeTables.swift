@@ -34,17 +34,17 @@ public struct FAACodeTable: Sendable {
 }
 
 /// A code as found in a record: the raw value and, when the table lists it, its name.
-public struct FAACode: Sendable, Hashable, Codable, CustomStringConvertible {
-    public let raw: String
-    public let name: String?
+package struct FAACode: Sendable, Hashable, Codable, CustomStringConvertible {
+    package let raw: String
+    package let name: String?
 
-    public init(raw: String, name: String?) {
+    package init(raw: String, name: String?) {
         self.raw = raw
         self.name = name
     }
 
-    public var isKnown: Bool { name != nil }
-    public var description: String { name.map { "\(raw) (\($0))" } ?? raw }
+    package var isKnown: Bool { name != nil }
+    package var description: String { name.map { "\(raw) (\($0))" } ?? raw }
 }
 
 /// Every code table of the ardata layout used by ACFTREF, ENGINE and MASTER.

@@ -1,14 +1,15 @@
 import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
-import Foundation
+import FieldGuideWorkers
 
 /// A CSV output of the hand-off: streamed through an `AtomicFileWriter` and hashed, both on
-/// threads of their own, so the caller goes on normalizing or merging while its bytes go out.
+/// worker threads of their own, so the caller goes on normalizing or merging while its bytes
+/// go out.
 ///
 /// Bytes are written and hashed in the order they are given. A write that fails abandons the
 /// file; the error comes back from a later `write` or from `commit()`. A sink dropped without
-/// `commit()` waits for its queued work and leaves no temporary file behind.
+/// `commit()` drops its queued work, waits for its threads and leaves no temporary file behind.
 ///
 /// ```swift
 /// let out = try CSVFileSink(path: "output/stage/faa/models.csv", header: NormalizedFAA.modelHeader)
@@ -59,54 +60,71 @@ final class CSVFileSink {
         return try output.commit()
     }
 
-    /// The file and the digest behind a sink, each fed by a serial queue of its own: the file
-    /// (through `stream`) is only touched on `writing`, the digest only on `hashing`, the failure
-    /// under `lock`. The file is streamed past the page cache (`AtomicFileWriter.Stream`): it
-    /// is written once, and filling fresh cache pages cost more than the writing itself.
-    private final class Output: @unchecked Sendable {
+    /// The file and the digest behind a sink, each fed by a worker thread of its own through a
+    /// bounded `WorkQueue`: the stream (`AtomicFileWriter.Stream`) is only touched by the
+    /// writing thread until it ends, the digest only by the hashing thread. The file is
+    /// streamed past the page cache: it is written once, and filling fresh cache pages cost
+    /// more than the writing itself.
+    private final class Output {
+        /// A stretch of bytes to write and hash (the array is kept, not copied).
+        private struct Piece: Sendable {
+            var bytes: [UInt8]
+            var range: Range<Int>
+        }
+
         private let file: AtomicFileWriter
-        private let stream: AtomicFileWriter.Stream
-        private var digest = StreamingDigest()
-        private var failure: LocatedError?
-        private let lock = NSLock()
-        private let writing = DispatchQueue(label: "fieldguide.csv-sink.write")
-        private let hashing = DispatchQueue(label: "fieldguide.csv-sink.hash")
+        private let stream: UncheckedSendable<AtomicFileWriter.Stream>
+        private let toFile = WorkQueue<Piece>(capacity: 16), toDigest = WorkQueue<Piece>(capacity: 16)
+        private let writing: BackgroundTask<Void>
+        private let hashing: BackgroundTask<String>
 
         init(file: AtomicFileWriter) {
             self.file = file
-            stream = AtomicFileWriter.Stream(file: file)
+            let stream = UncheckedSendable(value: AtomicFileWriter.Stream(file: file))
+            self.stream = stream
+            writing = BackgroundTask { [toFile, path = file.path] in
+                while let piece = toFile.take() {
+                    do {
+                        try piece.bytes.withUnsafeBytes { try stream.value.write(UnsafeRawBufferPointer(rebasing: $0[piece.range])) }
+                    } catch {
+                        toFile.cancel()  // the sink's next write fails at once, and nothing more is written
+                        throw error as? LocatedError ?? LocatedError(.unwritable, file: path, message: "\(error)")
+                    }
+                }
+            }
+            hashing = BackgroundTask { [toDigest] in
+                var digest = StreamingDigest()
+                while let piece = toDigest.take() {
+                    piece.bytes.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[piece.range])) }
+                }
+                return digest.finalize()
+            }
         }
 
         /// Queues `range` of `bytes`; throws the failure of an earlier write, if any.
         func enqueue(_ bytes: [UInt8], _ range: Range<Int>) throws {
-            if let failure = lock.withLock({ failure }) { throw failure }
+            if toFile.isCancelled { try writing.value() }
             guard !range.isEmpty else { return }
-            writing.async { [self] in
-                guard lock.withLock({ failure == nil }) else { return }
-                do {
-                    try bytes.withUnsafeBytes { try stream.write(UnsafeRawBufferPointer(rebasing: $0[range])) }
-                } catch {
-                    let failure = error as? LocatedError ?? LocatedError(.unwritable, file: file.path, message: "\(error)")
-                    lock.withLock { self.failure = failure }
-                }
-            }
-            hashing.async { [self] in
-                bytes.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[range])) }
-            }
+            let piece = Piece(bytes: bytes, range: range)
+            guard toFile.put(piece) else { try writing.value(); return }
+            toDigest.put(piece)
         }
 
         func commit() throws -> String {
-            writing.sync {}
-            hashing.sync {}
-            if let failure { throw failure }
-            try stream.finish()
+            toFile.close()
+            toDigest.close()
+            try writing.value()
+            let sha256 = hashing.finished()
+            try stream.value.finish()
             try file.commit()
-            return digest.finalize()
+            return sha256
         }
 
         func abandon() {
-            writing.sync {}
-            hashing.sync {}
+            toFile.cancel()
+            toDigest.cancel()
+            _ = writing.wait()
+            _ = hashing.finished()
             file.abort()
         }
     }

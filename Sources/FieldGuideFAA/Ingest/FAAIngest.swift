@@ -1,7 +1,7 @@
-import Foundation
 import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
+import FieldGuideWorkers
 
 /// Reads ACFTREF, ENGINE and MASTER, normalizes and validates every row, joins MASTER to the
 /// two reference files, and writes the normalized hand-off plus a rejects report.
@@ -33,151 +33,134 @@ public struct FAAIngest: Sendable {
     /// rows, the join counts, the hand-off files with their SHA-256). On success every output
     /// is replaced atomically; on failure only the rejects report and a report with status
     /// `rejected` (or `failed` for a file that cannot be read) are written, and the error is thrown.
+    ///
+    /// Read, merge, commit: each MASTER file is read (in parts, on two threads when large)
+    /// while the reference files are read on a thread of their own; its parts are merged in
+    /// file order (`MasterMerge` settles every row's fate); once every file is in and no file
+    /// rejected too many rows, the outputs are committed.
     public func run(sources: FAASources, outputDirectory: String) throws -> StageReport {
-        var rejects = RejectsReport()
-        var sourceEntries: [Manifest.Source] = []
-        var counts: [String: Int] = [:]
-        let out = { (name: String) in outputDirectory + "/" + name }
-
-        func fail(_ error: FAAError) throws -> Never {
-            try rejects.write(to: out(NormalizedFAA.rejectsFile))
-            try Self.report(error.kind == .unreadable ? .failed : .rejected, failure: error.description, sourceEntries, rejects, counts).write(to: out(NormalizedFAA.reportFile))
-            throw error
-        }
-
+        var log = Log()
         do {
             // The reference files on a thread of their own while MASTER is read: its rows are
-            // joined against their codes only when the parts merge. Their rejects and entries
-            // come first, and so does an error of theirs, as when they were read first.
+            // joined against their codes only when the parts merge.
             let referenceTask = BackgroundTask { [self] in
-                var read = ReferenceRead()
-                do { read.joins = try readReference(sources, outputDirectory: outputDirectory, into: &read) } catch { read.error = error }
-                return UncheckedSendable(value: read)
+                UncheckedSendable(value: readReference(sources, outputDirectory: outputDirectory))
             }
             // However this block ends, the reference thread is done with the output directory.
             defer { _ = referenceTask.finished() }
-            var joins: ReferenceRead.Joins?
-            func awaitReference() throws -> ReferenceRead.Joins {
-                if let joins { return joins }
-                let read = referenceTask.finished().value
-                rejects = read.rejects
-                sourceEntries = read.entries
-                if let error = read.error { throw error }
-                joins = read.joins
-                return joins!
+            var reference: ReferenceRead.Output?
+            /// The reference files' rejects and entries come first, and so does an error of
+            /// theirs, as when they were read first.
+            func awaitReference() throws -> ReferenceRead.Output {
+                if reference == nil { reference = try log.start(with: referenceTask.finished().value) }
+                return reference!
             }
 
-            let registrationsOut = try CSVFileSink(path: out(NormalizedFAA.registrationsFile), header: NormalizedFAA.registrationHeader)
-            // Parts are normalized apart (on two threads for a large file) and merged here in
-            // file order: duplicates, counts and issues come out as from a single pass.
-            var seen = PackedKeyTable<(file: Int, line: Int)>()
-            var withoutModel = 0, withoutEngine = 0, withModeS = 0
-            for (fileIndex, part) in sources.master.enumerated() {
+            let registrations = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAA.registrationsFile, header: NormalizedFAA.registrationHeader)
+            var merge = MasterMerge(files: sources.master.map(\.name))
+            for (index, source) in sources.master.enumerated() {
+                // Read the file's parts (the reference files may still be being read)…
                 let read = Result {
-                    try MasterReader.read(part, parallelThreshold: options.parallelThreshold) { record in
-                        try checkHeader(record, of: part.name, expected: .master)
+                    try MasterReader.read(source, parallelThreshold: options.parallelThreshold) { record in
+                        try checkHeader(record, of: source.name, expected: .master)
                     }
                 }
-                let (models, engines, _) = try awaitReference()
+                // …then merge them in file order against the reference files' codes.
+                let joins = try awaitReference().joins
                 let result = try read.get()
-                if seen.count == 0 { seen = PackedKeyTable(expectedCount: result.parts.map(\.rows.count).reduce(0, +)) }
-                var rows = Manifest.Rows()
-                for piece in result.parts {
-                    let output = piece.output.bytes
-                    var issues = piece.issues[...]
-                    let longCodes = piece.longCodes
-                    var copied = 0, rowStart = 0
-                    func flush(upTo end: Int) throws {
-                        if end > copied { try registrationsOut.write(encoded: output, range: copied..<end) }
-                    }
-                    for (index, row) in piece.rows.enumerated() {
-                        rows.read += 1
-                        var rowIssues: [RowIssue] = []
-                        while let next = issues.first, next.row == index {
-                            rowIssues.append(next.issue)
-                            issues.removeFirst()
-                        }
-                        if row.flags & MasterPart.Row.kept == 0 {
-                            rows.rejected += 1
-                            for issue in rowIssues { rejects.append(issue) }
-                        } else if let first = seen[row.nNumber] {
-                            rows.rejected += 1
-                            rejects.append(RowIssue(.rejected, file: part.name, line: row.line, field: "N-NUMBER",
-                                                    value: MasterPart.nNumber(row.nNumber),
-                                                    reason: "duplicate N-number; first at \(sources.master[first.file].name):\(first.line)"))
-                            try flush(upTo: rowStart)
-                            copied = row.end
-                        } else {
-                            seen[row.nNumber] = (fileIndex, row.line)
-                            let orphans = MasterPart.orphans(row, long: longCodes.isEmpty ? nil : longCodes[index],
-                                                             models: models, engines: engines)
-                            if orphans.withoutModel { withoutModel += 1 }
-                            if orphans.withoutEngine { withoutEngine += 1 }
-                            if row.flags & MasterPart.Row.hasModeS != 0 { withModeS += 1 }
-                            rows.kept += 1
-                            rows.warnings += rowIssues.count
-                            for warning in rowIssues { rejects.append(warning) }
-                        }
-                        rowStart = row.end
-                    }
-                    try flush(upTo: rowStart)
-                    if let failure = piece.failure { throw failure }
-                }
+                let rows = try merge.merge(result.parts, file: index, joins: joins, into: registrations, rejects: &log.rejects)
                 guard result.parts[0].sawHeader else {
-                    throw FAAError(.wrongHeader, file: part.name, line: 1, "expected the \(FAAFileKind.master.fileName) header, found an empty file")
+                    throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(FAAFileKind.master.fileName) header, found an empty file")
                 }
                 let hash = try result.sourceHash()
-                sourceEntries.append(Manifest.Source(file: part.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
+                log.sources.append(Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
             }
-            counts["registrationsWithoutModel"] = withoutModel
-            counts["registrationsWithoutEngine"] = withoutEngine
-            counts["registrationsWithModeS"] = withModeS
-
-            for source in sourceEntries where source.rows.read > 0 {
-                let share = Double(source.rows.rejected) / Double(source.rows.read)
-                if share > options.maxRejectShare {
-                    try fail(FAAError(.tooManyRejects, file: source.file,
-                                      "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(formatPercent(share, distinctFrom: options.maxRejectShare))), more than the allowed \(formatPercent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
-                }
-            }
-
-            var outputs: [StageReport.Output] = []
-            for sink in try awaitReference().outputs + [registrationsOut] {
-                outputs.append(try .written(out(sink.name), sha256: try sink.commit()))
-            }
-            try rejects.write(to: out(NormalizedFAA.rejectsFile))
-            let done = Self.report(.ok, sourceEntries, rejects, counts, outputs: outputs)
-            try done.write(to: out(NormalizedFAA.reportFile))
-            return done
+            log.counts = merge.counts
+            try checkRejectShares(log.sources)
+            // Every file is in and none rejected too much: commit.
+            return try commit(try awaitReference().outputs + [registrations], log: log, to: outputDirectory)
         } catch let error as FAAError {
-            if error.kind == .tooManyRejects { throw error }
-            try fail(error)
+            try fail(error, log: log, outputDirectory: outputDirectory)
         } catch let error as CSVError {
-            try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message))
+            try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message), log: log, outputDirectory: outputDirectory)
         }
     }
 
-    /// The stage report: the sources read so far, finding counts from the rejects, the join counts.
-    private static func report(_ status: StageReport.Status, failure: String? = nil, _ sources: [Manifest.Source], _ rejects: RejectsReport,
-                               _ counts: [String: Int], outputs: [StageReport.Output] = []) -> StageReport {
-        StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
-                    findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
+    /// What a run found so far: what a failed run reports too.
+    private struct Log {
+        var rejects = RejectsReport()
+        var sources: [Manifest.Source] = []
+        var counts: [String: Int] = [:]
+
+        /// Starts with the reference files' rejects and entries; returns their joins, or
+        /// throws their error.
+        /// The stage report: the sources read so far, finding counts from the rejects, the join counts.
+        func report(_ status: StageReport.Status, failure: String? = nil, outputs: [StageReport.Output] = []) -> StageReport {
+            StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
+                        findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
+        }
+
+        mutating func start(with read: ReferenceRead) throws -> ReferenceRead.Output {
+            rejects = read.rejects
+            sources = read.entries
+            if let error = read.error { throw error }
+            return read.output!
+        }
+    }
+
+    /// Fails the stage when a file rejected more than the allowed share of its rows.
+    private func checkRejectShares(_ sources: [Manifest.Source]) throws {
+        for source in sources where source.rows.read > 0 {
+            let share = Double(source.rows.rejected) / Double(source.rows.read)
+            if share > options.maxRejectShare {
+                throw FAAError(.tooManyRejects, file: source.file,
+                               "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(formatPercent(share, distinctFrom: options.maxRejectShare))), more than the allowed \(formatPercent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)")
+            }
+        }
+    }
+
+    /// Renames the outputs into place, then writes the rejects report and the report.
+    private func commit(_ outputs: [CSVFileSink], log: Log, to outputDirectory: String) throws -> StageReport {
+        var written: [StageReport.Output] = []
+        for sink in outputs {
+            written.append(try .written(outputDirectory + "/" + sink.name, sha256: try sink.commit()))
+        }
+        try log.rejects.write(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
+        let report = log.report(.ok, outputs: written)
+        try report.write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
+        return report
+    }
+
+    /// Writes the rejects report and a `rejected` report (`failed` for a file that cannot be
+    /// read), then throws `error`.
+    private func fail(_ error: FAAError, log: Log, outputDirectory: String) throws -> Never {
+        try log.rejects.write(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
+        try log.report(error.kind == .unreadable ? .failed : .rejected, failure: error.description)
+            .write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
+        throw error
     }
 
     /// What the reference thread read: the files' rejects and entries (complete up to an
     /// error), and the join keys and outputs, or the error.
     private struct ReferenceRead {
-        typealias Joins = (models: FAAJoinKeys, engines: FAAJoinKeys, outputs: [CSVFileSink])
+        typealias Output = (joins: MasterMerge.Joins, outputs: [CSVFileSink])
         var rejects = RejectsReport()
         var entries: [Manifest.Source] = []
-        var joins: Joins?
+        var output: Output?
         var error: (any Error)?
+    }
+
+    /// Reads ACFTREF and ENGINE (`readReference(_:outputDirectory:into:)`), on the reference thread.
+    private func readReference(_ sources: FAASources, outputDirectory: String) -> ReferenceRead {
+        var read = ReferenceRead()
+        do { read.output = try readReference(sources, outputDirectory: outputDirectory, into: &read) } catch { read.error = error }
+        return read
     }
 
     /// Reads ACFTREF and ENGINE into `models.csv` and `engines.csv` (not yet committed); returns
     /// their codes as join keys and the two outputs.
     private func readReference(_ sources: FAASources, outputDirectory: String,
-                               into read: inout ReferenceRead) throws -> ReferenceRead.Joins {
+                               into read: inout ReferenceRead) throws -> ReferenceRead.Output {
         let out = { (name: String) in outputDirectory + "/" + name }
         let modelsOut = try CSVFileSink(path: out(NormalizedFAA.modelsFile), header: NormalizedFAA.modelHeader)
         var modelCodes: [String: Int] = [:]
@@ -211,7 +194,7 @@ public struct FAAIngest: Sendable {
         }
         read.entries.append(engineRows)
 
-        return (FAAJoinKeys(modelCodes.keys), FAAJoinKeys(engineCodes.keys), [modelsOut, enginesOut])
+        return (MasterMerge.Joins(models: FAAJoinKeys(modelCodes.keys), engines: FAAJoinKeys(engineCodes.keys)), [modelsOut, enginesOut])
     }
 
     /// Takes `code` for the row at `line`, or rejects the row when an earlier one has it.
@@ -232,10 +215,9 @@ public struct FAAIngest: Sendable {
     /// on this one, in file order.
     private func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
                           _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> Manifest.Source {
-        let hash = DigestBox()
         var rows = Manifest.Rows()
         var sawHeader = false
-        try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
+        let hash = try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hashing { try source.stream($0) }) { record in
             if record.index == 0 {
                 try checkHeader(record, of: source.name, expected: kind)
                 sawHeader = true
@@ -255,7 +237,7 @@ public struct FAAIngest: Sendable {
         guard sawHeader else {
             throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(kind.fileName) header, found an empty file")
         }
-        return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.digest, rows: rows)
+        return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows)
     }
 
     private func checkHeader(_ record: CSVRecord, of file: String, expected: FAAFileKind) throws {
@@ -281,29 +263,20 @@ public struct FAAIngest: Sendable {
     }
 }
 
-/// The source digest, handed from the parsing thread once it has read the whole file.
-final class DigestBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = ("", 0)
-    func set(digest: String, bytes: Int) { lock.lock(); value = (digest, bytes); lock.unlock() }
-    var digest: String { lock.lock(); defer { lock.unlock() }; return value.0 }
-    var bytes: Int { lock.lock(); defer { lock.unlock() }; return value.1 }
-
-    /// A `CSVPipeline` producer: `stream` reads the file's chunks, which are hashed on their
-    /// way to the parser; the digest lands here once the file is read.
-    ///
-    /// ```swift
-    /// try CSVPipeline.run(dialect: .fixedWidth, file: name, produce: hash.hashing { try source.stream($0) }) { … }
-    /// ```
-    func hashing(_ stream: @escaping @Sendable (_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
-        -> @Sendable (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void {
-        { feed in
-            var digest = StreamingDigest()
-            try stream { chunk in
-                digest.update(chunk)
-                try feed(chunk)
-            }
-            self.set(digest: digest.finalize(), bytes: digest.bytes)
+/// A `CSVPipeline` producer: the chunks `stream` reads are hashed on their way to the parser,
+/// and their SHA-256 and size returned once the file is read.
+///
+/// ```swift
+/// let hash = try CSVPipeline.run(dialect: .fixedWidth, file: name, produce: hashing { try source.stream($0) }) { … }
+/// ```
+func hashing(_ stream: @escaping @Sendable (_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
+    -> @Sendable (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> (sha256: String, bytes: Int) {
+    { feed in
+        var digest = StreamingDigest()
+        try stream { chunk in
+            digest.update(chunk)
+            try feed(chunk)
         }
+        return (digest.finalize(), digest.bytes)
     }
 }

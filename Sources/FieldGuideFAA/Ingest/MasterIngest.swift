@@ -1,7 +1,7 @@
 import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
-import Foundation
+import FieldGuideWorkers
 
 /// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes.
 struct FAAJoinKeys: Sendable {
@@ -35,8 +35,9 @@ struct FAAJoinKeys: Sendable {
 /// row in file order with what the merge needs, the CSV bytes of the rows it kept, their issues,
 /// and the error that stopped it, if any.
 ///
-/// Duplicate N-numbers, the counts and the rejects report are settled by `FAAIngest` when it
-/// merges the parts in file order, exactly as if the file had been read in one pass.
+/// Duplicate N-numbers, the joins, the counts and the rejects report are settled by
+/// `MasterMerge` when it merges the parts in file order, exactly as if the file had been read
+/// in one pass.
 final class MasterPart: @unchecked Sendable {
     struct Row {
         static let kept: UInt8 = 1, hasModeS: UInt8 = 8
@@ -92,39 +93,15 @@ final class MasterPart: @unchecked Sendable {
             rows.append(Row(nNumber: 0, line: record.line, end: output.bytes.count, flags: 0))
         }
     }
-
-    /// Whether a kept row names a model code, and a non-blank engine code, missing from the
-    /// reference files: `row`, with `long`, its entry in `longCodes` if it has one. Static, so
-    /// that the merge's loop over every row reads no property of the part (each such read of a
-    /// class's property is a checked access).
-    static func orphans(_ row: Row, long: (model: String, engine: String)?,
-                        models: FAAJoinKeys, engines: FAAJoinKeys) -> (withoutModel: Bool, withoutEngine: Bool) {
-        if let long {
-            return (!models.contains(long.model), !long.engine.isEmpty && !engines.contains(long.engine))
-        }
-        return (!models.contains(packed: row.modelCode), row.engineCode != 0 && !engines.contains(packed: row.engineCode))
-    }
-
-    /// The N-number of a packed key, for messages.
-    static func nNumber(_ key: UInt64) -> String {
-        var bytes: [UInt8] = []
-        for shift in stride(from: 56, through: 0, by: -8) {
-            let byte = UInt8(truncatingIfNeeded: key >> UInt64(shift))
-            if byte != 0 { bytes.append(byte) }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
-/// Reads a MASTER file into `MasterPart`s.
+/// Reads a MASTER file into `MasterPart`s, and its SHA-256.
 ///
-/// A plain file of at least `parallelThreshold` bytes is cut at the line boundary nearest its
-/// middle and the two halves are read, parsed (a libcsv parser each) and normalized on two
-/// threads. MASTER is unquoted, so a line feed always ends a record and the second parser can
-/// start there; it numbers its lines from the count of line feeds before the cut. The first
-/// thread hashes the first half as it parses it, then hands the rest of the file's hash to a
-/// thread of its own, which finishes while the caller merges the parts. Anything else (a ZIP
-/// entry, a small file) is read in one pass through `CSVPipeline`.
+/// A plain file of at least `parallelThreshold` bytes is read in two halves on two threads
+/// (`SplitFile.readHalves`: a libcsv parser and a part each, the file hashed meanwhile, the
+/// last stretch of the hash still running while the caller merges the parts). MASTER is
+/// unquoted, so a line feed always ends a record and the second parser can start at the cut.
+/// Anything else (a ZIP entry, a small file) is read in one pass through `CSVPipeline`.
 enum MasterReader {
     struct Result {
         var parts: [MasterPart]
@@ -133,15 +110,20 @@ enum MasterReader {
         /// The file's SHA-256 and size; waits for the hash's last stretch when it is still running.
         func sourceHash() throws -> (sha256: String, bytes: Int) {
             switch hash {
-            case let .done(box): return (box.digest, box.bytes)
-            case let .running(task): return try task.value()
+            case let .done(sha256, bytes): return (sha256, bytes)
+            case let .running(task):
+                let digest = try task.value()
+                return (digest.finalize(), digest.bytes)
+            case .unread: throw parts.lazy.compactMap(\.failure).first!  // a read stops early only on a failure
             }
         }
     }
 
     fileprivate enum Hash {
-        case done(DigestBox)
-        case running(BackgroundTask<(sha256: String, bytes: Int)>)
+        case done(sha256: String, bytes: Int)
+        case running(BackgroundTask<StreamingDigest>)
+        /// The read stopped early: the part's failure, which stops the merge before the hash is asked for.
+        case unread
     }
 
     static func read(_ source: FAASourceFile, parallelThreshold: Int, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
@@ -149,9 +131,9 @@ enum MasterReader {
             return try readHalves(file, checkHeader: checkHeader)
         }
         let part = MasterPart(file: source.name)
-        let hash = DigestBox()
+        var hash = Hash.unread
         do {
-            try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hash.hashing { try source.stream($0) }) { record in
+            let digest = try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hashing { try source.stream($0) }) { record in
                 if record.index == 0 {
                     try checkHeader(record)
                     part.sawHeader = true
@@ -159,23 +141,23 @@ enum MasterReader {
                     part.add(record)
                 }
             }
+            hash = .done(sha256: digest.sha256, bytes: digest.bytes)
         } catch {
             part.failure = error
         }
-        return Result(parts: [part], hash: .done(hash))
+        return Result(parts: [part], hash: hash)
     }
 
     private static func readHalves(_ file: SplitFile, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
         // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
-        let parts = [0, 1].map { _ in MasterPart(file: file.name, expectedRows: file.size / 1_000) }
-        let tail = TailHash()
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let part = parts[half]
+        let expectedRows = file.size / 1_000
+        var read = file.readHalves(dialect: .fixedWidth, hashing: StreamingDigest()) { half in
+            let part = MasterPart(file: file.name, expectedRows: expectedRows)
             do {
-                if half == 0 {
-                    var digest = StreamingDigest()
-                    let parser = try CSVParser(dialect: .fixedWidth, file: file.name)
-                    let body: (CSVRecord) throws -> Void = { record in
+                // A closure per half: only the first holds the header, and the second's records
+                // go straight to `add` (no test per record).
+                if half.isFirst {
+                    try half.parse { record in
                         if record.index == 0 {
                             try checkHeader(record)
                             part.sawHeader = true
@@ -183,36 +165,15 @@ enum MasterReader {
                             part.add(record)
                         }
                     }
-                    try file.read(0..<file.cut) { chunk in
-                        digest.update(chunk)
-                        try parser.parse(chunk, body)
-                    }
-                    try parser.finish(body)
-                    // This thread is done with its digest: the copy is the task's alone.
-                    let firstHalf = UncheckedSendable(value: digest)
-                    tail.task = BackgroundTask {
-                        var digest = firstHalf.value
-                        try file.read(file.cut..<file.size) { digest.update($0) }
-                        return (digest.finalize(), digest.bytes)
-                    }
                 } else {
-                    let lineFeeds = try file.lineFeedsBeforeCut()
-                    var dialect = CSVDialect.fixedWidth
-                    dialect.skipsByteOrderMark = false  // not the start of the file
-                    let parser = try CSVParser(dialect: dialect, file: file.name, firstLine: lineFeeds + 1)
-                    try file.read(file.cut..<file.size) { chunk in try parser.parse(chunk) { part.add($0) } }
-                    try parser.finish { part.add($0) }
+                    try half.parse { part.add($0) }
                 }
             } catch {
-                part.failure = error
+                part.failure = error  // the rows before it are complete
             }
+            return part
         }
         // A first half that failed started no hash: its error stops the merge before the hash is asked for.
-        return Result(parts: parts, hash: tail.task.map { .running($0) } ?? .done(DigestBox()))
-    }
-
-    /// The hash of the rest of the file, started by the first half's thread.
-    private final class TailHash: @unchecked Sendable {
-        var task: BackgroundTask<(sha256: String, bytes: Int)>?
+        return Result(parts: try read.takeOutputs(), hash: read.digest.map { .running($0) } ?? .unread)
     }
 }

@@ -73,8 +73,9 @@ public enum NormalizedFAA {
 
     // MARK: Reading
 
-    /// Reads `models.csv`.
-    public static func readModels(_ path: String) throws -> [AircraftModel] {
+    /// Reads `models.csv` into typed records (the tests' oracle for the byte-level readers the
+    /// emit stage uses).
+    package static func readModels(_ path: String) throws -> [AircraftModel] {
         var models: [AircraftModel] = []
         try read(path, header: modelHeader) { r in
             var m = AircraftModel(code: r[0], manufacturer: r[1], model: r[2])
@@ -93,8 +94,8 @@ public enum NormalizedFAA {
         return models
     }
 
-    /// Reads `engines.csv`.
-    public static func readEngines(_ path: String) throws -> [EngineModel] {
+    /// Reads `engines.csv` into typed records (a test oracle, as `readModels`).
+    package static func readEngines(_ path: String) throws -> [EngineModel] {
         var engines: [EngineModel] = []
         try read(path, header: engineHeader) { r in
             var e = EngineModel(code: r[0], manufacturer: r[1], model: r[2])
@@ -126,24 +127,27 @@ public enum NormalizedFAA {
     @discardableResult
     public static func readRegistrationRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws -> String {
         let name = PathName(path: path).lastComponent
-        let hash = DigestBox()
-        try CSVPipeline.run(dialect: .rfc4180, file: name, produce: hash.hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
+        let hash = try CSVPipeline.run(dialect: .rfc4180, file: name, produce: hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
             try check(record, header: registrationHeader, file: name)
             if record.index > 0 { try body(record) }
         }
-        return hash.digest
+        return hash.sha256
     }
 
     /// `registrations.csv` cut in two at a line boundary, for reading its halves on two threads
     /// (`readRegistrationRecords(_:_:)` reads it in one pass). The hand-off's values never hold
-    /// a line feed (MASTER is unquoted), so each half holds whole records; the second half's
-    /// records keep their real line numbers, its first record has index 0.
+    /// a line feed (MASTER is unquoted), so each half holds whole records; they keep their real
+    /// line numbers.
     ///
     /// ```swift
     /// if let halves = try NormalizedFAA.RegistrationHalves(path: path) {
-    ///     let second = BackgroundTask { try halves.readSecond { record in … } }
-    ///     let sha256 = try halves.readFirst { record in … }   // meanwhile, on this thread
-    ///     try second.value()
+    ///     var read = halves.read { records in
+    ///         var part = Part()
+    ///         try records.forEach { record in try part.add(record) }   // on the half's thread
+    ///         return part
+    ///     }
+    ///     let parts = try read.takeOutputs()               // the first error in file order
+    ///     let sha256 = try read.digest!.value().finalize()  // the whole file's
     /// }
     /// ```
     public struct RegistrationHalves: Sendable {
@@ -157,46 +161,33 @@ public enum NormalizedFAA {
             self.file = file
         }
 
-        /// Streams the data records of the first half (header checked) to `body`, then hands the
-        /// rest of the file's SHA-256 to a thread of its own: the task's value is the hash of the
-        /// whole file, finished while the caller goes on.
-        public func readFirst(_ body: (CSVRecord) throws -> Void) throws -> BackgroundTask<String> {
-            var digest = StreamingDigest()
-            let parser = try CSVParser(dialect: .rfc4180, file: file.name)
-            func handle(_ record: CSVRecord) throws {
-                try check(record, header: registrationHeader, file: file.name)
-                if record.index > 0 { try body(record) }
-            }
-            try file.read(0..<file.cut) { chunk in
-                digest.update(chunk)
-                try parser.parse(chunk, handle)
-            }
-            try parser.finish(handle)
-            // This thread is done with its digest: the copy is the task's alone.
-            let firstHalf = UncheckedSendable(value: digest), split = file
-            return BackgroundTask {
-                var digest = firstHalf.value
-                try split.read(split.cut..<split.size) { digest.update($0) }
-                return digest.finalize()
-            }
+        /// Reads both halves at once (`SplitFile.readHalves`), hashing the file meanwhile:
+        /// `read` is called on each half's thread with the half's data records.
+        public func read<Part: Sendable>(_ read: @escaping @Sendable (Records) throws -> Part) -> SplitRead<Part, StreamingDigest> {
+            file.readHalves(dialect: .rfc4180, hashing: StreamingDigest()) { half in try read(Records(half: half)) }
         }
 
-        /// Streams the records of the second half to `body`.
-        public func readSecond(_ body: (CSVRecord) throws -> Void) throws {
-            var dialect = CSVDialect.rfc4180
-            dialect.skipsByteOrderMark = false  // not the start of the file
-            let parser = try CSVParser(dialect: dialect, file: file.name, firstLine: try file.lineFeedsBeforeCut() + 1)
-            func handle(_ record: CSVRecord) throws {
-                try checkWidth(record, header: registrationHeader, file: file.name)
-                try body(record)
+        /// The data records of one half: the header checked, and the width of every row.
+        public struct Records {
+            let half: SplitFile.Half<StreamingDigest>
+
+            /// Streams the half's data records to `body`, in order; once only.
+            public func forEach(_ body: (CSVRecord) throws -> Void) throws {
+                let isFirst = half.isFirst, name = half.name
+                try half.parse { record in
+                    if isFirst && record.index == 0 {
+                        try check(record, header: registrationHeader, file: name)
+                    } else {
+                        try checkWidth(record, header: registrationHeader, file: name)
+                        try body(record)
+                    }
+                }
             }
-            try file.read(file.cut..<file.size) { chunk in try parser.parse(chunk, handle) }
-            try parser.finish(handle)
         }
     }
 
-    /// Streams `registrations.csv`.
-    public static func readRegistrations(_ path: String, _ body: (Registration) throws -> Void) throws {
+    /// Streams `registrations.csv` as typed records (a test oracle, as `readModels`).
+    package static func readRegistrations(_ path: String, _ body: (Registration) throws -> Void) throws {
         try read(path, header: registrationHeader) { r in
             var g = Registration(nNumber: r[0])
             g.serialNumber = r[1]; g.modelCode = r[2]; g.engineCode = r[3]

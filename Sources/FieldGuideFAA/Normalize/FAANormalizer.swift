@@ -3,21 +3,25 @@ import FieldGuideCore
 
 /// Turns FAA records into typed, trimmed records, or into the reasons they were refused.
 ///
+/// The ingest's general path (the rows its byte-level fast paths leave, which it words the
+/// issues of), and the tests' reference oracle for those fast paths: package API, not the
+/// library's.
+///
 /// ```swift
 /// switch FAANormalizer.model(record, file: "ACFTREF.txt") {
 /// case .kept(let model, let warnings): ...
 /// case .rejected(let issues): ...
 /// }
 /// ```
-public enum FAANormalizer {
+package enum FAANormalizer {
     /// The outcome for one record.
-    public enum Outcome<Record: Sendable>: Sendable {
+    package enum Outcome<Record: Sendable>: Sendable {
         case kept(Record, warnings: [RowIssue])
         case rejected([RowIssue])
     }
 
     /// An ACFTREF record.
-    public static func model(_ record: CSVRecord, file: String) -> Outcome<AircraftModel> {
+    package static func model(_ record: CSVRecord, file: String) -> Outcome<AircraftModel> {
         var f = FieldReader(record: record, file: file, columns: FAALayout.aircraftReference)
         if f.isRejected { return .rejected(f.issues) }
         var model = AircraftModel(code: f.required(0), manufacturer: f.text(1), model: f.text(2))
@@ -36,7 +40,7 @@ public enum FAANormalizer {
     }
 
     /// An ENGINE record.
-    public static func engine(_ record: CSVRecord, file: String) -> Outcome<EngineModel> {
+    package static func engine(_ record: CSVRecord, file: String) -> Outcome<EngineModel> {
         var f = FieldReader(record: record, file: file, columns: FAALayout.engine)
         if f.isRejected { return .rejected(f.issues) }
         var engine = EngineModel(code: f.required(0), manufacturer: f.text(1), model: f.text(2))
@@ -47,7 +51,7 @@ public enum FAANormalizer {
     }
 
     /// A MASTER record.
-    public static func registration(_ record: CSVRecord, file: String) -> Outcome<Registration> {
+    package static func registration(_ record: CSVRecord, file: String) -> Outcome<Registration> {
         var f = FieldReader(record: record, file: file, columns: FAALayout.master)
         if f.isRejected { return .rejected(f.issues) }
         let mark = f.required(0)

@@ -1,11 +1,11 @@
 /// A calendar date from an FAA `YYYYMMDD` field.
-public struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+package struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    package let year: Int
+    package let month: Int
+    package let day: Int
 
     /// Validates a real Gregorian date (`20230231` is nil).
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1800...2200).contains(year), (1...12).contains(month), day >= 1,
               day <= FAADate.daysIn(month: month, year: year) else { return nil }
         self.year = year
@@ -14,7 +14,7 @@ public struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConv
     }
 
     /// Parses `YYYYMMDD` or ISO `YYYY-MM-DD`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var text = text
         guard let n = text.withUTF8({ FAADate.digits($0) }) else { return nil }
         self.init(year: n / 10_000, month: n / 100 % 100, day: n % 100)
@@ -33,10 +33,10 @@ public struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConv
     }
 
     /// `20230426`.
-    public var yyyymmdd: Int { year * 10_000 + month * 100 + day }
+    package var yyyymmdd: Int { year * 10_000 + month * 100 + day }
 
     /// `2023-04-26`.
-    public var description: String {
+    package var description: String {
         let digits: [UInt8] = [
             UInt8(0x30 + year / 1000 % 10), UInt8(0x30 + year / 100 % 10), UInt8(0x30 + year / 10 % 10), UInt8(0x30 + year % 10),
             UInt8(ascii: "-"), UInt8(0x30 + month / 10), UInt8(0x30 + month % 10),
@@ -45,7 +45,7 @@ public struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConv
         return String(decoding: digits, as: UTF8.self)
     }
 
-    public static func < (a: FAADate, b: FAADate) -> Bool { a.yyyymmdd < b.yyyymmdd }
+    package static func < (a: FAADate, b: FAADate) -> Bool { a.yyyymmdd < b.yyyymmdd }
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -57,26 +57,26 @@ public struct FAADate: Sendable, Hashable, Comparable, Codable, CustomStringConv
 }
 
 /// An aircraft model from ACFTREF: the manufacturer index.
-public struct AircraftModel: Sendable, Hashable {
+package struct AircraftModel: Sendable, Hashable {
     /// The 7-character manufacturer/model/series code (`0020901`).
-    public var code: String
-    public var manufacturer: String
-    public var model: String
-    public var aircraftType: FAACode?
-    public var engineType: FAACode?
+    package var code: String
+    package var manufacturer: String
+    package var model: String
+    package var aircraftType: FAACode?
+    package var engineType: FAACode?
     /// AC-CAT: Land, Sea or Amphibian.
-    public var category: FAACode?
-    public var builderCertification: FAACode?
-    public var engineCount: Int?
-    public var seatCount: Int?
+    package var category: FAACode?
+    package var builderCertification: FAACode?
+    package var engineCount: Int?
+    package var seatCount: Int?
     /// AC-WEIGHT class number (`CLASS 2` → `2`).
-    public var weightClass: FAACode?
+    package var weightClass: FAACode?
     /// Average cruising speed in mph; the FAA writes `0000` when unknown, kept absent here.
-    public var cruiseSpeedMPH: Int?
-    public var typeCertificateDataSheet: String
-    public var typeCertificateHolder: String
+    package var cruiseSpeedMPH: Int?
+    package var typeCertificateDataSheet: String
+    package var typeCertificateHolder: String
 
-    public init(code: String, manufacturer: String, model: String) {
+    package init(code: String, manufacturer: String, model: String) {
         self.code = code
         self.manufacturer = manufacturer
         self.model = model
@@ -86,16 +86,16 @@ public struct AircraftModel: Sendable, Hashable {
 }
 
 /// An engine model from ENGINE.
-public struct EngineModel: Sendable, Hashable {
+package struct EngineModel: Sendable, Hashable {
     /// The 5-character engine manufacturer/model code (`17020`).
-    public var code: String
-    public var manufacturer: String
-    public var model: String
-    public var engineType: FAACode?
-    public var horsepower: Int?
-    public var thrustPounds: Int?
+    package var code: String
+    package var manufacturer: String
+    package var model: String
+    package var engineType: FAACode?
+    package var horsepower: Int?
+    package var thrustPounds: Int?
 
-    public init(code: String, manufacturer: String, model: String) {
+    package init(code: String, manufacturer: String, model: String) {
         self.code = code
         self.manufacturer = manufacturer
         self.model = model
@@ -103,15 +103,15 @@ public struct EngineModel: Sendable, Hashable {
 }
 
 /// The airworthiness certificate: class (first character of CERTIFICATION) and operations.
-public struct Airworthiness: Sendable, Hashable {
+package struct Airworthiness: Sendable, Hashable {
     /// The raw CERTIFICATION value, trimmed (`1NU`, `48A`, `6131`).
-    public var certification: String
+    package var certification: String
     /// 1 Standard … 9 Light Sport.
-    public var classification: FAACode?
+    package var classification: FAACode?
     /// The approved operation codes that follow the class, decoded for that class.
-    public var operations: [FAACode]
+    package var operations: [FAACode]
 
-    public init(certification: String, classification: FAACode?, operations: [FAACode]) {
+    package init(certification: String, classification: FAACode?, operations: [FAACode]) {
         self.certification = certification
         self.classification = classification
         self.operations = operations
@@ -119,43 +119,43 @@ public struct Airworthiness: Sendable, Hashable {
 }
 
 /// An aircraft registration from MASTER.
-public struct Registration: Sendable, Hashable {
+package struct Registration: Sendable, Hashable {
     /// `N` followed by the mark (`N90`).
-    public var nNumber: String
-    public var serialNumber: String
+    package var nNumber: String
+    package var serialNumber: String
     /// ACFTREF code of the model (join key).
-    public var modelCode: String
+    package var modelCode: String
     /// ENGINE code (join key); empty when the FAA left it blank.
-    public var engineCode: String
-    public var yearManufactured: Int?
-    public var registrantType: FAACode?
-    public var name: String
-    public var street: String
-    public var street2: String
-    public var city: String
-    public var state: String
+    package var engineCode: String
+    package var yearManufactured: Int?
+    package var registrantType: FAACode?
+    package var name: String
+    package var street: String
+    package var street2: String
+    package var city: String
+    package var state: String
     /// ZIP or ZIP+4 (`67215-1400`); other postal codes as written.
-    public var zip: String
-    public var region: FAACode?
-    public var county: String
-    public var country: String
-    public var lastActionDate: FAADate?
-    public var certificateIssueDate: FAADate?
-    public var airworthiness: Airworthiness
-    public var aircraftType: FAACode?
-    public var engineType: FAACode?
-    public var status: FAACode?
+    package var zip: String
+    package var region: FAACode?
+    package var county: String
+    package var country: String
+    package var lastActionDate: FAADate?
+    package var certificateIssueDate: FAADate?
+    package var airworthiness: Airworthiness
+    package var aircraftType: FAACode?
+    package var engineType: FAACode?
+    package var status: FAACode?
     /// The 24-bit ICAO address (checked: MODE S CODE octal equals MODE S CODE HEX).
-    public var modeS: UInt32?
-    public var fractionalOwner: Bool
-    public var airworthinessDate: FAADate?
-    public var otherNames: [String]
-    public var expirationDate: FAADate?
-    public var uniqueID: String
-    public var kitManufacturer: String
-    public var kitModel: String
+    package var modeS: UInt32?
+    package var fractionalOwner: Bool
+    package var airworthinessDate: FAADate?
+    package var otherNames: [String]
+    package var expirationDate: FAADate?
+    package var uniqueID: String
+    package var kitManufacturer: String
+    package var kitModel: String
 
-    public init(nNumber: String) {
+    package init(nNumber: String) {
         self.nNumber = nNumber
         serialNumber = ""; modelCode = ""; engineCode = ""; name = ""; street = ""; street2 = ""
         city = ""; state = ""; zip = ""; county = ""; country = ""; uniqueID = ""; kitManufacturer = ""; kitModel = ""
@@ -165,7 +165,7 @@ public struct Registration: Sendable, Hashable {
     }
 
     /// The Mode S address as six upper-case hex digits (`AC6CD2`).
-    public var modeSHex: String? {
+    package var modeSHex: String? {
         modeS.map { let s = String($0, radix: 16, uppercase: true); return String(repeating: "0", count: max(0, 6 - s.count)) + s }
     }
 }

@@ -6,9 +6,9 @@ import Foundation
 /// another, and the caller decides when to wait and in which order errors surface.
 ///
 /// ```swift
-/// let models = BackgroundTask { try NormalizedFAA.readModels(path) }
-/// try readRegistrations()            // meanwhile, on this thread
-/// let loaded = try models.value()    // waits; rethrows the task's error
+/// let reference = BackgroundTask { try readReferenceFiles() }
+/// try readRegistrations()               // meanwhile, on this thread
+/// let loaded = try reference.value()    // waits; rethrows the task's error
 /// ```
 public final class BackgroundTask<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
