@@ -187,7 +187,7 @@ final class Display: @unchecked Sendable {
             line(String(format: "pipeline: %@ in %.2f s (%d ran, %d skipped)", summary.status.rawValue, summary.seconds, ran, skipped)
                  + (summary.status == .published || summary.status == .unchanged ? "" : (summary.message.map { ": \($0)" } ?? "")),
                  redraw: false)
-            line("pipeline: summary in runs/\(summary.run).json", redraw: false)
+            if summary.summaryWritten { line("pipeline: summary in runs/\(summary.run).json", redraw: false) }
         }
     }
 

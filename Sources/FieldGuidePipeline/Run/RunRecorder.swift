@@ -21,9 +21,17 @@ struct RunRecorder {
     init(pipeline: String, parameters: [String: String], outputDirectory: String, emit: @escaping @Sendable (PipelineEvent) -> Void) {
         self.outputDirectory = outputDirectory
         self.emit = emit
-        summary = RunSummary(pipeline: pipeline, run: Self.runID(in: outputDirectory + "/runs"), started: Self.iso8601(Date()),
-                             seconds: 0, status: .failed, message: nil, failure: nil, parameters: parameters,
-                             stages: [], guards: [], build: nil, changes: nil)
+        let started = Self.iso8601(Date())
+        func summary(_ id: String) -> RunSummary {
+            RunSummary(pipeline: pipeline, run: id, started: started, seconds: 0, status: .failed, message: nil, failure: nil,
+                       parameters: parameters, stages: [], guards: [], build: nil, changes: nil)
+        }
+        let id = Self.claimRunID(in: outputDirectory + "/runs") { id in
+            var unfinished = summary(id)
+            unfinished.message = "the run did not finish (killed, or still running)"
+            return (try? JSON.encode(unfinished)) ?? []
+        }
+        self.summary = summary(id)
     }
 
     /// The run stopped on `error` before its stages or while publishing.
@@ -87,8 +95,11 @@ struct RunRecorder {
         var summary = summary
         summary.seconds = Self.seconds(since: start)
         do {
-            try FileManager.default.createDirectory(atPath: outputDirectory + "/runs", withIntermediateDirectories: true)
-            try AtomicFile.write(try JSON.encode(summary), to: outputDirectory + "/runs/" + summary.run + ".json")
+            let runs = outputDirectory + "/runs"
+            try FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
+            try AtomicFile.write(try JSON.encode(summary), to: runs + "/" + summary.run + ".json")
+            try Self.pointLatest(at: summary.run, in: runs)
+            summary.summaryWritten = true
         } catch {
             summary.message = (summary.message.map { $0 + "; " } ?? "") + "run summary not written: \(error)"
         }
@@ -118,16 +129,42 @@ struct RunRecorder {
         return f.string(from: date)
     }
 
-    /// `20261122T031500Z`, with `-2`, `-3`… when a run of the same second exists.
-    static func runID(in runs: String) -> String {
+    /// `20261122T031500Z`, with `-2`, `-3`… when a run of the same second exists: claimed by
+    /// creating `runs/ID.json` exclusively (O_EXCL), so two processes starting in the same
+    /// second never share an id, whichever of them later takes the lock. The claim holds a
+    /// summary saying the run did not finish, until `finish()` replaces it.
+    static func claimRunID(in runs: String, placeholder: (String) -> [UInt8]) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         let base = f.string(from: Date())
+        try? FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
         var id = base
-        var n = 2
-        while FileManager.default.fileExists(atPath: runs + "/" + id + ".json") { id = "\(base)-\(n)"; n += 1 }
-        return id
+        for n in 2...10_000 {
+            let fd = open(runs + "/" + id + ".json", O_CREAT | O_EXCL | O_WRONLY, 0o644)
+            if fd >= 0 {
+                let bytes = placeholder(id)
+                _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                return id
+            }
+            // Exists: taken. Anything else (a read-only or full disk): the id is ours, unrecorded.
+            if errno != EEXIST { return id }
+            id = "\(base)-\(n)"
+        }
+        return id + "-\(getpid())"
+    }
+
+    /// Points `runs/latest.json` at this run's summary (a relative symbolic link, replaced
+    /// atomically by a rename).
+    static func pointLatest(at id: String, in runs: String) throws {
+        let temporary = runs + "/.latest.json.tmp-\(getpid())"
+        unlink(temporary)
+        guard symlink(id + ".json", temporary) == 0, rename(temporary, runs + "/latest.json") == 0 else {
+            let reason = SystemReason.errnoText
+            unlink(temporary)
+            throw PipelineError(.io, "\(runs)/latest.json: cannot point at \(id).json: \(reason)")
+        }
     }
 }

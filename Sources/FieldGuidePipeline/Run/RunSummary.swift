@@ -68,6 +68,13 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var build: String?
     /// Added / removed / changed totals per section of the change report, when one was written.
     public var changes: [String: [String: Int]]?
+    /// Whether `runs/RUN.json` was written (not part of the file: a full or read-only disk
+    /// leaves none, and nothing should claim there is one).
+    public var summaryWritten = false
+
+    enum CodingKeys: String, CodingKey {
+        case pipeline, run, started, seconds, status, message, failure, parameters, stages, guards, build, changes
+    }
 }
 
 /// What a run reports while it goes, for a terminal or a log.
