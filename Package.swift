@@ -98,7 +98,10 @@ let package = Package(
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
         .target(
             name: "StageCLI",
-            dependencies: ["FieldGuideDiagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         stage("ingest-faa", ["FieldGuideFAA"]),
         stage("ingest-birds", ["FieldGuideBirds"]),
