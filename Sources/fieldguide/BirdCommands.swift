@@ -1,5 +1,8 @@
 import ArgumentParser
 import FieldGuide
+import FieldGuideArtifact
+import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import StageCLI
 
@@ -11,10 +14,8 @@ struct BirdsBundleOptions: ParsableArguments {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    func open() throws -> BirdsBundle {
-        do { return try BirdsBundle(path: bundle) } catch {
-            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
-        }
+    func open() throws(ArtifactError) -> BirdsBundle {
+        do { return try BirdsBundle(path: bundle) } catch { throw error.underlying }
     }
 
     func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
@@ -182,7 +183,8 @@ extension FieldGuideCommand {
         func run() throws {
             let text: String
             if FileManager.default.fileExists(atPath: rules) {
-                guard let data = FileManager.default.contents(atPath: rules) else { throw StageFailure(.usageOrIO, "\(rules): cannot read") }
+                let data: Data
+                do { data = try Data(contentsOf: URL(fileURLWithPath: rules)) } catch { throw LocatedError(rules, failed: error) }
                 text = String(decoding: data, as: UTF8.self)
             } else {
                 text = rules

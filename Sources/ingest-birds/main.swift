@@ -35,12 +35,7 @@ struct IngestBirds: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "ingest-birds")
-        let report: BirdIngestReport
-        do {
-            report = try BirdIngest(taxonomyPath: taxonomy).run(paths: paths, outputDirectory: output)
-        } catch {
-            throw StageFailure(.usageOrIO, error.message)
-        }
+        let report = try BirdIngest(taxonomyPath: taxonomy).run(paths: paths, outputDirectory: output)
         for file in report.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")
             log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? ""): \(counts)")

@@ -44,28 +44,24 @@ struct IngestExports: ParsableCommand {
     func run() throws {
         let log = StageLog(stage: "ingest-exports")
         var options = ExportsIngest.Options()
+        // An artifact or table named by an option that is wrong is a usage error, whatever is wrong in it.
         if let aircraft {
-            do { options.aircraft = try AircraftBundle(path: aircraft) } catch {
-                throw StageFailure(.usageOrIO, "\(aircraft): \(error)")
-            }
+            do { options.aircraft = try AircraftBundle(path: aircraft) } catch { throw StageFailure(.usageOrIO, error.description) }
             options.aircraftSource = aircraft
             log.info("aircraft registry \(aircraft): \(formatCount(options.aircraft!.registrationCount)) registrations")
         }
         if let icaoTypes {
-            do { options.icaoTypes = try ICAOTypeTable(path: icaoTypes) } catch { throw StageFailure(.usageOrIO, error.description) }
+            do { options.icaoTypes = try ICAOTypeTable(path: icaoTypes) } catch { throw error.asOptionError() }
             options.icaoTypesSource = icaoTypes
             log.info("ICAO types \(icaoTypes): \(formatCount(options.icaoTypes!.count)) designators")
         }
         if let birds {
             do { options.birdNames = BirdsBundleNames(bundle: try BirdsBundle(path: birds), source: birds) } catch {
-                throw StageFailure(.usageOrIO, "\(birds): \(error)")
+                throw StageFailure(.usageOrIO, error.description)
             }
             log.info("names index \(birds)")
         }
-        let report: ExportsIngestReport
-        do { report = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output) } catch {
-            throw StageFailure(.usageOrIO, error.description)
-        }
+        let report = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output)
         for file in report.files {
             if let error = file.error {
                 log.error(error.description)

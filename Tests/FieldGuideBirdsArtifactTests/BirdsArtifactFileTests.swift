@@ -3,6 +3,7 @@ import FieldGuide
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideBirds
+import FieldGuideDiagnostics
 import FieldGuideEmit
 import Foundation
 import Testing
@@ -96,14 +97,14 @@ import TestSupport
         let directory = try TestPaths.temporaryDirectory("birds-handoff")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect { _ = try BirdsEmit.run(.init(handOff: directory.path), outputDirectory: directory.path) } throws: {
-            ($0 as? BirdsEmitError)?.kind == .badHandOff
+            ($0 as? LocatedError)?.kind == .badHandOff
         }
         _ = try FixtureBirds.build(into: directory)
         let species = directory.appendingPathComponent("stage/species.csv")
         try (String(contentsOf: species, encoding: .utf8) + "x\n").write(to: species, atomically: true, encoding: .utf8)
         let before = try Data(contentsOf: directory.appendingPathComponent("birds.fgb"))
         #expect { _ = try BirdsEmit.run(FixtureBirds.sources(handOff: directory.appendingPathComponent("stage").path), outputDirectory: directory.path) } throws: {
-            ($0 as? BirdsEmitError)?.kind == .badHandOff
+            ($0 as? LocatedError)?.kind == .badHandOff
         }
         #expect(try Data(contentsOf: directory.appendingPathComponent("birds.fgb")) == before)
     }
@@ -113,10 +114,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let chart = directory.appendingPathComponent("barchart-x.txt")
         try "Sample Size:\t1.0\t2.0\t\nSnow Bunting\t0.1\t\n".write(to: chart, atomically: true, encoding: .utf8)
-        #expect { _ = try EBirdBarChart.read(chart.path, region: "X") } throws: { ($0 as? BirdsEmitError)?.line == 1 }
+        #expect { _ = try EBirdBarChart.read(chart.path, region: "X") } throws: { ($0 as? LocatedError)?.line == 1 }
         let labels = directory.appendingPathComponent("Labels_de.txt")
         try "Passer domesticus_Haussperling\nno separator\n".write(to: labels, atomically: true, encoding: .utf8)
-        #expect { _ = try LocalizedLabels.read(labels.path) } throws: { ($0 as? BirdsEmitError)?.line == 2 }
+        #expect { _ = try LocalizedLabels.read(labels.path) } throws: { ($0 as? LocatedError)?.line == 2 }
         #expect(LocalizedLabels.language(ofFile: "BirdNET_GLOBAL_6K_V2.4_Labels_ja.txt") == "ja")
         #expect(LocalizedLabels.language(ofFile: "BirdNET_GLOBAL_6K_V2.4_Labels.txt") == "en")
         #expect(EBirdBarChart.regionName(fromFile: "/x/barchart-svalbard.txt") == "Svalbard")

@@ -4,6 +4,7 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import FieldGuideEmit
 import Foundation
 import Testing
@@ -90,7 +91,7 @@ struct ObservedSourceTests {
         let directory = try TestPaths.temporaryDirectory("observed-bad")
         let path = directory.appendingPathComponent("observations.csv").path
         try AtomicFile.write(Array("file,kind\na,bird\n".utf8), to: path)
-        let error = #expect(throws: BirdsEmitError.self) { try ObservedBirds.read(path) }
+        let error = #expect(throws: LocatedError.self) { try ObservedBirds.read(path) }
         #expect(error?.line == 1)
         #expect(error?.message.contains("resolved_id") == true)
     }

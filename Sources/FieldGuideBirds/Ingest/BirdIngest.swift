@@ -62,7 +62,7 @@ public struct BirdIngest: Sendable {
 
     public init(taxonomyPath: String? = nil) { self.taxonomyPath = taxonomyPath }
 
-    public func run(paths: [String], outputDirectory: String) throws(BirdsError) -> BirdIngestReport {
+    public func run(paths: [String], outputDirectory: String) throws(LocatedError) -> BirdIngestReport {
         let validator = SeedValidator(taxonomyPath: taxonomyPath)
         let files = try validator.check(paths: paths)
         let validation = SeedValidator.report(files)
@@ -77,20 +77,20 @@ public struct BirdIngest: Sendable {
 
         guard databases.count == 1 else {
             let names = databases.map(\.0.path)
-            throw BirdsError(.usage, names.isEmpty ? "no bird database among \(paths.joined(separator: ", "))"
-                                                   : "more than one bird database: \(names.joined(separator: ", ")); ingest one at a time")
+            throw LocatedError(.usage, file: "", message: names.isEmpty ? "no bird database among \(paths.joined(separator: ", "))"
+                                                                    : "more than one bird database: \(names.joined(separator: ", ")); ingest one at a time")
         }
         let (databaseFile, database) = databases[0]
         if validation.errors > 0 {
             report.status = "failed"
             report.failure = "\(validation.errors) errors in the seed files"
-            try write(report, to: out(NormalizedBirds.reportFile))
+            try JSON.write(report, to: out(NormalizedBirds.reportFile))
             return report
         }
 
         var taxonomy: Taxonomy?
         if let taxonomyPath {
-            do { taxonomy = try Taxonomy.read(fileAt: taxonomyPath) } catch { throw BirdsError(.io, error.description) }
+            taxonomy = try SeedValidator.readTaxonomy(option: taxonomyPath)
         } else {
             for file in files { if case let .taxonomy(found) = file.content { taxonomy = found; break } }
         }
@@ -116,6 +116,24 @@ public struct BirdIngest: Sendable {
             [$0.id, $0.fieldMarkID, marksByID[$0.fieldMarkID]?.shapeID ?? "", marksByID[$0.fieldMarkID]?.area ?? "", $0.name]
         }))
 
+        tables += companionTables(files, index: index)
+
+        for (name, header, rows) in tables {
+            var writer = CSVWriter()
+            writer.write(header)
+            for row in rows { writer.write(row) }
+            try AtomicFile.write(writer.bytes, to: out(name))
+            report.outputs[name] = FileDigest.sha256(writer.bytes)
+            report.counts[String(name.dropLast(4))] = rows.count
+        }
+        report.counts["linkedToTaxonomy"] = links.count
+        try JSON.write(report, to: out(NormalizedBirds.reportFile))
+        return report
+    }
+
+    /// The watchlist and home-data tables (lists, entries, hotspots, their species, migration
+    /// sessions and points) of the companion files, entries resolved against the database.
+    private func companionTables(_ files: [SeedFile], index: DatabaseIndex) -> [(String, [String], [[String]])] {
         var lists: [[String]] = [], entries: [[String]] = [], hotspots: [[String]] = [], hotspotSpecies: [[String]] = []
         var sessions: [[String]] = [], points: [[String]] = []
         for file in files {
@@ -146,32 +164,16 @@ public struct BirdIngest: Sendable {
             default: break
             }
         }
-        tables.append((NormalizedBirds.watchlistsFile, NormalizedBirds.watchlistsHeader, lists))
-        tables.append((NormalizedBirds.watchlistEntriesFile, NormalizedBirds.watchlistEntriesHeader, entries))
-        tables.append((NormalizedBirds.hotspotsFile, NormalizedBirds.hotspotsHeader, hotspots))
-        tables.append((NormalizedBirds.hotspotSpeciesFile, NormalizedBirds.hotspotSpeciesHeader, hotspotSpecies))
-        tables.append((NormalizedBirds.migrationFile, NormalizedBirds.migrationHeader, sessions))
-        tables.append((NormalizedBirds.trajectoryFile, NormalizedBirds.trajectoryHeader, points))
-
-        for (name, header, rows) in tables {
-            var writer = CSVWriter()
-            writer.write(header)
-            for row in rows { writer.write(row) }
-            do { try AtomicFile.write(writer.bytes, to: out(name)) } catch { throw BirdsError(.io, error.description) }
-            report.outputs[name] = FileDigest.sha256(writer.bytes)
-            report.counts[String(name.dropLast(4))] = rows.count
-        }
-        report.counts["linkedToTaxonomy"] = links.count
-        try write(report, to: out(NormalizedBirds.reportFile))
-        return report
+        return [(NormalizedBirds.watchlistsFile, NormalizedBirds.watchlistsHeader, lists),
+                (NormalizedBirds.watchlistEntriesFile, NormalizedBirds.watchlistEntriesHeader, entries),
+                (NormalizedBirds.hotspotsFile, NormalizedBirds.hotspotsHeader, hotspots),
+                (NormalizedBirds.hotspotSpeciesFile, NormalizedBirds.hotspotSpeciesHeader, hotspotSpecies),
+                (NormalizedBirds.migrationFile, NormalizedBirds.migrationHeader, sessions),
+                (NormalizedBirds.trajectoryFile, NormalizedBirds.trajectoryHeader, points)]
     }
 
     /// The shortest decimal that reads back as the same Double (`18.5204`, `73`).
     private func number(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    private func write(_ report: BirdIngestReport, to path: String) throws(BirdsError) {
-        do { try AtomicFile.write(try JSON.encode(report), to: path) } catch { throw BirdsError(.io, "\(path): \(error)") }
     }
 }

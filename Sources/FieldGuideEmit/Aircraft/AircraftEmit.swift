@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideFAA
 import Foundation
 
@@ -37,22 +38,22 @@ public enum AircraftEmit {
     static func run(handOff: String, outputDirectory: String, environment: [String: String], cuttingAtOrAfter offset: Int?) throws -> Result {
         let reportPath = handOff + "/" + NormalizedFAA.reportFile
         guard FileManager.default.fileExists(atPath: reportPath) else {
-            throw FAAError(.badHandOff, file: reportPath, "expected the ingest report of ingest-faa, found none (run ingest-faa first)")
+            throw LocatedError(.badHandOff, file: reportPath, message: "expected the ingest report of ingest-faa, found none (run ingest-faa first)")
         }
         let report: FAAIngestReport
-        do { report = try JSON.decode(FAAIngestReport.self, fromFileAt: reportPath) } catch {
-            throw FAAError(.badHandOff, file: reportPath, "expected an ingest report, found unreadable JSON: \(error)")
+        do { report = try JSON.decode(FAAIngestReport.self, fromFileAt: reportPath, as: "the ingest report") } catch {
+            throw error.reclassified(as: .badHandOff)
         }
         guard report.status == "ok" else {
-            throw FAAError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
+            throw LocatedError(.badHandOff, file: reportPath, message: "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
         }
         // registrations.csv, by far the largest, is hashed in the pass that parses it (checked
         // below); the other hand-off files first. It sorts last, so the first mismatch reported
         // is the same either way.
         let registrationsPath = handOff + "/" + NormalizedFAA.registrationsFile
         let expectedRegistrationsHash = report.outputs[NormalizedFAA.registrationsFile]
-        func mismatch(path: String, expected: String, found: String) -> FAAError {
-            FAAError(.badHandOff, file: path, "expected SHA-256 \(expected) from the ingest report, found \(found)")
+        func mismatch(path: String, expected: String, found: String) -> LocatedError {
+            LocatedError(.badHandOff, file: path, message: "expected SHA-256 \(expected) from the ingest report, found \(found)")
         }
         if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs.filter { $0.key != NormalizedFAA.registrationsFile }) {
             throw mismatch(path: bad.path, expected: bad.expected, found: bad.found)

@@ -2,38 +2,9 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCSV
+import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
-
-/// Why the birds emit stage refused its inputs.
-///
-/// ```swift
-/// do { _ = try BirdsEmit.run(handOff: "output/stage/birds", outputDirectory: "output") }
-/// catch let error as BirdsEmitError where error.kind == .badHandOff { print(error) }
-/// ```
-public struct BirdsEmitError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// The ingest report is missing or failed, or a file differs from its recorded hash.
-        case badHandOff
-        /// A bar chart, seasons or labels file does not have its expected layout.
-        case badSource
-        /// A file could not be read or written.
-        case unreadable
-    }
-
-    public var kind: Kind
-    public var file: String
-    public var line: Int?
-    public var message: String
-
-    public init(_ kind: Kind, file: String, line: Int? = nil, _ message: String) {
-        self.kind = kind
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
-}
 
 /// A CSV file with a header, read whole; fields looked up by column name.
 ///
@@ -46,7 +17,7 @@ public struct CSVTable: Sendable {
     public var columns: [String: Int]
     public var rows: [(line: Int, fields: [String])]
 
-    public static func read(_ path: String, required: [String]) throws(BirdsEmitError) -> CSVTable {
+    public static func read(_ path: String, required: [String]) throws(LocatedError) -> CSVTable {
         var table = CSVTable(file: path, columns: [:], rows: [])
         do {
             try CSVReader.read(fileAt: path, dialect: .rfc4180) { record in
@@ -54,22 +25,20 @@ public struct CSVTable: Sendable {
                     for (i, name) in record.fields.enumerated() where table.columns[name] == nil { table.columns[name] = i }
                     let missing = required.filter { table.columns[$0] == nil }
                     guard missing.isEmpty else {
-                        throw BirdsEmitError(.badSource, file: path, line: record.line,
-                                             "expected columns \(missing.joined(separator: ", ")), found \(record.fields.joined(separator: ","))")
+                        throw LocatedError(.wrongHeader, file: path, line: record.line,
+                                           message: "expected columns \(missing.joined(separator: ", ")), found \(record.fields.joined(separator: ","))")
                     }
                     return
                 }
                 if record.count == 1, record[0].isEmpty { return }
                 table.rows.append((record.line, record.fields))
             }
-        } catch let error as BirdsEmitError {
+        } catch let error as LocatedError {
             throw error
-        } catch let error as CSVError {
-            throw BirdsEmitError(error.kind == .io ? .unreadable : .badSource, file: path, line: error.line, error.message)
         } catch {
-            throw BirdsEmitError(.badSource, file: path, "\(error)")
+            throw LocatedError(path, failed: error)
         }
-        if table.columns.isEmpty { throw BirdsEmitError(.badSource, file: path, line: 1, "expected a header, found an empty file") }
+        if table.columns.isEmpty { throw LocatedError(.empty, file: path, line: 1, message: "expected a header, found an empty file") }
         return table
     }
 
@@ -95,9 +64,10 @@ public struct EBirdBarChart: Sendable {
     public var sampleSizes: [Double]
     public var rows: [(name: String, line: Int, frequencies: [Double])]
 
-    public static func read(_ path: String, region: String) throws(BirdsEmitError) -> EBirdBarChart {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw BirdsEmitError(.unreadable, file: path, "cannot read the bar chart")
+    public static func read(_ path: String, region: String) throws(LocatedError) -> EBirdBarChart {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw LocatedError(path, failed: error, doing: "cannot read the bar chart")
         }
         var chart = EBirdBarChart(region: region, file: path, sampleSizes: [], rows: [])
         var seenSamples = false
@@ -115,16 +85,16 @@ public struct EBirdBarChart: Sendable {
             }
         }
         guard seenSamples else {
-            throw BirdsEmitError(.badSource, file: path, "expected an eBird bar chart with a \"Sample Size:\" row, found none")
+            throw LocatedError(.wrongKind, file: path, message: "expected an eBird bar chart with a \"Sample Size:\" row, found none")
         }
         return chart
     }
 
-    private static func values(_ fields: [String], path: String, line: Int) throws(BirdsEmitError) -> [Double] {
+    private static func values(_ fields: [String], path: String, line: Int) throws(LocatedError) -> [Double] {
         let numbers = fields.dropFirst().map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard numbers.count == BirdsSchema.periodsPerYear, numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-            throw BirdsEmitError(.badSource, file: path, line: line,
-                                 "expected \(BirdsSchema.periodsPerYear) non-negative numbers after \"\(fields.first ?? "")\", found \(fields.count - 1) fields")
+            throw LocatedError(.invalidValue, file: path, line: line,
+                               message: "expected \(BirdsSchema.periodsPerYear) non-negative numbers after \"\(fields.first ?? "")\", found \(fields.count - 1) fields")
         }
         return numbers.map { $0! }
     }
@@ -162,22 +132,22 @@ public struct SpeciesSeasonRow: Sendable, Hashable {
     /// let rows = try SpeciesSeasonRow.read("ebirdst_runs_2023.csv")
     /// rows.first { $0.speciesCode == "acafly" }?.breeding?.start   // 531
     /// ```
-    public static func read(_ path: String) throws(BirdsEmitError) -> [SpeciesSeasonRow] {
+    public static func read(_ path: String) throws(LocatedError) -> [SpeciesSeasonRow] {
         let table = try CSVTable.read(path, required: ["species_code", "scientific_name", "common_name", "is_resident",
                                                        "breeding_start", "breeding_end", "nonbreeding_start", "nonbreeding_end"])
         var rows: [SpeciesSeasonRow] = []
         for row in table.rows {
-            func range(_ name: String) throws(BirdsEmitError) -> (start: Int, end: Int)? {
+            func range(_ name: String) throws(LocatedError) -> (start: Int, end: Int)? {
                 let start = table.field(row, name + "_start"), end = table.field(row, name + "_end")
                 if start.isEmpty && end.isEmpty { return nil }
                 guard let s = monthDay(start), let e = monthDay(end) else {
-                    throw BirdsEmitError(.badSource, file: path, line: row.line,
-                                         "expected dates YYYY-MM-DD in \(name)_start/\(name)_end, found \"\(start)\", \"\(end)\"")
+                    throw LocatedError(.invalidValue, file: path, line: row.line,
+                                       message: "expected dates YYYY-MM-DD in \(name)_start/\(name)_end, found \"\(start)\", \"\(end)\"")
                 }
                 return (s, e)
             }
             let code = table.field(row, "species_code")
-            guard !code.isEmpty else { throw BirdsEmitError(.badSource, file: path, line: row.line, "expected a species_code, found none") }
+            guard !code.isEmpty else { throw LocatedError(.invalidValue, file: path, line: row.line, message: "expected a species_code, found none") }
             rows.append(SpeciesSeasonRow(
                 speciesCode: code, scientificName: table.field(row, "scientific_name"), commonName: table.field(row, "common_name"),
                 resident: ["true", "1", "yes"].contains(table.field(row, "is_resident").lowercased()),
@@ -209,9 +179,10 @@ public struct LocalizedLabels: Sendable {
     public var names: [String: String]
     public var lines: Int
 
-    public static func read(_ path: String) throws(BirdsEmitError) -> LocalizedLabels {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw BirdsEmitError(.unreadable, file: path, "cannot read the labels file")
+    public static func read(_ path: String) throws(LocatedError) -> LocalizedLabels {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw LocatedError(path, failed: error, doing: "cannot read the labels file")
         }
         var labels = LocalizedLabels(file: path, language: language(ofFile: path), names: [:], lines: 0)
         var text = String(decoding: data, as: UTF8.self)
@@ -220,7 +191,7 @@ public struct LocalizedLabels: Sendable {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
             guard let underscore = line.firstIndex(of: "_") else {
-                throw BirdsEmitError(.badSource, file: path, line: index + 1, "expected \"Scientific name_Common name\", found \"\(line)\"")
+                throw LocatedError(.malformed, file: path, line: index + 1, message: "expected \"Scientific name_Common name\", found \"\(line)\"")
             }
             labels.lines += 1
             let scientific = String(line[..<underscore]), common = String(line[line.index(after: underscore)...])
@@ -251,7 +222,7 @@ public enum ObservedBirds {
     public static let requiredColumns = ["kind", "resolution", "resolved_id", "region", "latitude", "longitude",
                                          "time_local", "time_utc", "count"]
 
-    public static func read(_ path: String) throws(BirdsEmitError) -> (observed: [BirdsBuildInput.Observed], rows: Int) {
+    public static func read(_ path: String) throws(LocatedError) -> (observed: [BirdsBuildInput.Observed], rows: Int) {
         let table = try CSVTable.read(path, required: requiredColumns)
         var observed: [BirdsBuildInput.Observed] = []
         for row in table.rows where table.field(row, "kind") == "bird" && table.field(row, "resolution") == "resolved" {

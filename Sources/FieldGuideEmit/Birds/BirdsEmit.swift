@@ -2,6 +2,7 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// The index/emit stage for birds: the `ingest-birds` hand-off (plus optional eBird bar
@@ -43,23 +44,20 @@ public enum BirdsEmit {
     }
 
     public static func run(_ sources: Sources, outputDirectory: String,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) throws(BirdsEmitError) -> Result {
+                           environment: [String: String] = ProcessInfo.processInfo.environment) throws(LocatedError) -> Result {
         let (report, input0) = try BirdHandOff.read(sources.handOff)
         var input = input0
         var manifestSources = report.files.map {
             Manifest.Source(file: ($0.file as NSString).lastPathComponent, bytes: $0.bytes, sha256: $0.sha256,
                             rows: .init(read: $0.counts.values.reduce(0, +), kept: $0.counts.values.reduce(0, +)))
         }
-        func source(_ path: String, rows: Int, kept: Int) throws(BirdsEmitError) {
-            let digest: (digest: String, bytes: Int)
-            do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw BirdsEmitError(.unreadable, file: path, "cannot read") }
+        func source(_ path: String, rows: Int, kept: Int) throws(LocatedError) {
+            let digest = try FileDigest.sha256(ofFileAt: path)
             manifestSources.append(.init(file: (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
                                          rows: .init(read: rows, kept: kept)))
         }
         if let path = sources.taxonomy {
-            do { input.taxonomy = try Taxonomy.read(fileAt: path) } catch {
-                throw BirdsEmitError(error.kind == .unreadable ? .unreadable : .badSource, file: path, line: error.line, error.message)
-            }
+            input.taxonomy = try Taxonomy.read(fileAt: path)
             try source(path, rows: input.taxonomy!.taxa.count, kept: input.taxonomy!.taxa.count)
         }
         for argument in sources.barCharts {
@@ -91,16 +89,10 @@ public enum BirdsEmit {
         let (artifact, counts) = BirdsArtifactBuilder(input).build()
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()
-        let written: (bytes: Int, sections: [SectionInfo])
-        do { written = try artifact.write(to: artifactPath) { digest.update($0) } } catch {
-            throw BirdsEmitError(.unreadable, file: artifactPath, error.description)
-        }
+        let written = try artifact.write(to: artifactPath) { digest.update($0) }
         let entry = Manifest.Artifact(file: artifactFile, kind: BirdsSchema.kind.description, bytes: written.bytes,
                                       sha256: digest.finalize(), sections: written.sections.map(Manifest.Section.init), sources: manifestSources, counts: counts)
-        let manifest: Manifest
-        do { manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment) } catch {
-            throw BirdsEmitError(.unreadable, file: outputDirectory + "/" + manifestFile, "\(error)")
-        }
+        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }
 }
@@ -112,30 +104,30 @@ public enum BirdsEmit {
 /// input.species.count   // 46 for the SkyTrails database
 /// ```
 public enum BirdHandOff {
-    public static func read(_ handOff: String) throws(BirdsEmitError) -> (BirdIngestReport, BirdsBuildInput) {
+    public static func read(_ handOff: String) throws(LocatedError) -> (BirdIngestReport, BirdsBuildInput) {
         let reportPath = handOff + "/" + NormalizedBirds.reportFile
         guard FileManager.default.fileExists(atPath: reportPath) else {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "expected the ingest report of ingest-birds, found none (run ingest-birds first)")
+            throw LocatedError(.badHandOff, file: reportPath, message: "expected the ingest report of ingest-birds, found none (run ingest-birds first)")
         }
         let report: BirdIngestReport
-        do { report = try JSON.decode(BirdIngestReport.self, fromFileAt: reportPath) } catch {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "expected an ingest report, found unreadable JSON: \(error)")
+        do { report = try JSON.decode(BirdIngestReport.self, fromFileAt: reportPath, as: "the ingest report") } catch {
+            throw error.reclassified(as: .badHandOff)
         }
         guard report.status == "ok" else {
-            throw BirdsEmitError(.badHandOff, file: reportPath, "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
+            throw LocatedError(.badHandOff, file: reportPath, message: "ingest failed, nothing to emit: \(report.failure ?? "no reason given")")
         }
         if let bad = EmitSupport.firstMismatch(handOff: handOff, outputs: report.outputs) {
-            throw BirdsEmitError(.badHandOff, file: bad.path, "expected SHA-256 \(bad.expected) from the ingest report, found \(bad.found)")
+            throw LocatedError(.badHandOff, file: bad.path, message: "expected SHA-256 \(bad.expected) from the ingest report, found \(bad.found)")
         }
-        func table(_ name: String, _ header: [String]) throws(BirdsEmitError) -> CSVTable {
+        func table(_ name: String, _ header: [String]) throws(LocatedError) -> CSVTable {
             try CSVTable.read(handOff + "/" + name, required: header)
         }
         func list(_ text: String) -> [String] { text.split(separator: ";").map(String.init) }
-        func integers(_ table: CSVTable, _ row: (line: Int, fields: [String]), _ column: String) throws(BirdsEmitError) -> [Int] {
+        func integers(_ table: CSVTable, _ row: (line: Int, fields: [String]), _ column: String) throws(LocatedError) -> [Int] {
             var out: [Int] = []
             for item in list(table.field(row, column)) {
                 guard let n = Int(item) else {
-                    throw BirdsEmitError(.badHandOff, file: table.file, line: row.line, "expected numbers separated by ; in \(column), found \(item)")
+                    throw LocatedError(.badHandOff, file: table.file, line: row.line, message: "expected numbers separated by ; in \(column), found \(item)")
                 }
                 out.append(n)
             }
@@ -171,7 +163,7 @@ public enum BirdHandOff {
         let spots = try table(NormalizedBirds.hotspotsFile, NormalizedBirds.hotspotsHeader)
         for row in spots.rows {
             guard let latitude = Double(spots.field(row, "latitude")), let longitude = Double(spots.field(row, "longitude")) else {
-                throw BirdsEmitError(.badHandOff, file: spots.file, line: row.line, "expected numeric latitude and longitude")
+                throw LocatedError(.badHandOff, file: spots.file, line: row.line, message: "expected numeric latitude and longitude")
             }
             let id = spots.field(row, "hotspot_id")
             input.hotspots.append(.init(id: id, name: spots.field(row, "name"), locality: spots.field(row, "locality"),

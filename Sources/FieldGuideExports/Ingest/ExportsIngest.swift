@@ -46,18 +46,18 @@ public struct ExportsIngest {
     public init(options: Options = Options()) { self.options = options }
 
     /// The export files under `paths`, in order, each with the name reports use.
-    public static func discover(_ paths: [String]) throws(ExportsError) -> [(path: String, name: String)] {
+    public static func discover(_ paths: [String]) throws(LocatedError) -> [(path: String, name: String)] {
         var found: [(path: String, name: String)] = []
         var seen: Set<String> = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ExportsError(.unreadable, file: path, message: "no such file or directory")
+                throw LocatedError(.missingFile, file: path, message: "no such file or directory")
             }
             var files: [(String, String)] = []
             if isDirectory.boolValue {
                 guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-                    throw ExportsError(.unreadable, file: path, message: "cannot list directory")
+                    throw LocatedError(.unreadable, file: path, message: "cannot list directory")
                 }
                 let base = path.hasSuffix("/") ? String(path.dropLast()) : path
                 for case let relative as String in enumerator {
@@ -77,7 +77,7 @@ public struct ExportsIngest {
         return found
     }
 
-    public func run(paths: [String], outputDirectory: String) throws(ExportsError) -> ExportsIngestReport {
+    public func run(paths: [String], outputDirectory: String) throws(LocatedError) -> ExportsIngestReport {
         let inputs = try Self.discover(paths)
         let resolver = SubjectResolver(aircraft: options.aircraft, icaoTypes: options.icaoTypes, birdNames: options.birdNames)
         let spool = try Spool(directory: outputDirectory, name: Self.observationsFile)
@@ -96,7 +96,7 @@ public struct ExportsIngest {
             var writer = CSVWriter()
             var issues: [RowIssue] = []
             var counts: [ObservationKind: Int] = [:]
-            var spoolError: ExportsError?
+            var spoolError: LocatedError?
             let statusBefore = observationStatus
             let entriesBefore = resolver.checkpoint()
             let sink = RecordSink(observe: { observation in
@@ -106,10 +106,10 @@ public struct ExportsIngest {
                 counts[observation.kind, default: 0] += 1
                 writer.write(ObservationCSV.row(observation))
                 if writer.bytes.count >= 1 << 20, spoolError == nil {
-                    do throws(ExportsError) { try Self.flush(&writer, into: spool) } catch { spoolError = error }
+                    do throws(LocatedError) { try Self.flush(&writer, into: spool) } catch { spoolError = error }
                 }
             }, issue: { issues.append($0) })
-            do throws(ExportsError) {
+            do throws(LocatedError) {
                 let summary = try ExportFileReader.read(path: input.path, displayName: input.name, sink: sink)
                 if let spoolError { throw spoolError }
                 try Self.flush(&writer, into: spool)
@@ -121,13 +121,14 @@ public struct ExportsIngest {
                 fileReport.warnings = issues.count - fileReport.rejected
                 issues.forEach { rejects.append($0) }
             } catch {
-                if error.kind == .unreadable && spoolError != nil { throw error }
+                // The spool failing to take this file's rows ends the run; a file that cannot be read does not.
+                if spoolError != nil && error.kind.isUsageOrIO { throw error }
                 try spool.rollBack(to: mark)
                 observationStatus = statusBefore
                 resolver.restore(entriesBefore)
                 fileReport.error = FileError(error)
                 report.failedFiles += 1
-                rejects.append(RowIssue(.rejected, file: input.name, line: error.line, field: "(file)", value: error.kind.rawValue,
+                rejects.append(RowIssue(.rejected, file: input.name, line: error.line ?? 0, field: "(file)", value: error.kind.rawValue,
                                         reason: (error.column.map { "column \($0): " } ?? "") + error.message))
             }
             for (kind, n) in fileReport.observations { report.counts["observations." + kind, default: 0] += n }
@@ -140,32 +141,25 @@ public struct ExportsIngest {
 
         let resolution = ResolutionReport(resolver: resolver, options: options, observations: observationStatus)
         report.outputs[Self.observationsFile] = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
-        do throws(LocatedError) {
-            let resolutionBytes = try Self.json(resolution)
-            try AtomicFile.write(resolutionBytes, to: outputDirectory + "/" + Self.resolutionFile)
-            report.outputs[Self.resolutionFile] = FileDigest.sha256(resolutionBytes)
-            let rejectBytes = rejects.csvBytes()
-            try AtomicFile.write(rejectBytes, to: outputDirectory + "/" + Self.rejectsFile)
-            report.outputs[Self.rejectsFile] = FileDigest.sha256(rejectBytes)
-            report.status = report.failedFiles == 0 ? "ok" : "failed"
-            report.resolution = resolution.counts
-            try AtomicFile.write(try Self.json(report), to: outputDirectory + "/" + Self.reportFile)
-        } catch {
-            throw ExportsError(.unreadable, file: outputDirectory, message: "\(error)")
-        }
+        let resolutionPath = outputDirectory + "/" + Self.resolutionFile
+        let resolutionBytes = try JSON.encode(resolution, for: resolutionPath)
+        try AtomicFile.write(resolutionBytes, to: resolutionPath)
+        report.outputs[Self.resolutionFile] = FileDigest.sha256(resolutionBytes)
+        let rejectBytes = rejects.csvBytes()
+        try AtomicFile.write(rejectBytes, to: outputDirectory + "/" + Self.rejectsFile)
+        report.outputs[Self.rejectsFile] = FileDigest.sha256(rejectBytes)
+        report.status = report.failedFiles == 0 ? "ok" : "failed"
+        report.resolution = resolution.counts
+        try JSON.write(report, to: outputDirectory + "/" + Self.reportFile)
         return report
     }
 
-    static func flush(_ writer: inout CSVWriter, into spool: Spool) throws(ExportsError) {
-        var failure: ExportsError?
+    static func flush(_ writer: inout CSVWriter, into spool: Spool) throws(LocatedError) {
+        var failure: LocatedError?
         writer.drain { bytes in
-            do throws(ExportsError) { try spool.append(bytes) } catch { failure = error }
+            do throws(LocatedError) { try spool.append(bytes) } catch { failure = error }
         }
         if let failure { throw failure }
-    }
-
-    static func json<T: Encodable>(_ value: T) throws(LocatedError) -> [UInt8] {
-        do { return try JSON.encode(value) } catch { throw LocatedError(.unwritable, file: "(json)", message: "cannot encode: \(error)") }
     }
 }
 
@@ -198,18 +192,19 @@ public struct FileReport: Sendable, Codable {
     init(file: String) { self.file = file }
 }
 
-/// A file that could not be read, located.
+/// A file that could not be read, located: the ``LocatedError`` as the report keeps it.
 public struct FileError: Sendable, Codable {
-    public var kind: ExportsError.Kind
+    public var kind: LocatedError.Kind
+    /// 0 when the file could not be read at all.
     public var line: Int
     public var column: Int?
     public var message: String
     /// `file:line:col: message`
     public var description: String
 
-    init(_ error: ExportsError) {
+    init(_ error: LocatedError) {
         kind = error.kind
-        line = error.line
+        line = error.line ?? 0
         column = error.column
         message = error.message
         description = error.description

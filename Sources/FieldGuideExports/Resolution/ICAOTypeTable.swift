@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// ICAO aircraft type designators: designator → name, description and wake class.
@@ -34,15 +35,19 @@ public struct ICAOTypeTable: Sendable {
         self.entries = Dictionary(entries.map { ($0.designator.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public init(path: String) throws(ExportsError) {
+    public init(path: String) throws(LocatedError) {
         let raw: [String: [String]]
-        do { raw = try JSON.decode([String: [String]].self, fromFileAt: path) } catch {
-            throw ExportsError(.malformed, file: path, message: "expected ICAO types as {\"B738\": [name, description, wake class]}: \(error)")
+        do { raw = try JSON.decode([String: [String]].self, fromFileAt: path, as: "the ICAO type table") } catch {
+            // The file is there (a missing one is an I/O error); its content is not the table.
+            guard !error.kind.isUsageOrIO else { throw error }
+            var refused = error.reclassified(as: .malformed)
+            refused.expected = #"{"B738": [name, description, wake class]}"#
+            throw refused
         }
         var list: [Entry] = []
         for (designator, fields) in raw {
             guard fields.count >= 3 else {
-                throw ExportsError(.malformed, file: path, message: "\(designator): expected [name, description, wake class], found \(fields.count) values")
+                throw LocatedError(.malformed, file: path, message: "\(designator): expected [name, description, wake class], found \(fields.count) values")
             }
             list.append(Entry(designator: designator, name: fields[0], description: fields[1], wakeClass: fields[2]))
         }

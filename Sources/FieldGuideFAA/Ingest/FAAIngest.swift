@@ -56,7 +56,7 @@ public struct FAAIngest: Sendable {
         var counts: [String: Int] = [:]
         let out = { (name: String) in outputDirectory + "/" + name }
 
-        func fail(_ error: FAAError) throws -> Never {
+        func fail(_ error: LocatedError) throws -> Never {
             try rejects.write(to: out(NormalizedFAA.rejectsFile))
             let report = FAAIngestReport(status: "failed", failure: error.description, sources: sourceEntries, counts: counts, outputs: [:])
             try writeReport(report, to: out(NormalizedFAA.reportFile))
@@ -142,7 +142,7 @@ public struct FAAIngest: Sendable {
                     if let failure = piece.failure { throw failure }
                 }
                 guard result.parts[0].sawHeader else {
-                    throw FAAError(.wrongHeader, file: part.name, line: 1, "expected the \(FAAFileKind.master.fileName) header, found an empty file")
+                    throw LocatedError(.wrongHeader, file: part.name, line: 1, message: "expected the \(FAAFileKind.master.fileName) header, found an empty file")
                 }
                 let hash = try result.sourceHash()
                 sourceEntries.append(Manifest.Source(file: part.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
@@ -154,8 +154,8 @@ public struct FAAIngest: Sendable {
             for source in sourceEntries where source.rows.read > 0 {
                 let share = Double(source.rows.rejected) / Double(source.rows.read)
                 if share > options.maxRejectShare {
-                    try fail(FAAError(.tooManyRejects, file: source.file,
-                                      "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(percent(share))), more than the allowed \(percent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
+                    try fail(LocatedError(.tooManyRejects, file: source.file,
+                                          message: "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(percent(share))), more than the allowed \(percent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
                 }
             }
 
@@ -167,11 +167,10 @@ public struct FAAIngest: Sendable {
             let report = FAAIngestReport(status: "ok", sources: sourceEntries, counts: counts, outputs: outputs)
             try writeReport(report, to: out(NormalizedFAA.reportFile))
             return report
-        } catch let error as FAAError {
+        } catch let error as LocatedError where error.kind != .unwritable {
+            // A failed write of an output propagates as it is; an input error is reported too.
             if error.kind == .tooManyRejects { throw error }
             try fail(error)
-        } catch let error as CSVError {
-            try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message))
         }
     }
 
@@ -264,7 +263,7 @@ public struct FAAIngest: Sendable {
             }
         }
         guard sawHeader else {
-            throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(kind.fileName) header, found an empty file")
+            throw LocatedError(.wrongHeader, file: source.name, line: 1, message: "expected the \(kind.fileName) header, found an empty file")
         }
         return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.digest, rows: rows)
     }
@@ -273,8 +272,8 @@ public struct FAAIngest: Sendable {
         let names = record.fields
         if let found = FAALayout.kind(ofHeader: names) {
             guard found == expected else {
-                throw FAAError(.wrongHeader, file: file, line: 1,
-                               "expected the \(expected.fileName) header, found the header of \(found.fileName)")
+                throw LocatedError(.wrongHeader, file: file, line: 1,
+                                   message: "expected the \(expected.fileName) header, found the header of \(found.fileName)")
             }
             return
         }
@@ -283,12 +282,12 @@ public struct FAAIngest: Sendable {
         for (i, column) in columns.enumerated() {
             let found = i < trimmed.count ? trimmed[i] : "end of line"
             if found != column.name {
-                throw FAAError(.wrongHeader, file: file, line: 1,
-                               "expected column \(i + 1) of \(expected.fileName) to be \"\(column.name)\", found \"\(found)\"")
+                throw LocatedError(.wrongHeader, file: file, line: 1,
+                                   message: "expected column \(i + 1) of \(expected.fileName) to be \"\(column.name)\", found \"\(found)\"")
             }
         }
-        throw FAAError(.wrongHeader, file: file, line: 1,
-                       "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
+        throw LocatedError(.wrongHeader, file: file, line: 1,
+                           message: "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
     }
 
     private func writeReport(_ report: FAAIngestReport, to path: String) throws {

@@ -1,6 +1,7 @@
 import FieldGuide
 import FieldGuideArtifact
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -108,7 +109,7 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         } catch {
-            summary.message = "\(work): cannot create the staging directory: \(error.localizedDescription)"
+            summary.message = "\(work): cannot create the staging directory: \(SystemReason.of(error))"
             summary.failure = .io
             return finish(summary, clock: clock)
         }
@@ -257,7 +258,7 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: staged, withIntermediateDirectories: true)
         } catch {
-            result.error = "\(staged): \(error.localizedDescription)"
+            result.error = "\(staged): cannot create: \(SystemReason.of(error))"
             return result
         }
         let arguments = plan.arguments(index) { ref in
@@ -344,7 +345,7 @@ public final class PipelineRunner: @unchecked Sendable {
                 lines.append("input \(input) \(digest)")
                 bytes += (try? FileManager.default.attributesOfItem(atPath: cache.path(name) + "/" + file)[.size] as? Int) ?? 0
             case nil:
-                throw PipelineError(.invalidDefinition, "\(definition.path): stage \(stage.name) reads unknown input \(input)")
+                throw PipelineError(LocatedError(.usage, file: definition.path, message: "stage \(stage.name) reads unknown input \(input)"))
             }
         }
         lines.append("env SOURCE_DATE_EPOCH=\(options.environment["SOURCE_DATE_EPOCH"] ?? "")")
@@ -370,7 +371,7 @@ public final class PipelineRunner: @unchecked Sendable {
             throw PipelineError(.io, "\(tool): no such stage executable (build it, or pass --bin)")
         }
         let digest: String
-        do { digest = try FileDigest.sha256(ofFileAt: tool).digest } catch { throw PipelineError(.io, error.description) }
+        do { digest = try FileDigest.sha256(ofFileAt: tool).digest } catch { throw PipelineError(error) }
         lock.lock()
         toolDigests[tool] = digest
         lock.unlock()
@@ -409,10 +410,10 @@ public final class PipelineRunner: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         } catch {
-            throw PipelineError(.io, "\(stateDirectory): cannot create: \(error.localizedDescription)")
+            throw PipelineError(.io, "\(stateDirectory): cannot create: \(SystemReason.of(error))")
         }
         let fd = open(stateDirectory + "/lock", O_CREAT | O_RDWR, 0o644)
-        guard fd >= 0 else { throw PipelineError(.io, "\(stateDirectory)/lock: cannot open") }
+        guard fd >= 0 else { throw PipelineError(.io, "\(stateDirectory)/lock: cannot open: \(SystemReason.errnoText)") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw PipelineError(.locked, "another run of \(definition.name) is using \(options.outputDirectory)")
@@ -431,9 +432,8 @@ public final class PipelineRunner: @unchecked Sendable {
     private func finish(_ summary: RunSummary, clock start: ContinuousClock.Instant) -> RunSummary {
         var summary = summary
         summary.seconds = (Self.seconds(ContinuousClock.now - start) * 1000).rounded() / 1000
-        do {
-            try FileManager.default.createDirectory(atPath: options.outputDirectory + "/runs", withIntermediateDirectories: true)
-            try AtomicFile.write(try JSON.encode(summary), to: options.outputDirectory + "/runs/" + summary.run + ".json")
+        do throws(LocatedError) {
+            try JSON.write(summary, to: options.outputDirectory + "/runs/" + summary.run + ".json")
         } catch {
             summary.message = (summary.message.map { $0 + "; " } ?? "") + "run summary not written: \(error)"
         }
