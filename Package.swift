@@ -13,7 +13,7 @@
 //                   FieldGuideArtifactWriter  builders, sorters, the streamed writer (emit only)
 //   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
 //   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
-//   query           FieldGuide             artifact read side + Foundation only: iOS-safe
+//   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
 //   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports
 //   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
@@ -87,7 +87,8 @@ let package = Package(
         ),
 
         // MARK: Query library (what apps link: the artifact's read side + Foundation only)
-        .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact"]),
+        // Diagnostics is pure Swift without dependencies: the located error of a bad query parameter.
+        .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact", "FieldGuideDiagnostics"]),
 
         // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
         .target(

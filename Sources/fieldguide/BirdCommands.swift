@@ -31,8 +31,6 @@ struct BirdSummary: Encodable {
     }
 }
 
-func queryFailure(_ error: BirdQueryError) -> StageFailure { StageFailure(.usageOrIO, error.description) }
-
 extension FieldGuideCommand {
     struct Identify: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -109,8 +107,7 @@ extension FieldGuideCommand {
                 }
             } else if let near {
                 let (lat, lon) = try point(near)
-                let found: [NearbySpecies]
-                do { found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week) } catch { throw queryFailure(error) }
+                let found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week)
                 let value = found.map { Nearby(bird: BirdSummary($0.bird), probability: $0.probability, nearestHotspot: $0.nearestHotspot,
                                                distanceKm: ($0.distanceKm * 10).rounded() / 10, hotspots: $0.hotspotCount) }
                 try options.emit(value) {
@@ -190,8 +187,7 @@ extension FieldGuideCommand {
                 text = rules
             }
             let bundle = try options.open()
-            let assigned: [WatchlistAssignment]
-            do { assigned = try bundle.autoAssign(try WatchlistRule.decode(json: text)) } catch { throw queryFailure(error) }
+            let assigned = try bundle.autoAssign(try WatchlistRule.decode(json: text))
             let entries = assigned.map { Entry(bird: BirdSummary($0.bird), rules: $0.rules) }
             try options.emit(entries) {
                 (["\(entries.count) birds"] + assigned.map { "  " + birdLine($0.bird) + "  (rules \($0.rules.map(String.init).joined(separator: ", ")))" })
@@ -223,9 +219,7 @@ extension FieldGuideCommand {
             let bundle = try options.open()
             let found: [ObservedSpecies]
             if let near {
-                do { found = try bundle.observedSpecies(near: try point(near), radiusKm: radius, week: week) } catch let error as BirdQueryError {
-                    throw queryFailure(error)
-                }
+                found = try bundle.observedSpecies(near: try point(near), radiusKm: radius, week: week)
             } else {
                 found = bundle.observedSpecies(inRegion: region, month: month, week: week)
             }

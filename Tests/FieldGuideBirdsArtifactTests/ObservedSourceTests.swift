@@ -54,7 +54,7 @@ struct ObservedSourceTests {
         #expect(birds.observedSpecies(week: 2).map(\.commonName) == ["Gray Heron"])  // 8 January is in week 2
         #expect(try birds.observedSpecies(near: (52.21, 0.12), radiusKm: 5).map(\.commonName) == ["Tawny Owl"])
         #expect(try birds.observedSpecies(near: (0, 0), radiusKm: 5).isEmpty)
-        #expect(throws: BirdQueryError.self) { try birds.observedSpecies(near: (52, 0), radiusKm: 600) }
+        #expect(throws: LocatedError.self) { try birds.observedSpecies(near: (52, 0), radiusKm: 600) }
         // The seed presence tables are untouched by observations: a separate source.
         #expect(birds.species(inRegion: "US-MD", month: 11).present.isEmpty)
     }
