@@ -130,7 +130,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuideEndToEndTests",
-            dependencies: ["FieldGuide", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore", "FieldGuidePipeline", "TestSupport"]
+            dependencies: [
+                "FieldGuide", "FieldGuideArtifact", "FieldGuideDiagnostics", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore",
+                "FieldGuidePipeline", "StageCLI", "TestSupport",
+            ]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
         .testTarget(
