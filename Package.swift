@@ -13,7 +13,7 @@
 //                   FieldGuideArtifactWriter  builders, sorters, the streamed writer (emit only)
 //   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
 //   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
-//   query           FieldGuide             artifact read side + Foundation only: iOS-safe
+//   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
 //   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports
 //   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
@@ -90,6 +90,8 @@ let package = Package(
         ),
 
         // MARK: Query library (what apps link: the artifact's read side + Foundation only)
+        // Diagnostics is pure Swift without dependencies: closest-value suggestions and the
+        // located error of a bad query parameter.
         .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact", "FieldGuideDiagnostics"]),
 
         // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
@@ -101,7 +103,10 @@ let package = Package(
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
         .target(
             name: "StageCLI",
-            dependencies: ["FieldGuideDiagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         stage("ingest-faa", ["FieldGuideFAA"]),
         stage("ingest-birds", ["FieldGuideBirds"]),
@@ -129,7 +134,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuideEndToEndTests",
-            dependencies: ["FieldGuide", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore", "FieldGuidePipeline", "TestSupport"]
+            dependencies: [
+                "FieldGuide", "FieldGuideArtifact", "FieldGuideDiagnostics", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore",
+                "FieldGuidePipeline", "StageCLI", "TestSupport",
+            ]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
         .testTarget(

@@ -39,9 +39,9 @@ public struct FAAIngest: Sendable {
         var counts: [String: Int] = [:]
         let out = { (name: String) in outputDirectory + "/" + name }
 
-        func fail(_ error: FAAError) throws -> Never {
+        func fail(_ error: LocatedError) throws -> Never {
             try rejects.write(to: out(NormalizedFAA.rejectsFile))
-            try Self.report(error.kind == .unreadable ? .failed : .rejected, failure: error.description, sourceEntries, rejects, counts).write(to: out(NormalizedFAA.reportFile))
+            try Self.report(error.kind.isUsageOrIO ? .failed : .rejected, failure: error.description, sourceEntries, rejects, counts).write(to: out(NormalizedFAA.reportFile))
             throw error
         }
 
@@ -124,7 +124,7 @@ public struct FAAIngest: Sendable {
                     if let failure = piece.failure { throw failure }
                 }
                 guard result.parts[0].sawHeader else {
-                    throw FAAError(.wrongHeader, file: part.name, line: 1, "expected the \(FAAFileKind.master.fileName) header, found an empty file")
+                    throw LocatedError(.wrongHeader, file: part.name, line: 1, message: "expected the \(FAAFileKind.master.fileName) header, found an empty file")
                 }
                 let hash = try result.sourceHash()
                 sourceEntries.append(Manifest.Source(file: part.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
@@ -136,8 +136,8 @@ public struct FAAIngest: Sendable {
             for source in sourceEntries where source.rows.read > 0 {
                 let share = Double(source.rows.rejected) / Double(source.rows.read)
                 if share > options.maxRejectShare {
-                    try fail(FAAError(.tooManyRejects, file: source.file,
-                                      "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(formatPercent(share, distinctFrom: options.maxRejectShare))), more than the allowed \(formatPercent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
+                    try fail(LocatedError(.tooManyRejects, file: source.file,
+                                          message: "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(formatPercent(share, distinctFrom: options.maxRejectShare))), more than the allowed \(formatPercent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)"))
                 }
             }
 
@@ -149,11 +149,10 @@ public struct FAAIngest: Sendable {
             let done = Self.report(.ok, sourceEntries, rejects, counts, outputs: outputs)
             try done.write(to: out(NormalizedFAA.reportFile))
             return done
-        } catch let error as FAAError {
+        } catch let error as LocatedError where error.kind != .unwritable {
+            // A failed write of an output propagates as it is; an input error is reported too.
             if error.kind == .tooManyRejects { throw error }
             try fail(error)
-        } catch let error as CSVError {
-            try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message))
         }
     }
 
@@ -253,7 +252,7 @@ public struct FAAIngest: Sendable {
             }
         }
         guard sawHeader else {
-            throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(kind.fileName) header, found an empty file")
+            throw LocatedError(.wrongHeader, file: source.name, line: 1, message: "expected the \(kind.fileName) header, found an empty file")
         }
         return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.digest, rows: rows)
     }
@@ -262,8 +261,8 @@ public struct FAAIngest: Sendable {
         let names = record.fields
         if let found = FAALayout.kind(ofHeader: names) {
             guard found == expected else {
-                throw FAAError(.wrongHeader, file: file, line: 1,
-                               "expected the \(expected.fileName) header, found the header of \(found.fileName)")
+                throw LocatedError(.wrongHeader, file: file, line: 1,
+                                   message: "expected the \(expected.fileName) header, found the header of \(found.fileName)")
             }
             return
         }
@@ -272,12 +271,12 @@ public struct FAAIngest: Sendable {
         for (i, column) in columns.enumerated() {
             let found = i < trimmed.count ? trimmed[i] : "end of line"
             if found != column.name {
-                throw FAAError(.wrongHeader, file: file, line: 1,
-                               "expected column \(i + 1) of \(expected.fileName) to be \"\(column.name)\", found \"\(found)\"")
+                throw LocatedError(.wrongHeader, file: file, line: 1,
+                                   message: "expected column \(i + 1) of \(expected.fileName) to be \"\(column.name)\", found \"\(found)\"")
             }
         }
-        throw FAAError(.wrongHeader, file: file, line: 1,
-                       "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
+        throw LocatedError(.wrongHeader, file: file, line: 1,
+                           message: "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
     }
 }
 

@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// Records one run: its id, its `RunSummary` as the run fills it in, and at the end
@@ -86,9 +87,8 @@ struct RunRecorder {
     func finish() -> RunSummary {
         var summary = summary
         summary.seconds = Self.seconds(since: start)
-        do {
-            try FileManager.default.createDirectory(atPath: outputDirectory + "/runs", withIntermediateDirectories: true)
-            try AtomicFile.write(try JSON.encode(summary), to: outputDirectory + "/runs/" + summary.run + ".json")
+        do throws(LocatedError) {
+            try JSON.write(summary, to: outputDirectory + "/runs/" + summary.run + ".json")
         } catch {
             summary.message = (summary.message.map { $0 + "; " } ?? "") + "run summary not written: \(error)"
         }
