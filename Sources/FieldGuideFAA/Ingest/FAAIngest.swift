@@ -70,8 +70,7 @@ public struct FAAIngest: Sendable {
             let registrationsOut = try CSVFileSink(path: out(NormalizedFAA.registrationsFile), header: NormalizedFAA.registrationHeader)
             // Parts are normalized apart (on two threads for a large file) and merged here in
             // file order: duplicates, counts and issues come out as from a single pass.
-            var seen = PackedKeyTable<(file: Int, line: Int)>()
-            var withoutModel = 0, withoutEngine = 0, withModeS = 0
+            var merge = MasterMerge()
             for (fileIndex, part) in sources.master.enumerated() {
                 let read = Result {
                     try MasterReader.read(part, parallelThreshold: options.parallelThreshold) { record in
@@ -80,48 +79,11 @@ public struct FAAIngest: Sendable {
                 }
                 let (models, engines, _) = try awaitReference()
                 let result = try read.get()
-                if seen.count == 0 { seen = PackedKeyTable(expectedCount: result.parts.map(\.rows.count).reduce(0, +)) }
+                if merge.seen.count == 0 { merge.seen = PackedKeyTable(expectedCount: result.parts.map(\.rows.count).reduce(0, +)) }
                 var rows = Manifest.Rows()
                 for piece in result.parts {
-                    let output = piece.output.bytes
-                    var issues = piece.issues[...]
-                    let longCodes = piece.longCodes
-                    var copied = 0, rowStart = 0
-                    func flush(upTo end: Int) throws {
-                        if end > copied { try registrationsOut.write(encoded: output, range: copied..<end) }
-                    }
-                    for (index, row) in piece.rows.enumerated() {
-                        rows.read += 1
-                        var rowIssues: [RowIssue] = []
-                        while let next = issues.first, next.row == index {
-                            rowIssues.append(next.issue)
-                            issues.removeFirst()
-                        }
-                        if row.flags & MasterPart.Row.kept == 0 {
-                            rows.rejected += 1
-                            for issue in rowIssues { rejects.append(issue) }
-                        } else if let first = seen[row.nNumber] {
-                            rows.rejected += 1
-                            rejects.append(RowIssue(.rejected, file: part.name, line: row.line, field: "N-NUMBER",
-                                                    value: MasterPart.nNumber(row.nNumber),
-                                                    reason: "duplicate N-number; first at \(sources.master[first.file].name):\(first.line)"))
-                            try flush(upTo: rowStart)
-                            copied = row.end
-                        } else {
-                            seen[row.nNumber] = (fileIndex, row.line)
-                            let orphans = MasterPart.orphans(row, long: longCodes.isEmpty ? nil : longCodes[index],
-                                                             models: models, engines: engines)
-                            if orphans.withoutModel { withoutModel += 1 }
-                            if orphans.withoutEngine { withoutEngine += 1 }
-                            if row.flags & MasterPart.Row.hasModeS != 0 { withModeS += 1 }
-                            rows.kept += 1
-                            rows.warnings += rowIssues.count
-                            for warning in rowIssues { rejects.append(warning) }
-                        }
-                        rowStart = row.end
-                    }
-                    try flush(upTo: rowStart)
-                    if let failure = piece.failure { throw failure }
+                    try merge.add(piece, file: fileIndex, of: sources, models: models, engines: engines,
+                                  into: registrationsOut, rejects: &rejects, rows: &rows)
                 }
                 guard result.parts[0].sawHeader else {
                     throw LocatedError(.wrongHeader, file: part.name, line: 1, message: "expected the \(FAAFileKind.master.fileName) header, found an empty file")
@@ -129,9 +91,9 @@ public struct FAAIngest: Sendable {
                 let hash = try result.sourceHash()
                 sourceEntries.append(Manifest.Source(file: part.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
             }
-            counts["registrationsWithoutModel"] = withoutModel
-            counts["registrationsWithoutEngine"] = withoutEngine
-            counts["registrationsWithModeS"] = withModeS
+            counts["registrationsWithoutModel"] = merge.withoutModel
+            counts["registrationsWithoutEngine"] = merge.withoutEngine
+            counts["registrationsWithModeS"] = merge.withModeS
 
             for source in sourceEntries where source.rows.read > 0 {
                 let share = Double(source.rows.rejected) / Double(source.rows.read)
@@ -153,6 +115,58 @@ public struct FAAIngest: Sendable {
             // A failed write of an output propagates as it is; an input error is reported too.
             if error.kind == .tooManyRejects { throw error }
             try fail(error)
+        }
+    }
+
+    /// MASTER parts merged in file order: a duplicate N-number (over every file) is rejected
+    /// and its row left out of the output; kept rows are counted against the joins.
+    private struct MasterMerge {
+        var seen = PackedKeyTable<(file: Int, line: Int)>()
+        var withoutModel = 0, withoutEngine = 0, withModeS = 0
+
+        /// Copies `piece`'s kept rows to `registrationsOut` and its issues to `rejects`,
+        /// counting its rows into `rows`; a part's own failure is thrown after its rows.
+        mutating func add(_ piece: MasterPart, file fileIndex: Int, of sources: FAASources, models: FAAJoinKeys, engines: FAAJoinKeys,
+                          into registrationsOut: CSVFileSink, rejects: inout RejectsReport, rows: inout Manifest.Rows) throws {
+            let output = piece.output.bytes
+            var issues = piece.issues[...]
+            let longCodes = piece.longCodes
+            var copied = 0, rowStart = 0
+            func flush(upTo end: Int) throws {
+                if end > copied { try registrationsOut.write(encoded: output, range: copied..<end) }
+            }
+            for (index, row) in piece.rows.enumerated() {
+                rows.read += 1
+                var rowIssues: [RowIssue] = []
+                while let next = issues.first, next.row == index {
+                    rowIssues.append(next.issue)
+                    issues.removeFirst()
+                }
+                if row.flags & MasterPart.Row.kept == 0 {
+                    rows.rejected += 1
+                    for issue in rowIssues { rejects.append(issue) }
+                } else if let first = seen[row.nNumber] {
+                    rows.rejected += 1
+                    rejects.append(RowIssue(.rejected, file: sources.master[fileIndex].name, line: row.line, field: "N-NUMBER",
+                                            value: MasterPart.nNumber(row.nNumber),
+                                            reason: "duplicate N-number; first at \(sources.master[first.file].name):\(first.line)"))
+                    try flush(upTo: rowStart)
+                    copied = row.end
+                } else {
+                    seen[row.nNumber] = (fileIndex, row.line)
+                    let orphans = MasterPart.orphans(row, long: longCodes.isEmpty ? nil : longCodes[index],
+                                                     models: models, engines: engines)
+                    if orphans.withoutModel { withoutModel += 1 }
+                    if orphans.withoutEngine { withoutEngine += 1 }
+                    if row.flags & MasterPart.Row.hasModeS != 0 { withModeS += 1 }
+                    rows.kept += 1
+                    rows.warnings += rowIssues.count
+                    for warning in rowIssues { rejects.append(warning) }
+                }
+                rowStart = row.end
+            }
+            try flush(upTo: rowStart)
+            if let failure = piece.failure { throw failure }
         }
     }
 
