@@ -14,7 +14,7 @@
 //                   FieldGuideArtifactWriter  builders, sorters, the streamed writer (emit only)
 //   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
 //   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
-//   query           FieldGuide             artifact read side + Foundation only: iOS-safe
+//   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
 //   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports
 //   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
@@ -95,6 +95,8 @@ let package = Package(
         ),
 
         // MARK: Query library (what apps link: the artifact's read side + Foundation only)
+        // Diagnostics is pure Swift without dependencies: closest-value suggestions and the
+        // located error of a bad query parameter.
         .target(name: "FieldGuide", dependencies: ["FieldGuideArtifact", "FieldGuideDiagnostics"]),
 
         // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
@@ -106,7 +108,10 @@ let package = Package(
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
         .target(
             name: "StageCLI",
-            dependencies: ["FieldGuideDiagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         stage("ingest-faa", ["FieldGuideFAA"]),
         stage("ingest-birds", ["FieldGuideBirds"]),
@@ -119,7 +124,7 @@ let package = Package(
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact"], path: "Tests/TestSupport"),
-        .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "FieldGuideWorkers", "TestSupport"]),
+        .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "FieldGuideDiagnostics", "FieldGuideWorkers", "TestSupport"]),
         .testTarget(
             name: "FieldGuideArtifactTests",
             dependencies: [
@@ -136,7 +141,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuideEndToEndTests",
-            dependencies: ["FieldGuide", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore", "FieldGuidePipeline", "TestSupport"]
+            dependencies: [
+                "FieldGuide", "FieldGuideArtifact", "FieldGuideDiagnostics", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore",
+                "FieldGuidePipeline", "StageCLI", "TestSupport",
+            ]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
         .testTarget(

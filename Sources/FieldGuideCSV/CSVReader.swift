@@ -1,4 +1,5 @@
 import CCSV
+import FieldGuideDiagnostics
 
 #if canImport(Glibc)
 import Glibc
@@ -32,10 +33,10 @@ public final class CSVParser {
     /// `firstLine` numbers the first line of the input: a parser that starts at a line boundary
     /// inside a file (one part of a file parsed in parts) counts from there. Record indexes
     /// always count from 0.
-    public init(dialect: CSVDialect = .rfc4180, file: String, firstLine: Int = 1) throws(CSVError) {
+    public init(dialect: CSVDialect = .rfc4180, file: String, firstLine: Int = 1) throws(LocatedError) {
         if dialect.dropsTrailingPadding && dialect.quote != nil {
-            throw CSVError(.unsupportedDialect, file: file,
-                           message: "expected an unquoted dialect to drop trailing padding from, found one quoted with \(Character(UnicodeScalar(dialect.quote!)))")
+            throw LocatedError(.usage, file: file,
+                               message: "expected an unquoted dialect to drop trailing padding from, found one quoted with \(Character(UnicodeScalar(dialect.quote!)))")
         }
         self.dialect = dialect
         self.file = file
@@ -45,7 +46,7 @@ public final class CSVParser {
             state.pointee.release()
             state.deinitialize(count: 1)
             state.deallocate()
-            throw CSVError(.resources, file: file, message: "libcsv could not initialise a parser")
+            throw LocatedError(.resources, file: file, message: "libcsv could not initialise a parser")
         }
         fieldguide_csv_disable_trimming(&parser)
         csv_set_delim(&parser, dialect.delimiter)
@@ -126,8 +127,8 @@ public final class CSVParser {
         // closing quote never came. CSV_STRICT_FINI would say so only in strict mode, which
         // would also refuse the stray quotes real exports contain.
         if parser.quoted != 0 && parser.pstate == 2 {
-            throw CSVError(.malformed, file: file, line: state.pointee.rowStartLine,
-                           message: "expected a closing quote for the field that opens on this line, found the end of the file")
+            throw LocatedError(.malformed, file: file, line: state.pointee.rowStartLine,
+                               message: "expected a closing quote for the field that opens on this line, found the end of the file")
         }
         if let spaces = padding?.finish(), spaces > 0 {
             try [UInt8](repeating: 0x20, count: spaces).withUnsafeBytes { try feed($0.baseAddress!, spaces, endsLine: false, body) }
@@ -138,8 +139,8 @@ public final class CSVParser {
 
     private func feed(_ base: UnsafeRawPointer, _ length: Int, endsLine: Bool, _ body: (CSVRecord) throws -> Void) throws {
         if state.pointee.rejectsNUL, memchr(base, 0, length) != nil {
-            throw CSVError(.malformed, file: file, line: state.pointee.currentLine,
-                           message: "expected text, found a NUL byte (binary or wrongly encoded file)")
+            throw LocatedError(.malformed, file: file, line: state.pointee.currentLine,
+                               message: "expected text, found a NUL byte (binary or wrongly encoded file)")
         }
         if !state.pointee.rowInProgress {
             state.pointee.rowStartLine = state.pointee.currentLine
@@ -149,8 +150,8 @@ public final class CSVParser {
         if consumed != length {
             let code = csv_error(&parser)
             let reason = String(cString: csv_strerror(code))
-            throw CSVError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.pointee.currentLine,
-                           message: "libcsv stopped: \(reason)")
+            throw LocatedError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.pointee.currentLine,
+                               message: "libcsv stopped: \(reason)")
         }
         if endsLine { state.pointee.currentLine += 1 }
         try deliver(body)
@@ -375,7 +376,7 @@ public enum CSVReader {
                               _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let name = displayName ?? path
         guard let handle = fopen(path, "rb") else {
-            throw CSVError(.io, file: name, message: "cannot open: \(String(cString: strerror(errno)))")
+            throw LocatedError(.unreadable, file: name, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(handle) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -385,7 +386,7 @@ public enum CSVReader {
             if count > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
             if count < chunkSize {
                 if ferror(handle) != 0 {
-                    throw CSVError(.io, file: name, message: "read failed: \(String(cString: strerror(errno)))")
+                    throw LocatedError(.unreadable, file: name, message: "read failed: \(String(cString: strerror(errno)))")
                 }
                 break
             }

@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +30,7 @@ public struct SplitFile: Sendable {
 
     /// Nil when `path` is not a regular file, is smaller than `minimumSize`, or has no line feed
     /// at or past `offset` (by default the middle) but its last byte: when a half would be empty.
-    /// Throws a `CSVError` when the file cannot be read.
+    /// Throws a `LocatedError` when the file cannot be read.
     public init?(path: String, name: String, minimumSize: Int, cuttingAtOrAfter offset: Int? = nil) throws {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) >= max(minimumSize, 2) else { return nil }
@@ -46,7 +47,7 @@ public struct SplitFile: Sendable {
         self.cut = cut
     }
 
-    /// Streams `range` of the file in 1 MiB chunks (a `CSVError` when it cannot be read).
+    /// Streams `range` of the file in 1 MiB chunks (a `LocatedError` when it cannot be read).
     public func read(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try Self.read(path: path, name: name, range) { chunk, _ in
             try body(chunk)
@@ -83,7 +84,7 @@ public struct SplitFile: Sendable {
     private static func read(path: String, name: String, _ range: Range<Int>,
                              _ body: (UnsafeRawBufferPointer, Int) throws -> Bool) throws {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw CSVError(.io, file: name, message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw LocatedError(.unreadable, file: name, message: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
@@ -92,7 +93,7 @@ public struct SplitFile: Sendable {
         while offset < range.upperBound {
             let n = pread(fd, buffer.baseAddress, min(size, range.upperBound - offset), off_t(offset))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CSVError(.io, file: name, message: "read failed") }
+            guard n > 0 else { throw LocatedError(.unreadable, file: name, message: "read failed") }
             guard try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), offset) else { return }
             offset += n
         }

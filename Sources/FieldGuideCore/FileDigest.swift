@@ -1,5 +1,6 @@
 import Crypto
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import Foundation
 
 /// SHA-256 of files and byte buffers, as lowercase hex.
@@ -19,15 +20,21 @@ public enum FileDigest {
         return hex(hasher.finalize())
     }
 
-    /// Streams the file through SHA-256 in 1 MiB chunks.
-    public static func sha256(ofFileAt path: String) throws(FileDigestError) -> (digest: String, bytes: Int) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw FileDigestError(path: path) }
+    /// Streams the file through SHA-256 in 1 MiB chunks (`path: cannot read for hashing: No
+    /// such file or directory` when it cannot).
+    public static func sha256(ofFileAt path: String) throws(LocatedError) -> (digest: String, bytes: Int) {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
+            throw LocatedError(path, failed: error, doing: "cannot read for hashing")
+        }
         defer { try? handle.close() }
         var hasher = SHA256()
         var total = 0
         while true {
             let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw FileDigestError(path: path) }
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw LocatedError(path, failed: error, doing: "cannot read for hashing")
+            }
             if chunk.isEmpty { break }
             total += chunk.count
             hasher.update(data: chunk)
@@ -44,12 +51,6 @@ public enum FileDigest {
         }
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-/// A file could not be read for hashing.
-public struct FileDigestError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var description: String { "\(path): cannot read file for hashing" }
 }
 
 /// SHA-256 over bytes as they stream past (a file is hashed in the same pass that parses it).

@@ -26,6 +26,9 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
         case malformed
         /// A readable file that is another kind than claimed (another table, another layout).
         case wrongKind
+        /// A readable file that is none of the formats the reader knows (an export that is
+        /// neither XMP, GPX, a property list nor a known CSV).
+        case unrecognized
         /// The header is not the layout's.
         case wrongHeader
         /// Text that is not the encoding the file declares.
@@ -56,7 +59,9 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    /// The file as the user named it.
+    /// The file as the user named it. Empty when no one file is at fault (a usage error about
+    /// several, a query parameter) or for a value checked before its file is known (the
+    /// caller reports it at its record); the description then starts at the line, or the field.
     public var file: String
     /// 1-based line, when known.
     public var line: Int?
@@ -66,7 +71,7 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
     public var field: String?
     /// What a valid input has here, when it can be said briefly.
     public var expected: String?
-    /// What the input has here (shortened for display).
+    /// What the input has here, as written (``description`` shortens it).
     public var found: String?
     /// What is wrong, in words.
     public var message: String
@@ -79,32 +84,47 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
         self.column = column.flatMap { $0 > 0 ? $0 : nil }
         self.field = field
         self.expected = expected
-        self.found = found.map(Self.shortened)
+        self.found = found
         self.message = message
     }
 
     /// `file:line:column` (the parts that are known).
     public var location: String {
-        var text = file
+        var parts = file.isEmpty ? [] : [file]
         if let line {
-            text += ":\(line)"
-            if let column { text += ":\(column)" }
+            parts.append(String(line))
+            if let column { parts.append(String(column)) }
         }
-        return text
+        return parts.joined(separator: ":")
     }
 
     /// `file:line:column: field: message (expected …; found …)`.
     public var description: String {
-        var text = location + ": "
+        var text = location.isEmpty ? "" : location + ": "
         if let field, !field.isEmpty { text += "\(field): " }
         text += message
-        switch (expected, found) {
+        switch (expected, found.map(Self.shortened)) {
         case let (expected?, found?): text += " (expected \(expected); found \(found))"
         case let (expected?, nil): text += " (expected \(expected))"
         case let (nil, found?): text += " (found \(found))"
         case (nil, nil): break
         }
         return text
+    }
+
+    /// This error as another kind, where the caller knows better what it means (a hand-off
+    /// report that does not decode is a bad hand-off).
+    public func reclassified(as kind: Kind) -> LocatedError {
+        var copy = self
+        copy.kind = kind
+        return copy
+    }
+
+    /// This error as the option that named the file reports it: whatever is wrong inside the
+    /// file is a usage error of the option (`--taxonomy other.csv`); a file that cannot be
+    /// read stays an I/O error.
+    public func asOptionError() -> LocatedError {
+        kind.isUsageOrIO ? self : reclassified(as: .usage)
     }
 
     /// A found value is shown as written, up to 80 characters.

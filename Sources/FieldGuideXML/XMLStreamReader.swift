@@ -1,4 +1,5 @@
 internal import CLibXML2
+import FieldGuideDiagnostics
 
 /// One event of a streamed XML document.
 public enum XMLEvent: Sendable, Equatable {
@@ -21,21 +22,15 @@ public struct XMLAttribute: Sendable, Equatable {
     }
 }
 
-/// Why an XML file could not be read: where (file:line:column) and what libxml2 said.
-public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let column: Int
-    public let message: String
-
-    public var description: String { "\(file):\(line):\(column): \(message)" }
-}
-
 /// Streams an XML file through libxml2's xmlTextReader: constant memory in the file size.
 ///
 /// Untrusted input is safe to read: no network access, no external DTD or entity loading, no
 /// entity substitution, and libxml2's built-in limits refuse entity amplification
 /// ("billion laughs").
+///
+/// Errors are ``LocatedError``s at `file:line:column`: `.malformed` with libxml2's words for
+/// XML that is not well formed, `.refused` for an entity reference, `.unreadable` for a file
+/// that cannot be opened.
 ///
 /// ```swift
 /// let reader = try XMLStreamReader(path: "track.gpx")
@@ -49,10 +44,10 @@ public final class XMLStreamReader {
     private let errors = ErrorSink()
     private var pendingEnd: String?
 
-    public init(path: String, displayName: String? = nil) throws(XMLError) {
+    public init(path: String, displayName: String? = nil) throws(LocatedError) {
         file = displayName ?? path
         guard let reader = xmlReaderForFile(path, nil, fieldguide_xml_safe_options()) else {
-            throw XMLError(file: file, line: 0, column: 0, message: "cannot open for reading")
+            throw LocatedError(.unreadable, file: file, message: "cannot open for reading")
         }
         self.reader = reader
         xmlTextReaderSetStructuredErrorHandler(reader, collectError, Unmanaged.passUnretained(errors).toOpaque())
@@ -61,18 +56,18 @@ public final class XMLStreamReader {
     deinit { xmlFreeTextReader(reader) }
 
     /// The next event, or nil at the end of the document.
-    public func next() throws(XMLError) -> XMLEvent? {
+    public func next() throws(LocatedError) -> XMLEvent? {
         if let name = pendingEnd {
             pendingEnd = nil
             return .end(name: name)
         }
         while true {
             let status = xmlTextReaderRead(reader)
-            if let error = errors.first { throw XMLError(file: file, line: error.line, column: error.column, message: error.message) }
+            if let error = errors.first { throw LocatedError(.malformed, file: file, line: error.line, column: error.column, message: error.message) }
             if status == 0 { return nil }
             if status < 0 {
-                throw XMLError(file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                               column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: "malformed XML")
+                throw LocatedError(.malformed, file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                                   column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: "malformed XML")
             }
             switch Int32(xmlTextReaderNodeType(reader)) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
@@ -96,9 +91,9 @@ public final class XMLStreamReader {
             case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
                 // The reference's own line when libxml2 kept it (the parser may have read ahead).
                 let nodeLine = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
-                throw XMLError(file: file, line: nodeLine > 0 ? nodeLine : Int(xmlTextReaderGetParserLineNumber(reader)),
-                               column: Int(xmlTextReaderGetParserColumnNumber(reader)),
-                               message: "entity references are not expanded; refusing \(string(xmlTextReaderConstName(reader)))")
+                throw LocatedError(.refused, file: file, line: nodeLine > 0 ? nodeLine : Int(xmlTextReaderGetParserLineNumber(reader)),
+                                   column: Int(xmlTextReaderGetParserColumnNumber(reader)),
+                                   message: "entity references are not expanded; refusing \(string(xmlTextReaderConstName(reader)))")
             default:
                 continue
             }

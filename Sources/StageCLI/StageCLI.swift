@@ -1,4 +1,7 @@
 import ArgumentParser
+import FieldGuideArtifact
+import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// Exit codes shared by every stage executable.
@@ -8,9 +11,48 @@ public enum StageExit: Int32, Sendable {
     case dataRejected = 1
     /// Wrong arguments, or a file that could not be read or written.
     case usageOrIO = 2
+
+    /// The exit status for an error a stage throws: the one mapping every executable shares.
+    ///
+    /// A `StageFailure` keeps its own status; a `LocatedError` is usage or I/O by its kind
+    /// (``LocatedError/Kind/isUsageOrIO``), else data rejected; an `ArtifactError` is I/O when
+    /// the file could not be opened, else data rejected (corrupt, truncated, another kind);
+    /// anything else is a usage or I/O failure.
+    ///
+    /// ```swift
+    /// StageExit(for: LocatedError(.wrongHeader, file: "MASTER.txt", line: 1, message: "…"))   // .dataRejected
+    /// StageExit(for: ArtifactError.io(path: "x.fgb", reason: "No such file or directory"))     // .usageOrIO
+    /// ```
+    public init(for error: any Error) {
+        switch error {
+        case let failure as StageFailure: self = failure.exit
+        case let located as LocatedError: self = located.kind.isUsageOrIO ? .usageOrIO : .dataRejected
+        case let artifact as ArtifactError:
+            if case .io = artifact { self = .usageOrIO } else { self = .dataRejected }
+        default: self = .usageOrIO
+        }
+    }
+
+    /// What a stage prints for `error` after `stage: error: `: the error's own description,
+    /// and for a Foundation or POSIX error the system's words, never Foundation's dump.
+    public static func message(for error: any Error) -> String {
+        switch error {
+        case let failure as StageFailure: return failure.message
+        case let located as LocatedError: return located.description
+        case let artifact as ArtifactError: return artifact.description
+        default:
+            let domain = (error as NSError).domain
+            return domain == NSCocoaErrorDomain || domain == NSPOSIXErrorDomain ? SystemReason.of(error) : String(describing: error)
+        }
+    }
 }
 
-/// A failure a stage reports: a message and the exit code it maps to.
+/// A failure a stage reports with an exit status of its own choosing: a summary line (`3 of
+/// 5 files could not be read`), or a file named by an option that is wrong whatever the reason.
+///
+/// ```swift
+/// throw StageFailure(.dataRejected, "12 errors, 3 warnings")   // validate: error: 12 errors, 3 warnings (exit 1)
+/// ```
 public struct StageFailure: Error, CustomStringConvertible {
     public var exit: StageExit
     public var message: String
@@ -35,21 +77,24 @@ public struct StageLog: Sendable {
 }
 
 extension ParsableCommand {
-    /// Parses arguments and runs, mapping outcomes to the stage exit codes: `--help` 0,
-    /// usage errors 2, `StageFailure` its own code, anything else 2.
+    /// Parses arguments and runs. A stage's error is printed once, as `stage: error: …`, and
+    /// exits with ``StageExit/init(for:)``; ArgumentParser's own (a usage error, `--help`) is
+    /// printed as it renders it, with the usage line, and exits 2 (0 for help).
     public static func runStage(name: String) -> Never {
-        let log = StageLog(stage: name)
         do {
             var command = try parseAsRoot()
             try command.run()
             Foundation.exit(StageExit.success.rawValue)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
-        } catch let failure as StageFailure {
-            log.error(failure.message)
-            Foundation.exit(failure.exit.rawValue)
         } catch {
-            if exitCode(for: error) == .success { Self.exit(withError: error) }
+            let parserStatus = exitCode(for: error)
+            if parserStatus == .success { Self.exit(withError: error) }
+            // ArgumentParser gives every error it does not know the generic failure status.
+            if parserStatus == .failure {
+                StageLog(stage: name).error(StageExit.message(for: error))
+                Foundation.exit(StageExit(for: error).rawValue)
+            }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(StageExit.usageOrIO.rawValue)
         }

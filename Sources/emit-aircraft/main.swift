@@ -1,8 +1,5 @@
 import ArgumentParser
-import FieldGuideArtifact
-import FieldGuideArtifactWriter
 import FieldGuideCore
-import FieldGuideFAA
 import FieldGuideEmit
 import StageCLI
 
@@ -25,17 +22,11 @@ struct EmitAircraft: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "emit-aircraft")
-        do {
-            let result = try AircraftEmit.run(handOff: handOff, outputDirectory: output)
-            let entry = result.entry
-            log.info("read \(formatCount(entry.counts["models"] ?? 0)) models, \(formatCount(entry.counts["engines"] ?? 0)) engines, \(formatCount(entry.counts["registrations"] ?? 0)) registrations from \(handOff)")
-            log.info("indexed \(formatCount(entry.counts["manufacturers"] ?? 0)) manufacturers, \(formatCount(entry.counts["modeSAddresses"] ?? 0)) Mode S addresses, \(formatCount(entry.counts["strings"] ?? 0)) strings")
-            log.info("wrote \(result.artifactPath) (\(formatCount(entry.bytes)) bytes, \(entry.sections.count) sections, sha256 \(entry.sha256.prefix(12))…), \(AircraftEmit.manifestFile), \(AircraftEmit.rejectsFile)")
-        } catch let error as FAAError {
-            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
-        } catch let error as ArtifactError {
-            throw StageFailure(.usageOrIO, error.description)
-        }
+        let result = try AircraftEmit.run(handOff: handOff, outputDirectory: output)
+        let entry = result.entry
+        log.info("read \(formatCount(entry.counts["models"] ?? 0)) models, \(formatCount(entry.counts["engines"] ?? 0)) engines, \(formatCount(entry.counts["registrations"] ?? 0)) registrations from \(handOff)")
+        log.info("indexed \(formatCount(entry.counts["manufacturers"] ?? 0)) manufacturers, \(formatCount(entry.counts["modeSAddresses"] ?? 0)) Mode S addresses, \(formatCount(entry.counts["strings"] ?? 0)) strings")
+        log.info("wrote \(result.artifactPath) (\(formatCount(entry.bytes)) bytes, \(entry.sections.count) sections, sha256 \(entry.sha256.prefix(12))…), \(AircraftEmit.manifestFile), \(AircraftEmit.rejectsFile)")
     }
 }
 

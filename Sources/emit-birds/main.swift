@@ -30,10 +30,7 @@ struct EmitBirds: ParsableCommand {
         let log = StageLog(stage: "emit-birds")
         var sources = BirdsEmit.Sources(handOff: handOff)
         sources.observations = observations
-        let result: BirdsEmit.Result
-        do { result = try BirdsEmit.run(sources, outputDirectory: output) } catch {
-            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
-        }
+        let result = try BirdsEmit.run(sources, outputDirectory: output)
         let c = result.entry.counts
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
         log.info("read \(n("species")) species (\(n("speciesWithoutMonths")) without months, \(n("speciesWithoutLocations")) without locations), \(n("hotspots")) hotspots with \(n("hotspotSpecies")) species entries from \(handOff)")

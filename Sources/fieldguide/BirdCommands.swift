@@ -1,5 +1,7 @@
 import ArgumentParser
 import FieldGuide
+import FieldGuideArtifact
+import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 import StageCLI
@@ -12,10 +14,8 @@ struct BirdsBundleOptions: ParsableArguments {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    func open() throws -> BirdsBundle {
-        do { return try BirdsBundle(path: bundle) } catch {
-            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
-        }
+    func open() throws(ArtifactError) -> BirdsBundle {
+        do { return try BirdsBundle(path: bundle) } catch { throw error.underlying }
     }
 
     func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
@@ -40,8 +40,6 @@ func known(_ what: String, _ value: String, among vocabulary: [String]) throws {
     throw StageFailure(.usageOrIO, "unknown \(what) \(value)"
         + (closest.isEmpty ? "; known: \(vocabulary.prefix(12).joined(separator: ", "))" : "; did you mean \(closest.joined(separator: ", "))?"))
 }
-
-func queryFailure(_ error: BirdQueryError) -> StageFailure { StageFailure(.usageOrIO, error.description) }
 
 extension FieldGuideCommand {
     struct Identify: ParsableCommand {
@@ -143,8 +141,7 @@ extension FieldGuideCommand {
                 try options.emit(value) { Self.text(result) }
             } else if let near {
                 let (lat, lon) = try point(near)
-                let found: [NearbySpecies]
-                do { found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week) } catch { throw queryFailure(error) }
+                let found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week)
                 let value = found.map { Nearby(bird: BirdSummary($0.bird), probability: $0.probability, nearestHotspot: $0.nearestHotspot,
                                                distanceKm: ($0.distanceKm * 10).rounded() / 10, hotspots: $0.hotspotCount) }
                 try options.emit(value) {
@@ -221,14 +218,14 @@ extension FieldGuideCommand {
         func run() throws {
             let text: String
             if FileManager.default.fileExists(atPath: rules) {
-                guard let data = FileManager.default.contents(atPath: rules) else { throw StageFailure(.usageOrIO, "\(rules): cannot read") }
+                let data: Data
+                do { data = try Data(contentsOf: URL(fileURLWithPath: rules)) } catch { throw LocatedError(rules, failed: error) }
                 text = String(decoding: data, as: UTF8.self)
             } else {
                 text = rules
             }
             let bundle = try options.open()
-            let assigned: [WatchlistAssignment]
-            do { assigned = try bundle.autoAssign(try WatchlistRule.decode(json: text)) } catch { throw queryFailure(error) }
+            let assigned = try bundle.autoAssign(try WatchlistRule.decode(json: text))
             let entries = assigned.map { Entry(bird: BirdSummary($0.bird), rules: $0.rules) }
             try options.emit(entries) {
                 (["\(entries.count) birds"] + assigned.map { "  " + birdLine($0.bird) + "  (rules \($0.rules.map(String.init).joined(separator: ", ")))" })
@@ -260,9 +257,7 @@ extension FieldGuideCommand {
             let bundle = try options.open()
             let found: [ObservedSpecies]
             if let near {
-                do { found = try bundle.observedSpecies(near: try point(near), radiusKm: radius, week: week) } catch let error as BirdQueryError {
-                    throw queryFailure(error)
-                }
+                found = try bundle.observedSpecies(near: try point(near), radiusKm: radius, week: week)
             } else {
                 found = bundle.observedSpecies(inRegion: region, month: month, week: week)
             }

@@ -23,10 +23,8 @@ struct BundleOptions: ParsableArguments {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    func open() throws -> AircraftBundle {
-        do { return try AircraftBundle(path: bundle) } catch {
-            throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
-        }
+    func open() throws(ArtifactError) -> AircraftBundle {
+        do { return try AircraftBundle(path: bundle) } catch { throw error.underlying }
     }
 
     /// Prints `value` as JSON, or `text()` as plain lines.
@@ -241,10 +239,7 @@ extension FieldGuideCommand {
         }
         func run() throws {
             let path = artifact ?? options.bundle
-            let file: ArtifactFile
-            do { file = try ArtifactFile(path: path, verification: .full) } catch {
-                throw StageFailure(.dataRejected, error.description)
-            }
+            let file = try ArtifactFile(path: path, verification: .full)
             let manifestPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("manifest.json").path
             let manifest = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
             let name = URL(fileURLWithPath: path).lastPathComponent
@@ -296,11 +291,7 @@ extension FieldGuideCommand {
             }
             var reports: [ChangeReport] = []
             for (a, b) in pairs {
-                do {
-                    reports.append(try ChangeReport.between(old: a, new: b))
-                } catch {
-                    throw StageFailure(error.kind == .unreadable ? .usageOrIO : .dataRejected, error.description)
-                }
+                do { reports.append(try ChangeReport.between(old: a, new: b)) } catch { throw error.underlying }
             }
             let report = ChangeReport.combined(reports)
             try printOutput(report, format: format) { report.markdown(listLimit: limit) }
@@ -308,6 +299,3 @@ extension FieldGuideCommand {
     }
 }
 
-extension ArtifactError {
-    var isIO: Bool { if case .io = self { return true } else { return false } }
-}

@@ -48,16 +48,11 @@ struct IngestBirds: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "ingest-birds")
-        let result: BirdIngestResult
         var ingest = BirdIngest(taxonomyPath: taxonomy)
         ingest.barCharts = barCharts
         ingest.seasons = seasons
         ingest.labels = labels
-        do {
-            result = try ingest.run(paths: paths, outputDirectory: output)
-        } catch {
-            throw StageFailure(.usageOrIO, error.message)
-        }
+        let result = try ingest.run(paths: paths, outputDirectory: output)
         let report = result.report
         for file in result.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")

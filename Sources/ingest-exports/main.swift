@@ -46,35 +46,29 @@ struct IngestExports: ParsableCommand {
     func run() throws {
         let log = StageLog(stage: "ingest-exports")
         var options = ExportsIngest.Options()
+        // An artifact or table named by an option that is wrong is a usage error, whatever is wrong in it.
         if let aircraft {
-            do { options.aircraft = try AircraftBundle(path: aircraft) } catch {
-                throw StageFailure(.usageOrIO, "\(aircraft): \(error)")
-            }
+            do { options.aircraft = try AircraftBundle(path: aircraft) } catch { throw StageFailure(.usageOrIO, error.description) }
             options.aircraftSource = aircraft
             log.info("aircraft registry \(aircraft): \(formatCount(options.aircraft!.registrationCount)) registrations")
         }
         if let icaoTypes {
-            do { options.icaoTypes = try ICAOTypeTable(path: icaoTypes) } catch { throw StageFailure(.usageOrIO, error.description) }
+            do { options.icaoTypes = try ICAOTypeTable(path: icaoTypes) } catch { throw error.asOptionError() }
             options.icaoTypesSource = icaoTypes
             log.info("ICAO types \(icaoTypes): \(formatCount(options.icaoTypes!.count)) designators")
         }
         if let birds {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: birds, isDirectory: &isDirectory), isDirectory.boolValue {
-                do { options.birdNames = try BirdHandOffNames(handOff: birds) } catch {
-                    throw StageFailure(.usageOrIO, error.description)
-                }
+                do { options.birdNames = try BirdHandOffNames(handOff: birds) } catch { throw error.asOptionError() }
             } else {
                 do { options.birdNames = BirdsBundleNames(bundle: try BirdsBundle(path: birds), source: birds) } catch {
-                    throw StageFailure(.usageOrIO, "\(birds): \(error)")
+                    throw StageFailure(.usageOrIO, error.description)
                 }
             }
             log.info(options.birdNames!.description)
         }
-        let result: ExportsIngestResult
-        do { result = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output) } catch {
-            throw StageFailure(.usageOrIO, error.description)
-        }
+        let result = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output)
         for file in result.files {
             if let error = file.error {
                 log.error(error.description)

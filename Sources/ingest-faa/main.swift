@@ -32,22 +32,14 @@ struct IngestFAA: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "ingest-faa")
-        let located: FAASources
-        do { located = try FAASources.locate(sources) } catch {
-            throw StageFailure(error.kind == .missingFile ? .usageOrIO : .dataRejected, error.description)
-        }
+        let located = try FAASources.locate(sources)
         log.info("reading \(([located.aircraftReference, located.engine] + located.master).map(\.name).joined(separator: ", ")) from \(sources)")
-        do {
-            let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: located, outputDirectory: output)
-            for source in report.sources {
-                log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
-            }
-            log.info("joins: registrations without an ACFTREF model: \(formatCount(report.counts["registrationsWithoutModel"] ?? 0)); without an ENGINE record: \(formatCount(report.counts["registrationsWithoutEngine"] ?? 0))")
-            log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output)")
-        } catch let error as FAAError {
-            let exit: StageExit = error.kind == .unreadable ? .usageOrIO : .dataRejected
-            throw StageFailure(exit, error.description)
+        let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: located, outputDirectory: output)
+        for source in report.sources {
+            log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
         }
+        log.info("joins: registrations without an ACFTREF model: \(formatCount(report.counts["registrationsWithoutModel"] ?? 0)); without an ENGINE record: \(formatCount(report.counts["registrationsWithoutEngine"] ?? 0))")
+        log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output)")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuidePipeline
 import Foundation
 import StageCLI
@@ -44,8 +45,8 @@ struct Common: ParsableArguments {
         return out
     }
 
-    func definition() throws -> PipelineDefinition {
-        do { return try PipelineDefinition.load(path: file) } catch { throw StageFailure(.usageOrIO, error.message) }
+    func definition() throws(LocatedError) -> PipelineDefinition {
+        try PipelineDefinition.load(path: file)
     }
 }
 
@@ -82,11 +83,7 @@ extension PipelineCommand {
             switch summary.status {
             case .published, .unchanged, .passed: return
             case .cancelled: throw ExitCode(130)
-            case .failed, .refused:
-                switch summary.failure {
-                case .stageFailed?, .missingSource?, .guardRefused?: throw ExitCode(StageExit.dataRejected.rawValue)
-                default: throw ExitCode(StageExit.usageOrIO.rawValue)
-                }
+            case .failed, .refused: throw ExitCode(StageExit(summary.failure ?? .io).rawValue)
             }
         }
     }
@@ -100,7 +97,7 @@ extension PipelineCommand {
             let parameters = try common.parameters()
             let plan: PipelinePlan
             do { plan = try PipelinePlan(definition, parameters: parameters) } catch {
-                throw StageFailure(error.kind == .missingSource ? .dataRejected : .usageOrIO, error.message)
+                throw StageFailure(StageExit(error.kind), error.message)
             }
             print("pipeline \(definition.name): \(definition.stages.count) stages")
             for index in plan.order {
@@ -114,6 +111,17 @@ extension PipelineCommand {
             for (name, paths) in plan.sources.sorted(by: { $0.key < $1.key }) {
                 print("  \(name): " + (paths.isEmpty ? "(none)" : paths.joined(separator: " ")))
             }
+        }
+    }
+}
+
+extension StageExit {
+    /// A failed run's exit status: data rejected when a stage failed, a source is missing or a
+    /// guard refused; usage or I/O otherwise (the pipeline file, the lock, the directories).
+    init(_ failure: PipelineError.Kind) {
+        switch failure {
+        case .stageFailed, .missingSource, .guardRefused: self = .dataRejected
+        case .invalidDefinition, .io, .cancelled, .locked: self = .usageOrIO
         }
     }
 }

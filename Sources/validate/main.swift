@@ -40,12 +40,7 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "validate")
-        let report: SeedValidationReport
-        do {
-            report = try SeedValidator(taxonomyPath: taxonomy).validate(paths: paths)
-        } catch {
-            throw StageFailure(.usageOrIO, error.message)
-        }
+        let report = try SeedValidator(taxonomyPath: taxonomy).validate(paths: paths)
         FileHandle.standardOutput.write(Data(try FindingFormatter.format(report, as: format).utf8))
         let kinds = report.files.map { summary in
             summary.generation.map { "\(summary.file) (\(summary.kind.rawValue) \($0.rawValue))" } ?? "\(summary.file) (\(summary.kind.rawValue))"

@@ -97,14 +97,14 @@ import TestSupport
         let directory = try TestPaths.temporaryDirectory("birds-handoff")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect { _ = try BirdsEmit.run(.init(handOff: directory.path), outputDirectory: directory.path) } throws: {
-            ($0 as? BirdsEmitError)?.kind == .badHandOff
+            ($0 as? LocatedError)?.kind == .badHandOff
         }
         _ = try FixtureBirds.build(into: directory)
         let species = directory.appendingPathComponent("stage/species.csv")
         try (String(contentsOf: species, encoding: .utf8) + "x\n").write(to: species, atomically: true, encoding: .utf8)
         let before = try Data(contentsOf: directory.appendingPathComponent("birds.fgb"))
         #expect { _ = try BirdsEmit.run(.init(handOff: directory.appendingPathComponent("stage").path), outputDirectory: directory.path) } throws: {
-            ($0 as? BirdsEmitError)?.kind == .badHandOff
+            ($0 as? LocatedError)?.kind == .badHandOff
         }
         #expect(try Data(contentsOf: directory.appendingPathComponent("birds.fgb")) == before)
     }

@@ -2,6 +2,7 @@ import FieldGuide
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideBirds
+import FieldGuideDiagnostics
 import FieldGuideEmit
 import Foundation
 import Testing
@@ -198,11 +199,11 @@ import TestSupport
         #expect(field(.speciesFamily([])) == "rules[1].families")
         #expect(field(.shape("Penguins")) == "rules[1].shapeId")
         // A rule that is switched off is still checked.
-        #expect(throws: BirdQueryError.self) { try birds.autoAssign([.init(.shape("Penguins"), isActive: false)]) }
-        #expect(throws: BirdQueryError(field: "radiusKm", "expected 0 < radiusKm ≤ 500, found 900.0")) {
+        #expect(throws: LocatedError.self) { try birds.autoAssign([.init(.shape("Penguins"), isActive: false)]) }
+        #expect(throws: LocatedError(.usage, file: "", field: "radiusKm", message: "expected 0 < radiusKm ≤ 500, found 900.0")) {
             try birds.species(near: (18.5, 73.8), radiusKm: 900)
         }
-        #expect(throws: BirdQueryError.self) { try birds.species(near: (18.5, 73.8), radiusKm: 10, week: 0) }
+        #expect(throws: LocatedError.self) { try birds.species(near: (18.5, 73.8), radiusKm: 10, week: 0) }
     }
 
     @Test func rulesJSONErrorsNameTheirField() {

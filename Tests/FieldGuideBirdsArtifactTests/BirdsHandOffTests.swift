@@ -1,6 +1,7 @@
 import FieldGuide
 import FieldGuideBirds
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideEmit
 import Foundation
 import Testing
@@ -76,7 +77,7 @@ import TestSupport
         report.outputs.removeAll { $0.file == NormalizedBirds.TaxonColumn.file }
         try report.write(to: reportPath)
         #expect { _ = try BirdsEmit.run(.init(handOff: stage), outputDirectory: directory.path) } throws: { error in
-            guard let error = error as? BirdsEmitError else { return false }
+            guard let error = error as? LocatedError else { return false }
             return error.kind == .badHandOff && error.file == reportPath && error.message.hasPrefix("expected taxa.csv among the outputs of ingest-birds")
         }
     }
@@ -89,7 +90,7 @@ import TestSupport
         let names = stage + "/names.csv"
         try (String(contentsOfFile: names, encoding: .utf8) + "X,x,common,0\n").write(toFile: names, atomically: true, encoding: .utf8)
         #expect { _ = try BirdsEmit.run(.init(handOff: stage), outputDirectory: directory.path) } throws: { error in
-            guard let error = error as? BirdsEmitError else { return false }
+            guard let error = error as? LocatedError else { return false }
             return error.kind == .badHandOff && error.file.hasSuffix("names.csv")
         }
     }

@@ -4,6 +4,7 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideBirds
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import FieldGuideEmit
 import Foundation
 import Testing
@@ -52,7 +53,7 @@ struct ObservedSourceTests {
         #expect(birds.observedSpecies(week: 2).map(\.commonName) == ["Gray Heron"])  // 8 January is in week 2
         #expect(try birds.observedSpecies(near: (52.21, 0.12), radiusKm: 5).map(\.commonName) == ["Tawny Owl"])
         #expect(try birds.observedSpecies(near: (0, 0), radiusKm: 5).isEmpty)
-        #expect(throws: BirdQueryError.self) { try birds.observedSpecies(near: (52, 0), radiusKm: 600) }
+        #expect(throws: LocatedError.self) { try birds.observedSpecies(near: (52, 0), radiusKm: 600) }
         // Every level of a stored region answers: the country of a state code too.
         #expect(birds.observedSpecies(inRegion: "US", month: 11).map(\.commonName) == ["Mallard"])
         #expect(birds.observedSpecies(inRegion: "US-M", month: 11).isEmpty)
@@ -126,7 +127,7 @@ struct ObservedSourceTests {
         let directory = try TestPaths.temporaryDirectory("observed-bad")
         let path = directory.appendingPathComponent("observations.csv").path
         try AtomicFile.write(Array("file,kind\na,bird\n".utf8), to: path)
-        let error = #expect(throws: BirdsEmitError.self) { try ObservedBirds.read(path) }
+        let error = #expect(throws: LocatedError.self) { try ObservedBirds.read(path) }
         #expect(error?.line == 1)
         #expect(error?.message.contains("resolved_id") == true)
     }

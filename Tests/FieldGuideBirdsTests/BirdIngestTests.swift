@@ -1,5 +1,6 @@
 import FieldGuideBirds
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import Testing
 import TestSupport
@@ -70,7 +71,7 @@ struct BirdIngestTests {
     @Test("one database only: none or two is a usage error")
     func databaseCount() throws {
         let out = try TestPaths.temporaryDirectory("birds-ingest-count").path
-        #expect(throws: BirdsError.self) { try BirdIngest().run(paths: [fixture("generations")], outputDirectory: out) }
-        #expect(throws: BirdsError.self) { try BirdIngest().run(paths: [projectPath("input/birds/home_data.json")], outputDirectory: out) }
+        #expect(throws: LocatedError.self) { try BirdIngest().run(paths: [fixture("generations")], outputDirectory: out) }
+        #expect(throws: LocatedError.self) { try BirdIngest().run(paths: [projectPath("input/birds/home_data.json")], outputDirectory: out) }
     }
 }

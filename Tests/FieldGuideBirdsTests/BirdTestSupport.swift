@@ -1,4 +1,5 @@
 import FieldGuideBirds
+import FieldGuideDiagnostics
 import Foundation
 import TestSupport
 
@@ -38,6 +39,6 @@ func seen(_ findings: [Finding]) -> [Seen] { findings.map(Seen.init) }
 func parse(_ text: String) throws -> JSONDocument { try JSONDocument.parse(Array(text.utf8)) }
 
 /// The syntax error a string gives.
-func syntaxError(_ text: String) -> JSONSyntaxError? {
+func syntaxError(_ text: String) -> LocatedError? {
     do { _ = try JSONDocument.parse(Array(text.utf8)); return nil } catch { return error }
 }

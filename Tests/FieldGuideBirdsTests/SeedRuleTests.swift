@@ -1,6 +1,7 @@
 import FieldGuideDiagnostics
 import FieldGuideBirds
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import Testing
 import TestSupport
@@ -167,7 +168,7 @@ struct SeedRuleTests {
         let named = try SeedValidator().validate(paths: [path])
         #expect(named.findings.map(\.rule) == [.schema])
         #expect(named.findings.first?.message.hasPrefix("expected an eBird/Clements taxonomy header with CATEGORY") == true)
-        #expect(throws: BirdsError.self) { try SeedValidator(taxonomyPath: path).validate(paths: [fixture("generations/v3_0")]) }
+        #expect(throws: LocatedError.self) { try SeedValidator(taxonomyPath: path).validate(paths: [fixture("generations/v3_0")]) }
     }
 
     @Test("each schema generation reads into the same current model")
@@ -210,9 +211,9 @@ struct SeedRuleTests {
         #expect(((decoded?["files"] as? [[String: Any]])?.first?["generation"]) as? String == "3.0")
     }
 
-    @Test("a path that does not exist is a usage error")
+    @Test("a path that does not exist is a missing file (a usage or I/O exit)")
     func missingPath() {
-        #expect(throws: BirdsError(.usage, "/nonexistent/birds: no such file or directory")) {
+        #expect(throws: LocatedError(.missingFile, file: "/nonexistent/birds", message: "no such file or directory")) {
             try SeedValidator().validate(paths: ["/nonexistent/birds"])
         }
     }

@@ -1,4 +1,5 @@
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import Foundation
 import Testing
 import TestSupport
@@ -64,7 +65,7 @@ struct CSVReaderTests {
 
     @Test("an unterminated quote is a malformed-file error naming the line it opened on")
     func unterminatedQuote() throws {
-        let error = #expect(throws: CSVError.self) { try parse("a,b\nc,\"never closed\nmore\n") }
+        let error = #expect(throws: LocatedError.self) { try parse("a,b\nc,\"never closed\nmore\n") }
         #expect(error?.kind == .malformed)
         #expect(error?.line == 2)
         #expect(error?.description.hasPrefix("t.csv:2:") == true)
@@ -72,16 +73,16 @@ struct CSVReaderTests {
 
     @Test("a NUL byte in an unquoted file is refused with its line")
     func nulByte() throws {
-        let error = #expect(throws: CSVError.self) { try parse("a,b\nc\u{0},d\n", dialect: .unquoted) }
+        let error = #expect(throws: LocatedError.self) { try parse("a,b\nc\u{0},d\n", dialect: .unquoted) }
         #expect(error?.line == 2)
     }
 
     @Test("a missing file is an I/O error")
     func missingFile() {
-        let error = #expect(throws: CSVError.self) {
+        let error = #expect(throws: LocatedError.self) {
             try CSVReader.read(fileAt: "/nonexistent/file.csv") { _ in }
         }
-        #expect(error?.kind == .io)
+        #expect(error?.kind == .unreadable)
     }
 
     @Test("the writer quotes only what needs it, and reads back identically")
@@ -178,8 +179,8 @@ struct CSVReaderTests {
     func paddingNeedsUnquoted() {
         var dialect = CSVDialect.rfc4180
         dialect.dropsTrailingPadding = true
-        let error = #expect(throws: CSVError.self) { try CSVParser(dialect: dialect, file: "t.csv") }
-        #expect(error?.kind == .unsupportedDialect)
+        let error = #expect(throws: LocatedError.self) { try CSVParser(dialect: dialect, file: "t.csv") }
+        #expect(error?.kind == .usage)
         #expect(error?.description == "t.csv: expected an unquoted dialect to drop trailing padding from, found one quoted with \"")
     }
 

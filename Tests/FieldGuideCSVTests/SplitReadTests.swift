@@ -1,4 +1,5 @@
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import Foundation
 import Testing
 import TestSupport
@@ -145,7 +146,7 @@ struct SplitReadTests {
         let split = try #require(try SplitFile(path: file(bytes), name: "f.txt", minimumSize: 0))
         var read = split.readHalves(dialect: .fixedWidth, hashing: FNV()) { half in try half.parse { _ in } }
         let outputs = Result { try read.takeOutputs() }
-        let error = try #require(throws: CSVError.self) { try outputs.get() }
+        let error = try #require(throws: LocatedError.self) { try outputs.get() }
         #expect(error.line == 15 && error.kind == .malformed)
     }
 }

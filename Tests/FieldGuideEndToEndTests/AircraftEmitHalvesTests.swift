@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideFAA
 @testable import FieldGuideEmit
 import Foundation
@@ -25,8 +26,8 @@ struct AircraftEmitHalvesTests {
     }
 
     /// The error the emit stops with.
-    func emitError(_ handOff: String, cut offset: Int?) -> FAAError? {
-        #expect(throws: FAAError.self, "cut at or past byte \(String(describing: offset))") { _ = try emit(handOff, cut: offset) }
+    func emitError(_ handOff: String, cut offset: Int?) -> LocatedError? {
+        #expect(throws: LocatedError.self, "cut at or past byte \(String(describing: offset))") { _ = try emit(handOff, cut: offset) }
     }
 
     /// The offset of every line feed of `registrations.csv` but the last: a cut after each line.

@@ -2,6 +2,7 @@ import FieldGuide
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideFAA
 import FieldGuideEmit
 import Foundation
@@ -163,9 +164,9 @@ struct AircraftEndToEndTests {
             lines[i] = fields.joined(separator: ",")
         }
         let bad = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(lines)])
-        #expect(throws: FAAError.self) { try buildArtifact(from: bad, into: out) }
+        #expect(throws: LocatedError.self) { try buildArtifact(from: bad, into: out) }
         // The emit stage also refuses the failed hand-off on its own.
-        let error = #expect(throws: FAAError.self) { try AircraftEmit.run(handOff: out + "/stage", outputDirectory: out) }
+        let error = #expect(throws: LocatedError.self) { try AircraftEmit.run(handOff: out + "/stage", outputDirectory: out) }
         #expect(error?.kind == .badHandOff)
         #expect(FileManager.default.contents(atPath: path) == before)
         #expect(FileManager.default.contents(atPath: out + "/manifest.json") == manifestBefore)
@@ -178,7 +179,7 @@ struct AircraftEndToEndTests {
         _ = try buildArtifact(from: FAAFixtures.inputDirectory, into: out)
         let models = out + "/stage/models.csv"
         try (try String(contentsOfFile: models, encoding: .utf8) + "extra\n").write(toFile: models, atomically: true, encoding: .utf8)
-        let error = #expect(throws: FAAError.self) { try AircraftEmit.run(handOff: out + "/stage", outputDirectory: out) }
+        let error = #expect(throws: LocatedError.self) { try AircraftEmit.run(handOff: out + "/stage", outputDirectory: out) }
         #expect(error?.message.hasPrefix("expected SHA-256") == true)
     }
 }

@@ -2,6 +2,7 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import FieldGuideFAA
 import FieldGuideEmit
 import Foundation
@@ -107,7 +108,7 @@ struct AircraftReferenceDataTests {
         let models = stage + "/" + NormalizedFAA.modelsFile, engines = stage + "/" + NormalizedFAA.enginesFile
         try append([["0000001", "TOO", "FEW"]], to: models)
         let lines = try String(contentsOfFile: models, encoding: .utf8).split(separator: "\n").count
-        let short = #expect(throws: FAAError.self) {
+        let short = #expect(throws: LocatedError.self) {
             try AircraftArtifactBuilder.ReferenceData(modelsFile: models, enginesFile: engines)
         }
         #expect(short?.description == "models.csv:\(lines): expected 13 fields, found 3")
@@ -115,7 +116,7 @@ struct AircraftReferenceDataTests {
         try Data("code,maker\n".utf8).write(to: URL(fileURLWithPath: engines))
         try Data(try String(contentsOfFile: models, encoding: .utf8).split(separator: "\n").dropLast().joined(separator: "\n").utf8)
             .write(to: URL(fileURLWithPath: models))
-        let header = #expect(throws: FAAError.self) {
+        let header = #expect(throws: LocatedError.self) {
             try AircraftArtifactBuilder.ReferenceData(modelsFile: models, enginesFile: engines)
         }
         #expect(header?.description.hasPrefix("engines.csv:1: expected the normalized header code,manufacturer,model") == true)

@@ -94,4 +94,16 @@ struct StageExecutableTests {
         #expect(rejected.status == 1)
         #expect(rejected.stderr.contains("faa-ingest.json: ingest rejected its input, nothing to emit: MASTER.txt: too many rejects"), "\(rejected.stderr)")
     }
+
+    @Test("a hand-off report that is not JSON: the decoder's words never reach the user; exit 1")
+    func unreadableReport() throws {
+        let out = try TestPaths.temporaryDirectory("cli-report").path
+        try Data("not json\n".utf8).write(to: URL(fileURLWithPath: out + "/faa-ingest.json"))
+        let emit = try run("emit-aircraft", [out, "--output", out])
+        #expect(emit.status == 1)
+        #expect(emit.stderr == "emit-aircraft: error: \(out)/faa-ingest.json: the ingest report is not valid JSON\n")
+        let missing = try run("fieldguide", ["inspect", "/nonexistent/aircraft.fgb"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "fieldguide: error: /nonexistent/aircraft.fgb: cannot read artifact: No such file or directory\n")
+    }
 }

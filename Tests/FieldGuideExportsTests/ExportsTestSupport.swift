@@ -1,5 +1,6 @@
 @testable import FieldGuideExports
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import TestSupport
 
@@ -15,7 +16,7 @@ final class Collector {
 }
 
 /// Reads one file through the format-sniffing reader.
-func readExport(_ path: String, name: String? = nil) throws(ExportsError) -> ReadResult {
+func readExport(_ path: String, name: String? = nil) throws(LocatedError) -> ReadResult {
     let collector = Collector()
     let sink = RecordSink(observe: { collector.result.observations.append($0) }, issue: { collector.result.issues.append($0) })
     collector.result.summary = try ExportFileReader.read(path: path, displayName: name, sink: sink)
@@ -23,7 +24,7 @@ func readExport(_ path: String, name: String? = nil) throws(ExportsError) -> Rea
 }
 
 /// The error a file is refused with (nil when it reads).
-func refusal(_ path: String) -> ExportsError? {
+func refusal(_ path: String) -> LocatedError? {
     do { _ = try readExport(path); return nil } catch { return error }
 }
 

@@ -47,4 +47,30 @@ struct IngestExportsExecutableTests {
             #expect(ok.status == 0 && ok.stderr.contains("2,788 designators"), "\(ok.stderr)")
         }
     }
+
+    @Test("a missing or broken --icao-types file: the path once, in plain words, exit 2; never a Foundation dump")
+    func icaoTypesErrors() throws {
+        let out = try TestPaths.temporaryDirectory("exports-cli-icao").path
+        let missing = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", "/nonexistent/icao.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "ingest-exports: error: /nonexistent/icao.json: No such file or directory\n")
+
+        let table = out + "/icao.json"
+        try Data(#"{"B738": "Boeing 737-800"}"#.utf8).write(to: URL(fileURLWithPath: table))
+        let wrongType = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", table])
+        #expect(wrongType.status == 2)
+        #expect(wrongType.stderr.hasPrefix("ingest-exports: error: \(table): B738: wrong type in the ICAO type table"), "\(wrongType.stderr)")
+        #expect(wrongType.stderr.contains("found a string"))
+
+        try Data("[1,".utf8).write(to: URL(fileURLWithPath: table))
+        let notJSON = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", table])
+        #expect(notJSON.status == 2)
+        #expect(notJSON.stderr.hasPrefix("ingest-exports: error: \(table): the ICAO type table is not valid JSON"))
+        for result in [missing, wrongType, notJSON] {
+            for dump in ["NSCocoaErrorDomain", "DecodingError", "Debug description", "Context(codingPath", "UserInfo="] {
+                #expect(!result.stderr.contains(dump), "\(result.stderr)")
+            }
+            #expect(result.stderr.components(separatedBy: "/icao.json").count == 2, "the path once: \(result.stderr)")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 @testable import FieldGuideExports
+import FieldGuideDiagnostics
 import Testing
 
 @Suite("Times, coordinates and eBird taxa")
@@ -12,7 +13,7 @@ struct ParsingTests {
         #expect(try ObservationTime.iso8601("2024-05").local == "2024-05")
         #expect(try ObservationTime.iso8601("2024-05-18").utc == nil)
         for bad in ["2024-13-01", "2023-02-29", "2024-05-18T25:00", "18/05/2024", "2024-05-18T10", ""] {
-            #expect(throws: TimeFormatError.self) { try ObservationTime.iso8601(bad) }
+            #expect(throws: LocatedError.self) { try ObservationTime.iso8601(bad) }
         }
     }
 
@@ -23,7 +24,7 @@ struct ParsingTests {
         #expect(try ObservationTime.localDate("2025-11-24", time: "12:05 PM").local == "2025-11-24T12:05")
         #expect(try ObservationTime.localDate("2025-01-29", time: "19:09:38").local == "2025-01-29T19:09:38")
         #expect(try ObservationTime.localDate("2023-11-08", time: "").original == "2023-11-08")
-        #expect(throws: TimeFormatError.self) { try ObservationTime.localDate("2025-11-24", time: "13:00 PM") }
+        #expect(throws: LocatedError.self) { try ObservationTime.localDate("2025-11-24", time: "13:00 PM") }
     }
 
     @Test("XMP GPS: DDD,MM.mmmmH, DDD,MM,SSH, decimal with ref; wrong hemisphere and range refused")
@@ -32,10 +33,10 @@ struct ParsingTests {
         #expect(try Coordinate.xmpDegrees("179,59.546814W", axis: .longitude, field: "f").close(to: -179.992447))
         #expect(try Coordinate.xmpDegrees("10,30,36S", axis: .latitude, field: "f").close(to: -10.51))
         #expect(try Coordinate.xmpDegrees("149.9961", axis: .longitude, ref: "W", field: "f") == -149.9961)
-        #expect(throws: FieldProblem.self) { try Coordinate.xmpDegrees("10,5.0E", axis: .latitude, field: "f") }
-        #expect(throws: FieldProblem.self) { try Coordinate.xmpDegrees("91,0.0N", axis: .latitude, field: "f") }
-        #expect(throws: FieldProblem.self) { try Coordinate.xmpDegrees("10,75.0N", axis: .latitude, field: "f") }
-        #expect(throws: FieldProblem.self) { try Coordinate.parse(latitude: "10", longitude: "", latitudeField: "a", longitudeField: "b") }
+        #expect(throws: LocatedError.self) { try Coordinate.xmpDegrees("10,5.0E", axis: .latitude, field: "f") }
+        #expect(throws: LocatedError.self) { try Coordinate.xmpDegrees("91,0.0N", axis: .latitude, field: "f") }
+        #expect(throws: LocatedError.self) { try Coordinate.xmpDegrees("10,75.0N", axis: .latitude, field: "f") }
+        #expect(throws: LocatedError.self) { try Coordinate.parse(latitude: "10", longitude: "", latitudeField: "a", longitudeField: "b") }
     }
 
     @Test("non-species eBird taxa by name; subspecies groups stay species")

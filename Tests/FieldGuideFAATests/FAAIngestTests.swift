@@ -1,5 +1,6 @@
 import FieldGuideArtifact
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideFAA
 import Foundation
 import Testing
@@ -71,7 +72,7 @@ struct FAAIngestTests {
     func wrongKind() throws {
         let engine = try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/ENGINE.txt"))
         let sources = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": engine])
-        let error = #expect(throws: FAAError.self) { try ingest(sources) }
+        let error = #expect(throws: LocatedError.self) { try ingest(sources) }
         #expect(error?.kind == .wrongHeader)
         #expect(error?.description == "ACFTREF.txt:1: expected the ACFTREF.txt header, found the header of ENGINE.txt")
     }
@@ -81,7 +82,7 @@ struct FAAIngestTests {
         var lines = try FAAFixtures.lines("ACFTREF.txt")
         lines[0] = lines[0].replacingOccurrences(of: "MODEL", with: "MODL")
         let sources = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": .faaFile(lines)])
-        let error = #expect(throws: FAAError.self) { try ingest(sources) }
+        let error = #expect(throws: LocatedError.self) { try ingest(sources) }
         #expect(error?.description == "ACFTREF.txt:1: expected column 3 of ACFTREF.txt to be \"MODEL\", found \"MODL\"")
     }
 
@@ -110,7 +111,7 @@ struct FAAIngestTests {
         let before = try readText(out + "/registrations.csv")
 
         let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(lines)])
-        let error = #expect(throws: FAAError.self) {
+        let error = #expect(throws: LocatedError.self) {
             try FAAIngest().run(sources: try FAASources.locate(sources), outputDirectory: out)
         }
         #expect(error?.kind == .tooManyRejects)
@@ -186,7 +187,7 @@ struct FAAIngestTests {
         for threshold in [Int.max, 0] {
             let out = try TestPaths.temporaryDirectory("faa-halves-error").path
             let options = FAAIngest.Options(maxRejectShare: 0.2, parallelThreshold: threshold)
-            let error = #expect(throws: FAAError.self) {
+            let error = #expect(throws: LocatedError.self) {
                 try FAAIngest(options: options).run(sources: try FAASources.locate(sources), outputDirectory: out)
             }
             results.append((error?.description ?? "", try readText(out + "/faa-rejects.csv")))
@@ -234,7 +235,7 @@ struct FAAIngestTests {
                 "ACFTREF.txt": try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/ENGINE.txt")),
                 "MASTER.txt": .faaFile(["N-NUMBER"] + master.dropFirst()),
             ])
-            let error = #expect(throws: FAAError.self) {
+            let error = #expect(throws: LocatedError.self) {
                 try FAAIngest(options: options).run(sources: try FAASources.locate(wrongHeader), outputDirectory: out)
             }
             #expect(error?.description == "ACFTREF.txt:1: expected the ACFTREF.txt header, found the header of ENGINE.txt")
@@ -265,7 +266,7 @@ struct FAAIngestTests {
     @Test("a missing required file is named")
     func missing() throws {
         let sources = try FAAFixtures.inputCopy(removing: ["ENGINE.txt"])
-        let error = #expect(throws: FAAError.self) { try FAASources.locate(sources) }
+        let error = #expect(throws: LocatedError.self) { try FAASources.locate(sources) }
         #expect(error?.kind == .missingFile)
         #expect(error?.message.contains("ENGINE.txt") == true)
     }
@@ -308,7 +309,8 @@ struct FAAIngestTests {
     func notAnArchive() throws {
         let path = try TestPaths.temporaryDirectory("faa-bad").appendingPathComponent("x.zip")
         try Data("not a zip".utf8).write(to: path)
-        let error = #expect(throws: FAAError.self) { try FAASources.locate(path.path) }
-        #expect(error?.kind == .unreadable)
+        let error = #expect(throws: LocatedError.self) { try FAASources.locate(path.path) }
+        #expect(error?.kind == .wrongKind)
+        #expect(error?.description == "\(path.path): not a ZIP archive (expected a directory or a ZIP archive of the FAA files; found no ZIP end of central directory record)")
     }
 }

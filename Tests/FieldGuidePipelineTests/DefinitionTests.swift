@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 @testable import FieldGuidePipeline
 import Foundation
 import Testing
@@ -20,7 +21,7 @@ struct DefinitionTests {
         """
     }
 
-    func parseError(_ text: String) -> PipelineError? {
+    func parseError(_ text: String) -> LocatedError? {
         do {
             _ = try PipelineDefinition.parse(text, path: "p.yaml")
             return nil
@@ -83,8 +84,8 @@ struct DefinitionTests {
     @Test("a YAML syntax error names file, line and column")
     func syntaxError() {
         let error = parseError("name: t\nstages:\n  - name: [unclosed\n")
-        #expect(error?.kind == .invalidDefinition)
-        #expect(error?.message.hasPrefix("p.yaml:4:1:") == true, "\(error?.message ?? "")")
+        #expect(error?.kind == .usage)
+        #expect(error?.description.hasPrefix("p.yaml:4:1:") == true, "\(error?.description ?? "")")
     }
 
     @Test("an unknown key is an error at its line, with the keys allowed")
@@ -94,7 +95,7 @@ struct DefinitionTests {
             tool: a
             input: [faa]
         """))
-        #expect(error?.message.hasPrefix("p.yaml:9:5: stages[0]: unknown key 'input'; expected one of") == true, "\(error?.message ?? "")")
+        #expect(error?.description.hasPrefix("p.yaml:9:5: stages[0]: unknown key 'input'; expected one of") == true, "\(error?.description ?? "")")
     }
 
     @Test("a reference to nothing declared is an error at the input")
@@ -104,7 +105,7 @@ struct DefinitionTests {
             tool: a
             inputs: [faa, b/missing.csv]
         """))
-        #expect(error?.message == "p.yaml:9:19: stages[0].inputs[1]: 'b/missing.csv' is not a source, a stage, or a declared output (stage/file)")
+        #expect(error?.description == "p.yaml:9:19: stages[0].inputs[1]: 'b/missing.csv' is not a source, a stage, or a declared output (stage/file)")
     }
 
     @Test("an argument reference must be a declared input")
@@ -115,7 +116,7 @@ struct DefinitionTests {
             inputs: [faa]
             args: ["{seeds}"]
         """))
-        #expect(error?.message.contains("stages[0].args[0]: '{seeds}' is not among the stage's inputs (faa) or {out}") == true)
+        #expect(error?.description.contains("stages[0].args[0]: '{seeds}' is not among the stage's inputs (faa) or {out}") == true)
     }
 
     @Test("a wrong value type says what was expected and what was found")
@@ -125,8 +126,8 @@ struct DefinitionTests {
             tool: a
             cache: maybe
         """))
-        #expect(error?.message.hasPrefix("p.yaml:9:12: stages[0].cache:") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains("maybe") == true)
+        #expect(error?.description.hasPrefix("p.yaml:9:12: stages[0].cache:") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("maybe") == true)
     }
 
     @Test("stages that read each other are a cycle")
@@ -137,7 +138,7 @@ struct DefinitionTests {
           - name: b
             inputs: [a]
         """))
-        #expect(error?.message == "p.yaml: the stages a, b read each other's outputs in a cycle")
+        #expect(error?.description == "p.yaml: the stages a, b read each other's outputs in a cycle")
     }
 
     @Test("an unknown parameter, in the file or on the command line, is refused")
@@ -146,7 +147,7 @@ struct DefinitionTests {
           - name: a
             args: ["${NOPE}"]
         """))
-        #expect(error?.message.contains("unknown parameter '${NOPE}'; parameters are SOURCES") == true)
+        #expect(error?.description.contains("unknown parameter '${NOPE}'; parameters are SOURCES") == true)
         let definition = try PipelineDefinition.parse(Self.yaml(stages: "  - name: a"), path: "p.yaml")
         #expect(throws: PipelineError(.invalidDefinition, "p.yaml: no parameter SOURCE to set; parameters are SOURCES")) {
             _ = try PipelinePlan(definition, parameters: ["SOURCE": "x"])

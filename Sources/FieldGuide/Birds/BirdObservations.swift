@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideDiagnostics
 import Foundation
 
 /// A species the app's users reported (the "observed" source), aggregated.
@@ -72,9 +73,9 @@ extension BirdsBundle {
 
     /// Observed species within `radiusKm` (0 < r ≤ 500) of a point, in `week` or any week.
     public func observedSpecies(near point: (latitude: Double, longitude: Double), radiusKm: Double,
-                                week: Int? = nil) throws(BirdQueryError) -> [ObservedSpecies] {
+                                week: Int? = nil) throws(LocatedError) -> [ObservedSpecies] {
         try Self.checkPoint(point, radiusKm: radiusKm, field: "")
-        if let week, !(1...53).contains(week) { throw BirdQueryError(field: "week", "expected 1–53, found \(week)") }
+        if let week, !(1...53).contains(week) { throw LocatedError.query("week", "expected 1–53, found \(week)") }
         return aggregate { row, table in
             if let week, table.number(row, .week) != week { return false }
             guard let lat = table.number(row, .latitude).map({ S.HotspotGrid.decode(UInt32($0)) }),

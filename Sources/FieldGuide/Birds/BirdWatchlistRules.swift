@@ -1,23 +1,18 @@
 import FieldGuideArtifact
+import FieldGuideDiagnostics
 import Foundation
 
-/// A query parameter that does not fit: the field it names and why.
-///
-/// ```swift
-/// do { _ = try birds.species(near: (18.5, 73.8), radiusKm: 900) }
-/// catch { error.field }   // "radiusKm"
-/// ```
-public struct BirdQueryError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The parameter, as a path for rules (`rules[2].radiusKm`).
-    public let field: String
-    public let message: String
-
-    public init(field: String, _ message: String) {
-        self.field = field
-        self.message = message
+extension LocatedError {
+    /// A query parameter that does not fit: the field it names (a path for rules,
+    /// `rules[2].radiusKm`) and why. A usage error with no file.
+    ///
+    /// ```swift
+    /// do { _ = try birds.species(near: (18.5, 73.8), radiusKm: 900) }
+    /// catch { error.field }   // "radiusKm"; error.description: radiusKm: expected 0 < radiusKm ≤ 500, found 900.0
+    /// ```
+    static func query(_ field: String, _ message: String) -> LocatedError {
+        LocatedError(.usage, file: "", field: field, message: message)
     }
-
-    public var description: String { "\(field): \(message)" }
 }
 
 /// A species seen at hotspots near a point.
@@ -65,30 +60,30 @@ public struct WatchlistRule: Sendable, Hashable, Codable {
     /// Rules from JSON: an array, or `{"rules": [...]}`; each `{"type": "location" | "date_range" |
     /// "species_family" | "shape", "isActive"?: bool, ...parameters}` with the parameters at the
     /// top level or under `"parameters"`. Missing or mistyped parameters name their field.
-    public static func decode(json: String) throws(BirdQueryError) -> [WatchlistRule] {
+    public static func decode(json: String) throws(LocatedError) -> [WatchlistRule] {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: Data(json.utf8)) } catch {
-            throw BirdQueryError(field: "rules", "expected JSON, found unreadable text")
+            throw LocatedError.query("rules", "expected JSON, found unreadable text")
         }
         let list: [Any]
         if let array = object as? [Any] { list = array }
         else if let dict = object as? [String: Any], let array = dict["rules"] as? [Any] { list = array }
-        else { throw BirdQueryError(field: "rules", "expected an array of rules or {\"rules\": [...]}") }
+        else { throw LocatedError.query("rules", "expected an array of rules or {\"rules\": [...]}") }
         var rules: [WatchlistRule] = []
         for (index, item) in list.enumerated() {
             let path = "rules[\(index)]"
-            guard let dict = item as? [String: Any] else { throw BirdQueryError(field: path, "expected an object") }
+            guard let dict = item as? [String: Any] else { throw LocatedError.query(path, "expected an object") }
             var parameters = dict
             if let nested = dict["parameters"] as? [String: Any] { parameters.merge(nested) { $1 } }
-            func number(_ key: String) throws(BirdQueryError) -> Double {
+            func number(_ key: String) throws(LocatedError) -> Double {
                 guard let value = parameters[key] as? NSNumber else {
-                    throw BirdQueryError(field: "\(path).\(key)", parameters[key] == nil ? "missing" : "expected a number")
+                    throw LocatedError.query("\(path).\(key)", parameters[key] == nil ? "missing" : "expected a number")
                 }
                 return value.doubleValue
             }
-            func text(_ key: String) throws(BirdQueryError) -> String {
+            func text(_ key: String) throws(LocatedError) -> String {
                 guard let value = parameters[key] as? String else {
-                    throw BirdQueryError(field: "\(path).\(key)", parameters[key] == nil ? "missing" : "expected a string")
+                    throw LocatedError.query("\(path).\(key)", parameters[key] == nil ? "missing" : "expected a string")
                 }
                 return value
             }
@@ -98,7 +93,7 @@ public struct WatchlistRule: Sendable, Hashable, Codable {
                 var weeks: [Int]?
                 if let raw = parameters["validWeeks"], !(raw is NSNull) {
                     guard let array = raw as? [Any], array.allSatisfy({ ($0 as? NSNumber).map { Double(truncating: $0).rounded() == Double(truncating: $0) } ?? false }) else {
-                        throw BirdQueryError(field: "\(path).validWeeks", "expected an array of week numbers")
+                        throw LocatedError.query("\(path).validWeeks", "expected an array of week numbers")
                     }
                     weeks = array.map { ($0 as! NSNumber).intValue }
                 }
@@ -107,13 +102,13 @@ public struct WatchlistRule: Sendable, Hashable, Codable {
                 condition = .dateRange(start: try text("start"), end: try text("end"))
             case "species_family":
                 guard let families = parameters["families"] as? [String] else {
-                    throw BirdQueryError(field: "\(path).families", parameters["families"] == nil ? "missing" : "expected an array of family names")
+                    throw LocatedError.query("\(path).families", parameters["families"] == nil ? "missing" : "expected an array of family names")
                 }
                 condition = .speciesFamily(families)
             case "shape":
                 condition = .shape(try text("shapeId"))
             case let other:
-                throw BirdQueryError(field: "\(path).type", "expected location, date_range, species_family or shape, found \(other ?? "none")")
+                throw LocatedError.query("\(path).type", "expected location, date_range, species_family or shape, found \(other ?? "none")")
             }
             let active = (dict["isActive"] ?? dict["active"]) as? Bool ?? true
             rules.append(WatchlistRule(condition, isActive: active))
@@ -146,9 +141,9 @@ extension BirdsBundle {
 
     /// Birds listed at hotspots within `radiusKm` (0 < r ≤ 500) of a point, present in `week`
     /// (1–53) or in any week when nil; by probability, then common name.
-    public func species(near point: (latitude: Double, longitude: Double), radiusKm: Double, week: Int? = nil) throws(BirdQueryError) -> [NearbySpecies] {
+    public func species(near point: (latitude: Double, longitude: Double), radiusKm: Double, week: Int? = nil) throws(LocatedError) -> [NearbySpecies] {
         try Self.checkPoint(point, radiusKm: radiusKm, field: "")
-        if let week, !(1...53).contains(week) { throw BirdQueryError(field: "week", "expected 1–53, found \(week)") }
+        if let week, !(1...53).contains(week) { throw LocatedError.query("week", "expected 1–53, found \(week)") }
         return nearby(point, radiusKm: radiusKm, weeks: week.map { [$0] })
     }
 
@@ -211,21 +206,21 @@ extension BirdsBundle {
                                  hotspotCount: $0.value.count) }
     }
 
-    static func checkPoint(_ point: (latitude: Double, longitude: Double), radiusKm: Double, field prefix: String) throws(BirdQueryError) {
+    static func checkPoint(_ point: (latitude: Double, longitude: Double), radiusKm: Double, field prefix: String) throws(LocatedError) {
         guard point.latitude.isFinite, (-90...90).contains(point.latitude) else {
-            throw BirdQueryError(field: prefix + "lat", "expected a latitude in −90…90, found \(point.latitude)")
+            throw LocatedError.query(prefix + "lat", "expected a latitude in −90…90, found \(point.latitude)")
         }
         guard point.longitude.isFinite, (-180...180).contains(point.longitude) else {
-            throw BirdQueryError(field: prefix + "lon", "expected a longitude in −180…180, found \(point.longitude)")
+            throw LocatedError.query(prefix + "lon", "expected a longitude in −180…180, found \(point.longitude)")
         }
         guard radiusKm.isFinite, radiusKm > 0, radiusKm <= 500 else {
-            throw BirdQueryError(field: prefix + "radiusKm", "expected 0 < radiusKm ≤ 500, found \(radiusKm)")
+            throw LocatedError.query(prefix + "radiusKm", "expected 0 < radiusKm ≤ 500, found \(radiusKm)")
         }
     }
 
     /// The birds a watchlist's active rules assign: the union of every active rule's birds,
     /// in common-name order. Invalid parameters throw, naming the field (`rules[1].radiusKm`).
-    public func autoAssign(_ rules: [WatchlistRule]) throws(BirdQueryError) -> [WatchlistAssignment] {
+    public func autoAssign(_ rules: [WatchlistRule]) throws(LocatedError) -> [WatchlistAssignment] {
         var matched: [Int: [Int]] = [:]
         for (index, rule) in rules.enumerated() {
             let path = "rules[\(index)]."
@@ -236,22 +231,22 @@ extension BirdsBundle {
         return matched.keys.sorted().map { WatchlistAssignment(bird: BirdRecord(bundle: self, row: $0), rules: matched[$0]!) }
     }
 
-    private func rows(matching condition: WatchlistRule.Condition, path: String) throws(BirdQueryError) -> [Int] {
+    private func rows(matching condition: WatchlistRule.Condition, path: String) throws(LocatedError) -> [Int] {
         switch condition {
         case let .location(latitude, longitude, radiusKm, validWeeks):
             try Self.checkPoint((latitude, longitude), radiusKm: radiusKm, field: path)
             if let validWeeks {
-                guard !validWeeks.isEmpty else { throw BirdQueryError(field: path + "validWeeks", "expected at least one week") }
+                guard !validWeeks.isEmpty else { throw LocatedError.query(path + "validWeeks", "expected at least one week") }
                 if let bad = validWeeks.first(where: { !(1...53).contains($0) }) {
-                    throw BirdQueryError(field: path + "validWeeks", "expected weeks 1–53, found \(bad)")
+                    throw LocatedError.query(path + "validWeeks", "expected weeks 1–53, found \(bad)")
                 }
             }
             return nearby((latitude, longitude), radiusKm: radiusKm, weeks: validWeeks).map(\.bird.row)
         case let .dateRange(start, end):
-            guard let s = Self.yearMonthDay(start) else { throw BirdQueryError(field: path + "start", "expected a date YYYY-MM-DD, found \(start)") }
-            guard let e = Self.yearMonthDay(end) else { throw BirdQueryError(field: path + "end", "expected a date YYYY-MM-DD, found \(end)") }
+            guard let s = Self.yearMonthDay(start) else { throw LocatedError.query(path + "start", "expected a date YYYY-MM-DD, found \(start)") }
+            guard let e = Self.yearMonthDay(end) else { throw LocatedError.query(path + "end", "expected a date YYYY-MM-DD, found \(end)") }
             guard (e.year, e.month, e.day) >= (s.year, s.month, s.day) else {
-                throw BirdQueryError(field: path + "end", "expected a date on or after start \(start), found \(end)")
+                throw LocatedError.query(path + "end", "expected a date on or after start \(start), found \(end)")
             }
             var mask: UInt32 = 0
             var (year, month) = (s.year, s.month)
@@ -263,12 +258,12 @@ extension BirdsBundle {
             }
             return (0..<speciesRows.count).filter { speciesRows.value($0, .monthMask) & mask != 0 }
         case let .speciesFamily(families):
-            guard !families.isEmpty else { throw BirdQueryError(field: path + "families", "expected at least one family") }
+            guard !families.isEmpty else { throw LocatedError.query(path + "families", "expected at least one family") }
             let folded = Set(families.map { NameFolding.fold($0.trimmingCharacters(in: .whitespaces)) })
             return (0..<speciesRows.count).filter { folded.contains(NameFolding.fold(string(speciesRows.value($0, .family)))) }
         case let .shape(shapeID):
             guard let id = strings.id(of: shapeID), shapes.find(.id, id) != nil else {
-                throw BirdQueryError(field: path + "shapeId", "expected a shape of the artifact (\(shapeList.map(\.id).joined(separator: ", "))), found \(shapeID)")
+                throw LocatedError.query(path + "shapeId", "expected a shape of the artifact (\(shapeList.map(\.id).joined(separator: ", "))), found \(shapeID)")
             }
             return (0..<speciesRows.count).filter { speciesRows.value($0, .shapeID) == id }
         }

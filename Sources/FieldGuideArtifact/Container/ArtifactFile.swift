@@ -53,7 +53,7 @@ public final class ArtifactFile: @unchecked Sendable {
             throw .io(path: path, reason: "mmap failed: \(String(cString: strerror(errno)))")
         }
         let bytes = UnsafeRawBufferPointer(start: mapped, count: size)
-        do {
+        do throws(ArtifactError) {
             let header = try Self.parseHeader(bytes, path: path)
             if let expectedKind, header.kind != expectedKind {
                 throw ArtifactError.wrongKind(path: path, expected: expectedKind.description, found: header.kind.description)
@@ -66,12 +66,9 @@ public final class ArtifactFile: @unchecked Sendable {
             var byTag: [FourCC: SectionInfo] = [:]
             for section in header.sections { byTag[FourCC(rawValue: section.tagValue)] = section.info }
             self.sectionsByTag = byTag
-        } catch let error as ArtifactError {
-            munmap(mapped, size)
-            throw error
         } catch {
             munmap(mapped, size)
-            throw .io(path: path, reason: "\(error)")
+            throw error
         }
         if verification == .full { try verify() }
     }

@@ -71,7 +71,7 @@ public struct BirdIngest: Sendable {
 
     public init(taxonomyPath: String? = nil) { self.taxonomyPath = taxonomyPath }
 
-    public func run(paths: [String], outputDirectory: String) throws(BirdsError) -> BirdIngestResult {
+    public func run(paths: [String], outputDirectory: String) throws(LocatedError) -> BirdIngestResult {
         let (files, taxonomy) = try SeedValidator(taxonomyPath: taxonomyPath).checkAndLink(paths: paths)
         let validation = SeedValidator.report(files)
         let databases = files.compactMap { file -> (SeedFile, BirdDatabase)? in
@@ -80,21 +80,21 @@ public struct BirdIngest: Sendable {
         }
         var report = Self.report(validation, generation: databases.first?.1.generation)
         let out = { (name: String) in outputDirectory + "/" + name }
-        func done(_ report: StageReport) throws(BirdsError) -> BirdIngestResult {
-            try write(report, to: out(NormalizedBirds.reportFile))
+        func done(_ report: StageReport) throws(LocatedError) -> BirdIngestResult {
+            try report.write(to: out(NormalizedBirds.reportFile))
             return BirdIngestResult(report: report, files: validation.files)
         }
 
         guard databases.count == 1 else {
             let names = databases.map(\.0.path)
-            throw BirdsError(.usage, names.isEmpty ? "no bird database among \(paths.joined(separator: ", "))"
-                                                   : "more than one bird database: \(names.joined(separator: ", ")); ingest one at a time")
+            throw LocatedError(.usage, file: "", message: names.isEmpty ? "no bird database among \(paths.joined(separator: ", "))"
+                                                                    : "more than one bird database: \(names.joined(separator: ", ")); ingest one at a time")
         }
         let (databaseFile, database) = databases[0]
         if report.status != .ok { return try done(report) }
         let references: References
         do { references = try readReferences(taxonomy: taxonomy) } catch {
-            if error.kind.isUsageOrIO { throw BirdsError(.io, error.description) }
+            if error.kind.isUsageOrIO { throw error }
             report.status = .rejected
             report.failure = error.description
             return try done(report)
@@ -105,7 +105,7 @@ public struct BirdIngest: Sendable {
                                      seasons: references.seasons, labels: references.labels)
         var outputs: [StageReport.Output] = []
         for (name, bytes, rows) in seeds.tables + linked.tables() {
-            do { try AtomicFile.write(bytes, to: out(name)) } catch { throw BirdsError(.io, error.description) }
+            try AtomicFile.write(bytes, to: out(name))
             outputs.append(.init(file: name, bytes: bytes.count, sha256: FileDigest.sha256(bytes)))
             report.counts[String(name.dropLast(4))] = rows
         }
@@ -148,8 +148,7 @@ public struct BirdIngest: Sendable {
     private func readReferences(taxonomy: Taxonomy?) throws(LocatedError) -> References {
         var references = References()
         func source(_ path: String, read: Int, kept: Int) throws(LocatedError) {
-            let digest: (digest: String, bytes: Int)
-            do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw LocatedError(.unreadable, file: path, message: "cannot read") }
+            let digest = try FileDigest.sha256(ofFileAt: path)
             references.sources.append(.init(file: (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
                                             rows: .init(read: read, kept: kept)))
         }
@@ -170,9 +169,5 @@ public struct BirdIngest: Sendable {
             try source(path, read: file.lines, kept: file.names.count)
         }
         return references
-    }
-
-    private func write(_ report: StageReport, to path: String) throws(BirdsError) {
-        do { try report.write(to: path) } catch { throw BirdsError(.io, "\(path): \(error)") }
     }
 }

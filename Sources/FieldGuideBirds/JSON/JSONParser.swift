@@ -1,37 +1,9 @@
+import FieldGuideDiagnostics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// Why a document is not JSON, and exactly where (RFC 8259, strict: no comments, no trailing
-/// commas, no `NaN`).
-///
-/// ```swift
-/// do { _ = try JSONDocument.parse(Array("[1,]".utf8)) }
-/// catch { print(error) }   // 1:4: expected a value, found ']'
-/// ```
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
-        case unexpectedCharacter, unexpectedEnd, invalidNumber, invalidEscape, invalidUnicode
-        case controlCharacter, invalidUTF8, tooDeep, trailingContent
-    }
-
-    public var kind: Kind
-    /// Byte offset of the offending byte.
-    public var offset: Int
-    public var location: SourceLocation
-    public var message: String
-
-    public init(_ kind: Kind, offset: Int, location: SourceLocation, message: String) {
-        self.kind = kind
-        self.offset = offset
-        self.location = location
-        self.message = message
-    }
-
-    public var description: String { "\(location): \(message)" }
-}
 
 /// A recursive-descent JSON parser over UTF-8 bytes that records where every value starts.
 ///
@@ -45,42 +17,50 @@ public struct JSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let allBytes: [UInt8]
+    /// The document's name in errors (may be empty).
+    private let file: String
     private var position: Int
     private let maxDepth: Int
     private var depth = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, allBytes: [UInt8], start: Int, maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, allBytes: [UInt8], file: String, start: Int, maxDepth: Int) {
         self.bytes = bytes
         self.allBytes = allBytes
+        self.file = file
         self.position = start
         self.maxDepth = maxDepth
     }
 
     /// Parses a whole document. A UTF-8 byte order mark is skipped.
-    public static func parse(_ input: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONDocument {
+    ///
+    /// Errors are ``LocatedError``s at the exact line and column (`file` names the document;
+    /// empty, the error reads `1:4: …`): `.malformed` for broken syntax, `.encoding` for bytes
+    /// that are not UTF-8, `.tooLarge` for nesting deeper than `maxDepth`.
+    public static func parse(_ input: [UInt8], file: String = "", maxDepth: Int = defaultMaxDepth) throws(LocatedError) -> JSONDocument {
         // A trailing NUL lets strtod stop at the end of a number that ends the buffer.
         var padded = input
         padded.append(0)
         let start = input.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let result: Result<(JSONValue, [Int]), JSONSyntaxError> = padded.withUnsafeBufferPointer { whole in
+        let result: Result<(JSONValue, [Int]), LocatedError> = padded.withUnsafeBufferPointer { whole in
             let buffer = UnsafeBufferPointer(rebasing: whole[0..<input.count])
             let lineStarts = LineTable.lineStarts(buffer)
-            var parser = JSONParser(bytes: buffer, allBytes: input, start: start, maxDepth: maxDepth)
+            var parser = JSONParser(bytes: buffer, allBytes: input, file: file, start: start, maxDepth: maxDepth)
             do {
                 parser.skipWhitespace()
                 let root = try parser.parseValue()
                 parser.skipWhitespace()
                 if parser.position < buffer.count {
-                    throw parser.error(.trailingContent, "expected the end of the document after the top-level value, found \(parser.describeCurrent())",
+                    throw parser.error(.malformed, "expected the end of the document after the top-level value, found \(parser.describeCurrent())",
                                        lineStarts: lineStarts)
                 }
                 return .success((root, lineStarts))
-            } catch let error as JSONSyntaxError {
+            } catch let error as LocatedError {
                 return .failure(error)
             } catch let pending as PendingError {
                 return .failure(parser.error(pending.kind, pending.message, at: pending.offset, lineStarts: lineStarts))
             } catch {
-                return .failure(JSONSyntaxError(.unexpectedCharacter, offset: 0, location: SourceLocation(line: 1, column: 1), message: "\(error)"))
+                // Unreachable: the parser throws only its own errors.
+                return .failure(parser.error(.malformed, "the parser stopped here", lineStarts: lineStarts))
             }
         }
         switch result {
@@ -92,7 +72,7 @@ public struct JSONParser {
     // MARK: Values
 
     private mutating func parseValue() throws -> JSONValue {
-        guard position < bytes.count else { throw pending(.unexpectedEnd, "expected a value, found the end of the file") }
+        guard position < bytes.count else { throw pending(.malformed, "expected a value, found the end of the file") }
         let start = position
         switch bytes[position] {
         case UInt8(ascii: "{"): return JSONValue(.object(try parseObject()), offset: start)
@@ -102,7 +82,7 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return JSONValue(.bool(false), offset: start)
         case UInt8(ascii: "n"): try literal("null"); return JSONValue(.null, offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONValue(.number(try parseNumber()), offset: start)
-        default: throw pending(.unexpectedCharacter, "expected a value, found \(describeCurrent())")
+        default: throw pending(.malformed, "expected a value, found \(describeCurrent())")
         }
     }
 
@@ -118,35 +98,35 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected a key or '}', found the end of the file") }
+            guard position < bytes.count else { throw pending(.malformed, "expected a key or '}', found the end of the file") }
             guard bytes[position] == UInt8(ascii: "\"") else {
-                throw pending(.unexpectedCharacter, "expected a key in double quotes, found \(describeCurrent())")
+                throw pending(.malformed, "expected a key in double quotes, found \(describeCurrent())")
             }
             let keyOffset = position
             let key = try parseString()
             skipWhitespace()
-            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected ':' after the key \"\(key)\", found the end of the file") }
+            guard position < bytes.count else { throw pending(.malformed, "expected ':' after the key \"\(key)\", found the end of the file") }
             guard bytes[position] == UInt8(ascii: ":") else {
-                throw pending(.unexpectedCharacter, "expected ':' after the key \"\(key)\", found \(describeCurrent())")
+                throw pending(.malformed, "expected ':' after the key \"\(key)\", found \(describeCurrent())")
             }
             position += 1
             skipWhitespace()
             let value = try parseValue()
             members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()
-            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected ',' or '}' after the value of \"\(key)\", found the end of the file") }
+            guard position < bytes.count else { throw pending(.malformed, "expected ',' or '}' after the value of \"\(key)\", found the end of the file") }
             switch bytes[position] {
             case UInt8(ascii: ","):
                 position += 1
                 skipWhitespace()
                 if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-                    throw pending(.unexpectedCharacter, "expected a key after ',', found '}' (a trailing comma)")
+                    throw pending(.malformed, "expected a key after ',', found '}' (a trailing comma)")
                 }
             case UInt8(ascii: "}"):
                 position += 1
                 return members
             default:
-                throw pending(.unexpectedCharacter, "expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
+                throw pending(.malformed, "expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
             }
         }
     }
@@ -165,26 +145,26 @@ public struct JSONParser {
             skipWhitespace()
             items.append(try parseValue())
             skipWhitespace()
-            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected ',' or ']' in an array, found the end of the file") }
+            guard position < bytes.count else { throw pending(.malformed, "expected ',' or ']' in an array, found the end of the file") }
             switch bytes[position] {
             case UInt8(ascii: ","):
                 position += 1
                 skipWhitespace()
                 if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                    throw pending(.unexpectedCharacter, "expected a value after ',', found ']' (a trailing comma)")
+                    throw pending(.malformed, "expected a value after ',', found ']' (a trailing comma)")
                 }
             case UInt8(ascii: "]"):
                 position += 1
                 return items
             default:
-                throw pending(.unexpectedCharacter, "expected ',' or ']' after an array element, found \(describeCurrent())")
+                throw pending(.malformed, "expected ',' or ']' after an array element, found \(describeCurrent())")
             }
         }
     }
 
     private mutating func enter() throws {
         depth += 1
-        if depth > maxDepth { throw pending(.tooDeep, "nesting deeper than \(maxDepth) levels") }
+        if depth > maxDepth { throw pending(.tooLarge, "nesting deeper than \(maxDepth) levels") }
     }
 
     private mutating func literal(_ word: StaticString) throws {
@@ -193,7 +173,7 @@ public struct JSONParser {
         for i in 0..<count {
             guard position + i < bytes.count, bytes[position + i] == expected[i] else {
                 let found = position + i < bytes.count ? describe(at: position + i) : "the end of the file"
-                throw PendingError(kind: .unexpectedCharacter, offset: position + i,
+                throw PendingError(kind: .malformed, offset: position + i,
                                    message: "expected '\(word)', found \(found)")
             }
         }
@@ -218,7 +198,7 @@ public struct JSONParser {
             if byte < 0x20 { throw controlCharacter() }
             position += 1
         }
-        throw PendingError(kind: .unexpectedEnd, offset: open, message: "expected a closing '\"' for the string that opens here, found the end of the file")
+        throw PendingError(kind: .malformed, offset: open, message: "expected a closing '\"' for the string that opens here, found the end of the file")
     }
 
     private mutating func parseEscapedString(from start: Int) throws -> String {
@@ -232,7 +212,7 @@ public struct JSONParser {
             case UInt8(ascii: "\\"):
                 let escape = position
                 position += 1
-                guard position < bytes.count else { throw pending(.unexpectedEnd, "expected an escape after '\\', found the end of the file") }
+                guard position < bytes.count else { throw pending(.malformed, "expected an escape after '\\', found the end of the file") }
                 let code = bytes[position]
                 position += 1
                 switch code {
@@ -246,7 +226,7 @@ public struct JSONParser {
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"): appendScalar(try parseUnicodeEscape(escapeAt: escape), to: &out)
                 default:
-                    throw PendingError(kind: .invalidEscape, offset: escape,
+                    throw PendingError(kind: .malformed, offset: escape,
                                        message: "expected an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX), found '\\\(Self.printable(code))'")
                 }
             default:
@@ -255,24 +235,24 @@ public struct JSONParser {
                 position += 1
             }
         }
-        throw pending(.unexpectedEnd, "expected a closing '\"', found the end of the file")
+        throw pending(.malformed, "expected a closing '\"', found the end of the file")
     }
 
     /// Reads the 4 hex digits after `\u` (and a low surrogate's escape after a high one).
     private mutating func parseUnicodeEscape(escapeAt escape: Int) throws -> Unicode.Scalar {
         let first = try hex4(escapeAt: escape)
         if (0xDC00...0xDFFF).contains(first) {
-            throw PendingError(kind: .invalidUnicode, offset: escape, message: "expected a high surrogate before the low surrogate \\u\(hexString(first))")
+            throw PendingError(kind: .malformed, offset: escape, message: "expected a high surrogate before the low surrogate \\u\(hexString(first))")
         }
         guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first)! }
         guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-            throw PendingError(kind: .invalidUnicode, offset: escape, message: "expected a low surrogate \\uDC00-\\uDFFF after the high surrogate \\u\(hexString(first))")
+            throw PendingError(kind: .malformed, offset: escape, message: "expected a low surrogate \\uDC00-\\uDFFF after the high surrogate \\u\(hexString(first))")
         }
         let second = position
         position += 2
         let low = try hex4(escapeAt: second)
         guard (0xDC00...0xDFFF).contains(low) else {
-            throw PendingError(kind: .invalidUnicode, offset: second, message: "expected a low surrogate \\uDC00-\\uDFFF after the high surrogate \\u\(hexString(first)), found \\u\(hexString(low))")
+            throw PendingError(kind: .malformed, offset: second, message: "expected a low surrogate \\uDC00-\\uDFFF after the high surrogate \\u\(hexString(first)), found \\u\(hexString(low))")
         }
         return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00))!
     }
@@ -280,14 +260,14 @@ public struct JSONParser {
     private mutating func hex4(escapeAt escape: Int) throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard position < bytes.count else { throw pending(.unexpectedEnd, "expected 4 hex digits after \\u, found the end of the file") }
+            guard position < bytes.count else { throw pending(.malformed, "expected 4 hex digits after \\u, found the end of the file") }
             let byte = bytes[position]
             let digit: UInt32
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw PendingError(kind: .invalidEscape, offset: escape, message: "expected 4 hex digits after \\u, found \(describe(at: position))")
+            default: throw PendingError(kind: .malformed, offset: escape, message: "expected 4 hex digits after \\u, found \(describe(at: position))")
             }
             value = value << 4 | digit
             position += 1
@@ -318,11 +298,11 @@ public struct JSONParser {
             case .emptyInput, .error: break loop
             }
         }
-        throw PendingError(kind: .invalidUTF8, offset: offset + consumed, message: "expected UTF-8 text, found an invalid byte sequence")
+        throw PendingError(kind: .encoding, offset: offset + consumed, message: "expected UTF-8 text, found an invalid byte sequence")
     }
 
     private func controlCharacter() -> PendingError {
-        PendingError(kind: .controlCharacter, offset: position,
+        PendingError(kind: .malformed, offset: position,
                      message: "expected a printable character or an escape in a string, found the control character U+00\(hexString(UInt32(bytes[position])).suffix(2)) (a raw line break or tab must be written as \\n or \\t)")
     }
 
@@ -333,12 +313,12 @@ public struct JSONParser {
         var isInteger = true
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else {
-            throw pending(.invalidNumber, "expected a digit in the number, found \(describeCurrentOrEnd())")
+            throw pending(.malformed, "expected a digit in the number, found \(describeCurrentOrEnd())")
         }
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
             if position < bytes.count, isDigit(bytes[position]) {
-                throw pending(.invalidNumber, "expected no leading zero in a number, found another digit after '0'")
+                throw pending(.malformed, "expected no leading zero in a number, found another digit after '0'")
             }
         } else {
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
@@ -347,7 +327,7 @@ public struct JSONParser {
             isInteger = false
             position += 1
             guard position < bytes.count, isDigit(bytes[position]) else {
-                throw pending(.invalidNumber, "expected a digit after the decimal point, found \(describeCurrentOrEnd())")
+                throw pending(.malformed, "expected a digit after the decimal point, found \(describeCurrentOrEnd())")
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
@@ -356,7 +336,7 @@ public struct JSONParser {
             position += 1
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
             guard position < bytes.count, isDigit(bytes[position]) else {
-                throw pending(.invalidNumber, "expected a digit in the exponent, found \(describeCurrentOrEnd())")
+                throw pending(.malformed, "expected a digit in the exponent, found \(describeCurrentOrEnd())")
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
@@ -390,13 +370,13 @@ public struct JSONParser {
         }
     }
 
-    private func pending(_ kind: JSONSyntaxError.Kind, _ message: String) -> PendingError {
+    private func pending(_ kind: LocatedError.Kind, _ message: String) -> PendingError {
         PendingError(kind: kind, offset: position, message: message)
     }
 
-    private func error(_ kind: JSONSyntaxError.Kind, _ message: String, at offset: Int? = nil, lineStarts: [Int]) -> JSONSyntaxError {
-        let at = offset ?? position
-        return JSONSyntaxError(kind, offset: at, location: LineTable.location(ofOffset: at, bytes: allBytes, lineStarts: lineStarts), message: message)
+    private func error(_ kind: LocatedError.Kind, _ message: String, at offset: Int? = nil, lineStarts: [Int]) -> LocatedError {
+        let location = LineTable.location(ofOffset: offset ?? position, bytes: allBytes, lineStarts: lineStarts)
+        return LocatedError(kind, file: file, line: location.line, column: location.column, message: message)
     }
 
     private func describeCurrent() -> String { describe(at: position) }
@@ -423,7 +403,7 @@ public struct JSONParser {
 
 /// An error found mid-parse; its line and column are computed once, at the top.
 private struct PendingError: Error {
-    var kind: JSONSyntaxError.Kind
+    var kind: LocatedError.Kind
     var offset: Int
     var message: String
 }

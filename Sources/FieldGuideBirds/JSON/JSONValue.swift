@@ -1,3 +1,5 @@
+import FieldGuideDiagnostics
+
 /// A parsed JSON value together with the byte offset where it starts in its document.
 ///
 /// Objects keep their members in document order, duplicates included, so a validator can
@@ -131,9 +133,9 @@ public struct JSONDocument: Sendable {
         self.lineStarts = lineStarts
     }
 
-    /// Parses UTF-8 bytes (a UTF-8 byte order mark is skipped).
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) throws(JSONSyntaxError) -> JSONDocument {
-        try JSONParser.parse(bytes, maxDepth: maxDepth)
+    /// Parses UTF-8 bytes (a UTF-8 byte order mark is skipped); `file` names them in errors.
+    public static func parse(_ bytes: [UInt8], file: String = "", maxDepth: Int = JSONParser.defaultMaxDepth) throws(LocatedError) -> JSONDocument {
+        try JSONParser.parse(bytes, file: file, maxDepth: maxDepth)
     }
 
     /// The line and column of a byte offset.

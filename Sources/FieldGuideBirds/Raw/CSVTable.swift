@@ -1,4 +1,5 @@
 import FieldGuideCSV
+import FieldGuideCore
 import FieldGuideDiagnostics
 
 /// A CSV file other software writes, read whole through FieldGuideCSV; fields looked up by
@@ -42,10 +43,8 @@ package struct CSVTable: Sendable {
             try CSVReader.read(fileAt: path, dialect: .rfc4180) { record in try body(record) }
         } catch let error as LocatedError {
             throw error
-        } catch let error as CSVError {
-            throw LocatedError(error.kind == .io ? .unreadable : .malformed, file: path, line: error.line, message: error.message)
         } catch {
-            throw LocatedError(.malformed, file: path, message: "\(error)")
+            throw LocatedError(path, failed: error)
         }
     }
 

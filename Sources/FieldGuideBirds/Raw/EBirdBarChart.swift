@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
@@ -19,8 +20,9 @@ public struct EBirdBarChart: Sendable {
 
     /// Reads a bar-chart download; a row without 48 non-negative numbers is refused with its line.
     public static func read(_ path: String, region: String) throws(LocatedError) -> EBirdBarChart {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LocatedError(.unreadable, file: path, message: "cannot read the bar chart")
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw LocatedError(path, failed: error, doing: "cannot read the bar chart")
         }
         var chart = EBirdBarChart(region: region, file: path, sampleSizes: [], rows: [])
         var seenSamples = false

@@ -1,3 +1,4 @@
+import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
@@ -17,8 +18,9 @@ public struct LocalizedLabels: Sendable {
 
     /// Reads a labels file; a line without `_` is refused with its line number.
     public static func read(_ path: String) throws(LocatedError) -> LocalizedLabels {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LocatedError(.unreadable, file: path, message: "cannot read the labels file")
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw LocatedError(path, failed: error, doing: "cannot read the labels file")
         }
         var labels = LocalizedLabels(file: path, language: language(ofFile: path), names: [:], lines: 0)
         var text = String(decoding: data, as: UTF8.self)

@@ -1,5 +1,7 @@
 import FieldGuideDiagnostics
 import FieldGuideCSV
+import FieldGuideCore
+import FieldGuideDiagnostics
 
 /// One row of the eBird/Clements taxonomy.
 public struct Taxon: Sendable, Hashable, Codable {
@@ -39,24 +41,6 @@ public struct Taxon: Sendable, Hashable, Codable {
         self.reportAs = reportAs
         self.line = line
     }
-}
-
-/// Why a taxonomy CSV could not be read.
-public struct TaxonomyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable { case unreadable, wrongHeader, malformed }
-    public var kind: Kind
-    public var file: String
-    public var line: Int
-    public var message: String
-
-    public init(_ kind: Kind, file: String, line: Int, _ message: String) {
-        self.kind = kind
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "\(file):\(line): \(message)" }
 }
 
 /// The eBird/Clements taxonomy CSV, read by column name through the project's libcsv layer.
@@ -103,8 +87,9 @@ public struct Taxonomy: Sendable {
         return requiredColumns.allSatisfy(names.contains)
     }
 
-    /// Reads the whole file.
-    public static func read(fileAt path: String, displayName: String? = nil) throws(TaxonomyError) -> Taxonomy {
+    /// Reads the whole file: a `LocatedError` for a file that cannot be read (`.unreadable`),
+    /// another header (`.wrongHeader`) or a row without a species code (`.malformed`).
+    public static func read(fileAt path: String, displayName: String? = nil) throws(LocatedError) -> Taxonomy {
         let name = displayName ?? path
         var columns: [String: Int] = [:]
         var taxa: [Taxon] = []
@@ -116,8 +101,8 @@ public struct Taxonomy: Sendable {
                     for (index, field) in fields.enumerated() where columns[field] == nil { columns[field] = index }
                     let missing = requiredColumns.filter { columns[$0] == nil }
                     guard missing.isEmpty else {
-                        throw TaxonomyError(.wrongHeader, file: name, line: record.line,
-                                            "expected an eBird/Clements taxonomy header with \(missing.joined(separator: ", ")), found \(fields.joined(separator: ","))")
+                        throw LocatedError(.wrongHeader, file: name, line: record.line,
+                                           message: "expected an eBird/Clements taxonomy header with \(missing.joined(separator: ", ")), found \(fields.joined(separator: ","))")
                     }
                     orderColumn = columns["ORDER1"] != nil ? "ORDER1" : "ORDER"
                     return
@@ -132,18 +117,16 @@ public struct Taxonomy: Sendable {
                                   commonName: field("PRIMARY_COM_NAME"), scientificName: field("SCI_NAME"), order: field(orderColumn),
                                   family: field("FAMILY"), speciesGroup: field("SPECIES_GROUP"), reportAs: field("REPORT_AS"), line: record.line)
                 guard !taxon.speciesCode.isEmpty, !taxon.scientificName.isEmpty else {
-                    throw TaxonomyError(.malformed, file: name, line: record.line, "expected SPECIES_CODE and SCI_NAME, found an empty field")
+                    throw LocatedError(.malformed, file: name, line: record.line, message: "expected SPECIES_CODE and SCI_NAME, found an empty field")
                 }
                 taxa.append(taxon)
             }
-        } catch let error as TaxonomyError {
+        } catch let error as LocatedError {
             throw error
-        } catch let error as CSVError {
-            throw TaxonomyError(error.kind == .io ? .unreadable : .malformed, file: name, line: error.line ?? 1, error.message)
         } catch {
-            throw TaxonomyError(.malformed, file: name, line: 1, "\(error)")
+            throw LocatedError(name, failed: error)
         }
-        if columns.isEmpty { throw TaxonomyError(.wrongHeader, file: name, line: 1, "expected a taxonomy header, found an empty file") }
+        if columns.isEmpty { throw LocatedError(.wrongHeader, file: name, line: 1, message: "expected a taxonomy header, found an empty file") }
         return Taxonomy(file: name, taxa: taxa, orderColumn: orderColumn, hasConceptIDs: columns["TAXON_CONCEPT_ID"] != nil)
     }
 

@@ -1,25 +1,6 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
-
-/// Why the seed files could not be checked at all (as opposed to problems found in them).
-public struct BirdsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// A path that does not exist, or arguments that do not fit (two databases to ingest).
-        case usage
-        /// A file that exists but cannot be read, or an output that cannot be written.
-        case io
-    }
-
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
-}
 
 /// What a seed file is.
 public enum SeedKind: String, Sendable, Codable, Hashable {
@@ -133,7 +114,7 @@ public struct SeedValidator: Sendable {
     }
 
     /// Validates and returns the files as read, with their findings.
-    public func validate(paths: [String]) throws(BirdsError) -> SeedValidationReport {
+    public func validate(paths: [String]) throws(LocatedError) -> SeedValidationReport {
         let files = try check(paths: paths)
         return Self.report(files)
     }
@@ -145,13 +126,13 @@ public struct SeedValidator: Sendable {
     }
 
     /// Reads every file and applies every rule; each file's findings are sorted by position.
-    public func check(paths: [String]) throws(BirdsError) -> [SeedFile] {
+    public func check(paths: [String]) throws(LocatedError) -> [SeedFile] {
         try checkAndLink(paths: paths).files
     }
 
     /// `check(paths:)`, also giving the taxonomy the databases were linked with (their
     /// `taxonLinks`): read once, for the ingest to link its other sources with.
-    func checkAndLink(paths: [String]) throws(BirdsError) -> (files: [SeedFile], taxonomy: Taxonomy?) {
+    func checkAndLink(paths: [String]) throws(LocatedError) -> (files: [SeedFile], taxonomy: Taxonomy?) {
         let located = try Self.expand(paths)
         var files: [SeedFile] = []
         var sinks: [FindingSink] = []
@@ -165,9 +146,9 @@ public struct SeedValidator: Sendable {
                 do {
                     content = .taxonomy(try Taxonomy.read(fileAt: source.path))
                 } catch {
-                    if error.kind == .unreadable { throw BirdsError(.io, error.description) }
+                    if error.kind.isUsageOrIO { throw error }
                     if error.kind == .wrongHeader && !source.explicit { continue }
-                    sink.add(.error, error.kind == .wrongHeader ? .schema : .syntax, at: SourceLocation(line: error.line, column: 1), error.message)
+                    sink.add(.error, error.kind == .wrongHeader ? .schema : .syntax, at: SourceLocation(line: error.line ?? 1, column: 1), error.message)
                 }
                 files.append(SeedFile(path: source.path, kind: .taxonomy, content: content, findings: [], sha256: digest, bytes: data.count))
                 sinks.append(sink)
@@ -175,10 +156,10 @@ public struct SeedValidator: Sendable {
             }
             let document: JSONDocument
             do {
-                document = try JSONDocument.parse(data, maxDepth: maxDepth)
+                document = try JSONDocument.parse(data, file: source.path, maxDepth: maxDepth)
             } catch {
                 let sink = FindingSink(file: source.path, document: nil)
-                sink.add(.error, .syntax, at: error.location, error.message)
+                sink.add(.error, .syntax, at: SourceLocation(line: error.line ?? 1, column: error.column ?? 1), error.message)
                 files.append(SeedFile(path: source.path, kind: .unknown, content: .none, findings: [], sha256: digest, bytes: data.count))
                 sinks.append(sink)
                 continue
@@ -239,15 +220,17 @@ public struct SeedValidator: Sendable {
         sink.warning(.reference, at: "", "no bird database among the inputs: bird references in \((path as NSString).lastPathComponent) were not checked")
     }
 
-    private func loadTaxonomy(_ files: [SeedFile]) throws(BirdsError) -> Taxonomy? {
-        if let taxonomyPath {
-            guard FileManager.default.fileExists(atPath: taxonomyPath) else { throw BirdsError(.usage, "\(taxonomyPath): no such file") }
-            do { return try Taxonomy.read(fileAt: taxonomyPath) } catch {
-                throw BirdsError(error.kind == .unreadable ? .io : .usage, error.description)
-            }
-        }
+    private func loadTaxonomy(_ files: [SeedFile]) throws(LocatedError) -> Taxonomy? {
+        if let taxonomyPath { return try Self.readTaxonomy(option: taxonomyPath) }
         for file in files { if case let .taxonomy(taxonomy) = file.content { return taxonomy } }
         return nil
+    }
+
+    /// The taxonomy named by the `--taxonomy` option: a file that is not one is a usage error
+    /// (whatever is wrong inside it), one that cannot be read an I/O error.
+    static func readTaxonomy(option path: String) throws(LocatedError) -> Taxonomy {
+        guard FileManager.default.fileExists(atPath: path) else { throw LocatedError(.missingFile, file: path, message: "no such file") }
+        do { return try Taxonomy.read(fileAt: path) } catch { throw error.asOptionError() }
     }
 
     /// The database in `path`'s directory (preferring `bird_database.json`), else the nearest
@@ -272,7 +255,7 @@ public struct SeedValidator: Sendable {
     }
 
     /// Files named, and `*.json`/`*.csv` files under directories named (sorted, hidden ones skipped).
-    static func expand(_ paths: [String]) throws(BirdsError) -> [Located] {
+    static func expand(_ paths: [String]) throws(LocatedError) -> [Located] {
         var out: [Located] = []
         var seen = Set<String>()
         func append(_ path: String, explicit: Bool) {
@@ -282,13 +265,15 @@ public struct SeedValidator: Sendable {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw BirdsError(.usage, "\(path): no such file or directory")
+                throw LocatedError(.missingFile, file: path, message: "no such file or directory")
             }
             guard isDirectory.boolValue else {
                 append(path, explicit: true)
                 continue
             }
-            guard let enumerator = FileManager.default.enumerator(atPath: path) else { throw BirdsError(.io, "\(path): cannot list directory") }
+            guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+                throw LocatedError(.unreadable, file: path, message: "cannot list directory")
+            }
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
                 if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
@@ -308,8 +293,7 @@ public struct SeedValidator: Sendable {
         return out
     }
 
-    static func readBytes(_ path: String) throws(BirdsError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BirdsError(.io, "\(path): cannot read file") }
-        return [UInt8](data)
+    static func readBytes(_ path: String) throws(LocatedError) -> [UInt8] {
+        do { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch { throw LocatedError(path, failed: error) }
     }
 }

@@ -33,8 +33,8 @@ package struct HandOff: Sendable {
             throw LocatedError(.badHandOff, file: reportPath, message: "expected the ingest report of \(producer), found none (run \(producer) first)")
         }
         let report: StageReport
-        do { report = try StageReport.read(from: reportPath) } catch {
-            throw LocatedError(.badHandOff, file: reportPath, message: error.message)
+        do { report = try StageReport.read(from: reportPath, as: "the ingest report") } catch {
+            throw error.reclassified(as: .badHandOff)
         }
         guard report.stage == producer else {
             throw LocatedError(.badHandOff, file: reportPath, message: "expected the ingest report of \(producer), found one of \(report.stage)")

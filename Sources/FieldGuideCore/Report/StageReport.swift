@@ -163,11 +163,15 @@ public struct StageReport: Codable, Sendable, Equatable {
     }
 
     /// Reads a report; a file that is missing or is not a stage report is a located error.
-    public static func read(from path: String) throws(LocatedError) -> StageReport {
+    /// `document` names the report in the error of a file that is not JSON at all (`the ingest
+    /// report is not valid JSON`).
+    public static func read(from path: String, as document: String = "the stage report") throws(LocatedError) -> StageReport {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LocatedError(.missingFile, file: path, message: "expected a stage report, found none")
         }
-        do { return try JSONDecoder().decode(StageReport.self, from: data) } catch {
+        do { return try JSONDecoder().decode(StageReport.self, from: data) } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw LocatedError(.malformed, file: path, message: "\(document) is not valid JSON")
+        } catch {
             throw LocatedError(.malformed, file: path, message: "expected a stage report, found JSON that does not decode as one: \(Self.reason(error))")
         }
     }

@@ -2,6 +2,7 @@ import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import FieldGuideFAA
 import FieldGuideWorkers
 
@@ -105,8 +106,8 @@ public struct AircraftArtifactBuilder {
                 var n: UInt32 = 0
                 for byte in bytes {
                     guard let digit = hexDigit(byte), digit < radix, n <= (UInt32.max - digit) / radix else {
-                        throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
-                                       "expected a number in column \(field), found \(record[field.rawValue])")
+                        throw LocatedError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
+                                           message: "expected a number in column \(field), found \(record[field.rawValue])")
                     }
                     n = n * radix + digit
                 }
@@ -137,8 +138,8 @@ public struct AircraftArtifactBuilder {
                     digits += 1
                 }
                 guard digits == 8 else {
-                    throw FAAError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
-                                   "expected a date YYYY-MM-DD in column \(F(rawValue: field)!), found \(record[field])")
+                    throw LocatedError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
+                                       message: "expected a date YYYY-MM-DD in column \(F(rawValue: field)!), found \(record[field])")
                 }
                 row[column] = n
             }

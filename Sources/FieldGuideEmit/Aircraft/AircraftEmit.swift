@@ -40,13 +40,8 @@ public enum AircraftEmit {
         // registrations.csv, by far the largest, is hashed in the pass that parses it (verified
         // below); the other hand-off files on opening. It sorts last, so the first mismatch
         // reported is the same either way.
-        let checked: HandOff
-        do {
-            checked = try HandOff(directory: handOff, report: NormalizedFAA.reportFile, producer: NormalizedFAA.producer,
+        let checked = try HandOff(directory: handOff, report: NormalizedFAA.reportFile, producer: NormalizedFAA.producer,
                                   files: NormalizedFAA.handOffFiles, streamed: [NormalizedFAA.registrationsFile])
-        } catch {
-            throw FAAError(handOff: error)
-        }
         let report = checked.report
         let registrationsPath = checked.path(NormalizedFAA.registrationsFile)
 
@@ -68,11 +63,11 @@ public enum AircraftEmit {
             _ = try reference.value()
             // A file that is not the one the report describes is reported as such, even when it
             // also fails to parse.
-            do { try checked.check(NormalizedFAA.registrationsFile) } catch { throw FAAError(handOff: error) }
+            try checked.check(NormalizedFAA.registrationsFile)
             throw error
         }
         let referencePart = try reference.value()
-        do { try checked.verify(NormalizedFAA.registrationsFile, sha256: registrations.sha256) } catch { throw FAAError(handOff: error) }
+        try checked.verify(NormalizedFAA.registrationsFile, sha256: registrations.sha256)
         var builder = AircraftArtifactBuilder(parts: registrations.parts + [referencePart])
         let (artifact, counts) = builder.build()
 
@@ -120,12 +115,5 @@ public enum AircraftEmit {
         let parts = try read.takeOutputs()
         // The first half was read to its end, so its thread hashes the rest.
         return (parts, try read.digest!.value().finalize())
-    }
-}
-
-extension FAAError {
-    /// A hand-off refused by `HandOff`, as the FAA stages report it.
-    init(handOff error: LocatedError) {
-        self.init(.badHandOff, file: error.file, line: error.line, error.message)
     }
 }

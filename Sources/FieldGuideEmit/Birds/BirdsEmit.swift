@@ -5,43 +5,6 @@ import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
-/// Why the birds emit stage refused its inputs.
-///
-/// ```swift
-/// do { _ = try BirdsEmit.run(.init(handOff: "output/stage/birds"), outputDirectory: "output") }
-/// catch let error as BirdsEmitError where error.kind == .badHandOff { print(error) }
-/// ```
-public struct BirdsEmitError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// The ingest report is missing or failed, a file differs from its recorded hash, or a
-        /// hand-off file does not have its columns.
-        case badHandOff
-        /// An observations file does not have its expected layout.
-        case badSource
-        /// A file could not be read or written.
-        case unreadable
-    }
-
-    public var kind: Kind
-    public var file: String
-    public var line: Int?
-    public var message: String
-
-    public init(_ kind: Kind, file: String, line: Int? = nil, _ message: String) {
-        self.kind = kind
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    /// A reader's located error as `kind` (its message with the field, expected and found parts).
-    init(_ kind: Kind, _ error: LocatedError) {
-        self.init(kind, file: error.file, line: error.line, String(error.description.dropFirst(error.location.count + 2)))
-    }
-
-    public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
-}
-
 /// The index/emit stage for birds: the `ingest-birds` hand-off (seed tables, and the taxa,
 /// names, bar charts and seasons linked there) plus optional observations in, `birds.fgb` and
 /// its entry in `manifest.json` out.
@@ -49,7 +12,8 @@ public struct BirdsEmitError: Error, Sendable, Equatable, CustomStringConvertibl
 /// Refuses a hand-off whose report is missing or not `ok`, or whose files do not match the
 /// hashes in the report (`HandOff`). Writes the artifact, then the manifest (keeping the other artifacts'
 /// entries), each atomically. The manifest entry lists the seed and reference files the
-/// ingest read (its report's sources), then the observations files.
+/// ingest read (its report's sources), then the observations files. Every refusal is a
+/// `LocatedError`: `badHandOff` for the hand-off, the reader's kind for an observations file.
 ///
 /// ```swift
 /// var sources = BirdsEmit.Sources(handOff: "output/stage/birds")
@@ -77,15 +41,14 @@ public enum BirdsEmit {
     }
 
     public static func run(_ sources: Sources, outputDirectory: String,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) throws(BirdsEmitError) -> Result {
+                           environment: [String: String] = ProcessInfo.processInfo.environment) throws(LocatedError) -> Result {
         let (report, input0) = try BirdHandOff.read(sources.handOff)
         var input = input0
         var manifestSources = report.sources
         for path in sources.observations {
             let (observed, read) = try ObservedBirds.read(path)
             input.observed += observed
-            let digest: (digest: String, bytes: Int)
-            do { digest = try FileDigest.sha256(ofFileAt: path) } catch { throw BirdsEmitError(.unreadable, file: path, "cannot read") }
+            let digest = try FileDigest.sha256(ofFileAt: path)
             manifestSources.append(.init(file: (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
                                          rows: .init(read: read, kept: observed.count)))
         }
@@ -93,16 +56,10 @@ public enum BirdsEmit {
         let (artifact, counts) = BirdsArtifactBuilder(input).build()
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()
-        let written: (bytes: Int, sections: [SectionInfo])
-        do { written = try artifact.write(to: artifactPath) { digest.update($0) } } catch {
-            throw BirdsEmitError(.unreadable, file: artifactPath, error.description)
-        }
+        let written = try artifact.write(to: artifactPath) { digest.update($0) }
         let entry = Manifest.Artifact(file: artifactFile, kind: BirdsSchema.kind.description, bytes: written.bytes,
                                       sha256: digest.finalize(), sections: written.sections.map(Manifest.Section.init), sources: manifestSources, counts: counts)
-        let manifest: Manifest
-        do { manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment) } catch {
-            throw BirdsEmitError(.unreadable, file: outputDirectory + "/" + manifestFile, "\(error)")
-        }
+        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }
 }
@@ -121,7 +78,7 @@ public enum BirdHandOff {
     static let files = [N.SpeciesColumn.file, N.FieldMarkColumn.file, N.ShapeColumn.file, N.VariantColumn.file, N.HotspotColumn.file,
                         N.HotspotSpeciesColumn.file, N.TaxonColumn.file, N.NameColumn.file, N.BarChartColumn.file, N.SeasonColumn.file]
 
-    public static func read(_ handOff: String) throws(BirdsEmitError) -> (StageReport, BirdsBuildInput) {
+    public static func read(_ handOff: String) throws(LocatedError) -> (StageReport, BirdsBuildInput) {
         do {
             let report = try N.handOff(in: handOff, reading: files).report
             var input = BirdsBuildInput()
@@ -135,7 +92,7 @@ public enum BirdHandOff {
             input.taxa.counts = report.linkCounts
             return (report, input)
         } catch {
-            throw BirdsEmitError(error.kind.isUsageOrIO ? .unreadable : .badHandOff, error)
+            throw error.kind.isUsageOrIO ? error : error.reclassified(as: .badHandOff)
         }
     }
 

@@ -15,11 +15,8 @@ public enum ObservedBirds {
     public static let requiredColumns = ["kind", "resolution", "resolved_id", "region", "latitude", "longitude",
                                          "time_local", "time_utc", "count"]
 
-    public static func read(_ path: String) throws(BirdsEmitError) -> (observed: [BirdsBuildInput.Observed], rows: Int) {
-        let table: CSVTable
-        do { table = try CSVTable.read(path, required: requiredColumns) } catch {
-            throw BirdsEmitError(error.kind.isUsageOrIO ? .unreadable : .badSource, error)
-        }
+    public static func read(_ path: String) throws(LocatedError) -> (observed: [BirdsBuildInput.Observed], rows: Int) {
+        let table = try CSVTable.read(path, required: requiredColumns)
         var observed: [BirdsBuildInput.Observed] = []
         for row in table.rows where table.field(row, "kind") == "bird" && table.field(row, "resolution") == "resolved" {
             let code = table.field(row, "resolved_id")

@@ -1,5 +1,6 @@
 import FieldGuideCSV
 import FieldGuideCore
+import FieldGuideDiagnostics
 
 /// The aircraft identifier app's capture export CSV: one aircraft observation per row.
 ///
@@ -25,8 +26,8 @@ public enum CaptureExport {
             observation.manufacturer = nonEmpty(columns.value(record, "manufacturer"))
             observation.model = nonEmpty(columns.value(record, "model"))
             observation.place = nonEmpty(columns.value(record, "near_airport"))
-            do throws(FieldProblem) {
-                guard !observation.subject.isEmpty else { throw FieldProblem(field: "registration", value: "", reason: "neither a registration nor an ICAO type") }
+            do throws(LocatedError) {
+                guard !observation.subject.isEmpty else { throw LocatedError.badValue(field: "registration", value: "", reason: "neither a registration nor an ICAO type") }
                 try columns.place(&observation, record, date: "capture_date", time: "capture_time", latitude: "latitude", longitude: "longitude")
             } catch {
                 sink.reject(file: file, line: record.line, error)

@@ -1,5 +1,6 @@
 import FieldGuideCSV
 import FieldGuideCore
+import FieldGuideDiagnostics
 
 /// eBird "My eBird Data" CSV: one bird observation per row.
 ///
@@ -31,14 +32,14 @@ public enum EBirdExport {
             observation.region = nonEmpty([columns.value(record, "State/Province"), columns.value(record, "County")]
                 .filter { !$0.isEmpty }.joined(separator: ", "))
             observation.notes = nonEmpty(columns.value(record, commentColumn))
-            do throws(FieldProblem) {
-                guard !observation.subject.isEmpty else { throw FieldProblem(field: "Common Name", value: "", reason: "the row names no species") }
+            do throws(LocatedError) {
+                guard !observation.subject.isEmpty else { throw LocatedError.badValue(field: "Common Name", value: "", reason: "the row names no species") }
                 let count = columns.value(record, "Count")
                 guard let parsed = BirdCount(count) else {
-                    throw FieldProblem(field: "Count", value: count, reason: "expected a whole number or X (present, not counted)")
+                    throw LocatedError.badValue(field: "Count", value: count, reason: "expected a whole number or X (present, not counted)")
                 }
                 observation.count = parsed
-                guard !columns.value(record, "Date").isEmpty else { throw FieldProblem(field: "Date", value: "", reason: "the row has no date") }
+                guard !columns.value(record, "Date").isEmpty else { throw LocatedError.badValue(field: "Date", value: "", reason: "the row has no date") }
                 try columns.place(&observation, record, date: "Date", time: "Time", latitude: "Latitude", longitude: "Longitude")
             } catch {
                 sink.reject(file: file, line: record.line, error)

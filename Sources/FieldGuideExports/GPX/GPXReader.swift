@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import FieldGuideXML
 
 /// Reads GPX 1.0 and 1.1: every waypoint (`wpt`) and track point (`trkpt`) becomes an `other`
@@ -24,7 +25,7 @@ public enum GPXReader {
 
     static let pointFields: Set<String> = ["ele", "time", "name", "desc"]
 
-    static func read(_ xml: inout XMLCursor, root: [XMLAttribute], file: String, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+    static func read(_ xml: inout XMLCursor, root: [XMLAttribute], file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .gpx)
         var point: Point?
         var field: (name: String, text: String)?
@@ -79,17 +80,17 @@ public enum GPXReader {
                                       subject: name ?? (p.record == .trackPoint ? trackName : desc) ?? "")
         observation.title = p.record == .trackPoint ? trackName : nil
         observation.notes = desc
-        do throws(FieldProblem) {
+        do throws(LocatedError) {
             guard let latitude = p.latitude, let longitude = p.longitude else {
-                throw FieldProblem(field: p.latitude == nil ? "lat" : "lon", value: "", reason: "a \(p.record.rawValue) needs both lat and lon attributes")
+                throw LocatedError.badValue(field: p.latitude == nil ? "lat" : "lon", value: "", reason: "a \(p.record.rawValue) needs both lat and lon attributes")
             }
             observation.position = try Coordinate.parse(latitude: latitude, longitude: longitude, latitudeField: "lat", longitudeField: "lon")
             if let ele = p.fields["ele"], !ele.isEmpty {
-                guard let value = Double(ele), value.isFinite else { throw FieldProblem(field: "ele", value: ele, reason: "expected metres as a decimal number") }
+                guard let value = Double(ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
                 observation.elevation = value
             }
             if let time = p.fields["time"], !time.isEmpty {
-                do throws(TimeFormatError) { observation.time = try ObservationTime.iso8601(time) } catch { throw FieldProblem(field: "time", value: time, reason: error.reason) }
+                do throws(LocatedError) { observation.time = try ObservationTime.iso8601(time) } catch { throw LocatedError.badValue(field: "time", value: time, reason: error.message) }
             }
         } catch {
             sink.reject(file: file, line: p.line, error)

@@ -1,6 +1,7 @@
 import FieldGuideCore
 import FieldGuideXML
 import Foundation
+import FieldGuideDiagnostics
 
 /// Where a reader hands its results: each observation, and each rejected record or warning.
 ///
@@ -17,12 +18,13 @@ public struct RecordSink {
         self.issue = issue
     }
 
-    func reject(file: String, line: Int, _ problem: FieldProblem) {
-        issue(RowIssue(.rejected, file: file, line: line, field: problem.field, value: problem.value, reason: problem.reason))
+    /// Files a refused value (``LocatedError/badValue(field:value:reason:)``) at its record.
+    func reject(file: String, line: Int, _ problem: LocatedError) {
+        issue(RowIssue(.rejected, file: file, line: line, field: problem.field ?? "", value: problem.found ?? "", reason: problem.message))
     }
 
-    func warn(file: String, line: Int, _ problem: FieldProblem) {
-        issue(RowIssue(.warning, file: file, line: line, field: problem.field, value: problem.value, reason: problem.reason))
+    func warn(file: String, line: Int, _ problem: LocatedError) {
+        issue(RowIssue(.warning, file: file, line: line, field: problem.field ?? "", value: problem.found ?? "", reason: problem.message))
     }
 }
 
@@ -49,7 +51,7 @@ public enum ExportFileReader {
     /// File name extensions picked up when a directory is given.
     public static let extensions: Set<String> = ["xmp", "gpx", "plist", "doentry", "csv", "xml"]
 
-    public static func read(path: String, displayName: String? = nil, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+    public static func read(path: String, displayName: String? = nil, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         let file = displayName ?? path
         switch try sniff(path: path, file: file) {
         case .xml: return try readXML(path: path, file: file, sink: sink)
@@ -60,27 +62,28 @@ public enum ExportFileReader {
     enum Shape { case xml, csv }
 
     /// Empty files are refused here; otherwise the first significant byte decides.
-    static func sniff(path: String, file: String) throws(ExportsError) -> Shape {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ExportsError(.unreadable, file: file, message: "cannot open for reading")
+    static func sniff(path: String, file: String) throws(LocatedError) -> Shape {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
+            throw LocatedError(file, failed: error, doing: "cannot open for reading")
         }
         defer { try? handle.close() }
         let head: Data
         do { head = try handle.read(upToCount: 4096) ?? Data() } catch {
-            throw ExportsError(.unreadable, file: file, message: "cannot read: \(error.localizedDescription)")
+            throw LocatedError(file, failed: error, doing: "cannot read")
         }
         var bytes = Array(head)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
-            if head.count < 4096 { throw ExportsError(.empty, file: file, line: 1, column: 1, message: "empty file: expected XML or a CSV header") }
+            if head.count < 4096 { throw LocatedError(.empty, file: file, line: 1, column: 1, message: "empty file: expected XML or a CSV header") }
             return .csv
         }
         return first == UInt8(ascii: "<") ? .xml : .csv
     }
 
-    static func readXML(path: String, file: String, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+    static func readXML(path: String, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         let reader: XMLStreamReader
-        do { reader = try XMLStreamReader(path: path, displayName: file) } catch { throw ExportsError(error) }
+        do { reader = try XMLStreamReader(path: path, displayName: file) } catch { throw classifiedXMLError(error) }
         var xml = XMLCursor(reader: reader)
         while let event = try xml.next() {
             guard case let .start(name, attributes, line) = event else { continue }
@@ -93,15 +96,15 @@ public enum ExportFileReader {
             case "plist":
                 return try PropertyListReader.read(&xml, file: file, sink: sink)
             default:
-                throw ExportsError(.unrecognized, file: file, line: line,
-                                   message: "expected an XMP sidecar (x:xmpmeta), GPX (gpx) or property list (plist), found <\(name)>")
+                throw LocatedError(.unrecognized, file: file, line: line,
+                                       message: "expected an XMP sidecar (x:xmpmeta), GPX (gpx) or property list (plist), found <\(name)>")
             }
         }
-        throw ExportsError(.malformed, file: file, line: 1, column: 1, message: "no root element")
+        throw LocatedError(.malformed, file: file, line: 1, column: 1, message: "no root element")
     }
 }
 
-/// The XML stream with errors mapped to `ExportsError` and a running element depth.
+/// The XML stream with errors classified (`classifiedXMLError`) and a running element depth.
 struct XMLCursor {
     let reader: XMLStreamReader
     /// Elements open right now (after the event last returned).
@@ -109,9 +112,9 @@ struct XMLCursor {
 
     init(reader: XMLStreamReader) { self.reader = reader }
 
-    mutating func next() throws(ExportsError) -> XMLEvent? {
+    mutating func next() throws(LocatedError) -> XMLEvent? {
         let event: XMLEvent?
-        do { event = try reader.next() } catch { throw ExportsError(error) }
+        do { event = try reader.next() } catch { throw classifiedXMLError(error) }
         switch event {
         case .start: depth += 1
         case .end: depth -= 1

@@ -49,18 +49,18 @@ public struct ExportsIngest {
     public init(options: Options = Options()) { self.options = options }
 
     /// The export files under `paths`, in order, each with the name reports use.
-    public static func discover(_ paths: [String]) throws(ExportsError) -> [(path: String, name: String)] {
+    public static func discover(_ paths: [String]) throws(LocatedError) -> [(path: String, name: String)] {
         var found: [(path: String, name: String)] = []
         var seen: Set<String> = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ExportsError(.unreadable, file: path, message: "no such file or directory")
+                throw LocatedError(.missingFile, file: path, message: "no such file or directory")
             }
             var files: [(String, String)] = []
             if isDirectory.boolValue {
                 guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-                    throw ExportsError(.unreadable, file: path, message: "cannot list directory")
+                    throw LocatedError(.unreadable, file: path, message: "cannot list directory")
                 }
                 let base = path.hasSuffix("/") ? String(path.dropLast()) : path
                 for case let relative as String in enumerator {
@@ -82,7 +82,7 @@ public struct ExportsIngest {
 
     /// Reads every export, writes the outputs and the stage report (`exports-ingest.json`), and
     /// returns the report with each file as read.
-    public func run(paths: [String], outputDirectory: String) throws(ExportsError) -> ExportsIngestResult {
+    public func run(paths: [String], outputDirectory: String) throws(LocatedError) -> ExportsIngestResult {
         let inputs = try Self.discover(paths)
         let resolver = SubjectResolver(aircraft: options.aircraft, icaoTypes: options.icaoTypes, birdNames: options.birdNames)
         let spool = try Spool(directory: outputDirectory, name: Self.observationsFile)
@@ -102,7 +102,7 @@ public struct ExportsIngest {
             var writer = CSVWriter()
             var issues: [RowIssue] = []
             var counts: [ObservationKind: Int] = [:]
-            var spoolError: ExportsError?
+            var spoolError: LocatedError?
             let statusBefore = observationStatus
             let entriesBefore = resolver.checkpoint()
             let sink = RecordSink(observe: { observation in
@@ -112,10 +112,10 @@ public struct ExportsIngest {
                 counts[observation.kind, default: 0] += 1
                 writer.write(ObservationCSV.row(observation))
                 if writer.bytes.count >= 1 << 20, spoolError == nil {
-                    do throws(ExportsError) { try Self.flush(&writer, into: spool) } catch { spoolError = error }
+                    do throws(LocatedError) { try Self.flush(&writer, into: spool) } catch { spoolError = error }
                 }
             }, issue: { issues.append($0) })
-            do throws(ExportsError) {
+            do throws(LocatedError) {
                 let summary = try ExportFileReader.read(path: input.path, displayName: input.name, sink: sink)
                 if let spoolError { throw spoolError }
                 try Self.flush(&writer, into: spool)
@@ -127,12 +127,13 @@ public struct ExportsIngest {
                 fileReport.warnings = issues.count - fileReport.rejected
                 issues.forEach { rejects.append($0) }
             } catch {
-                if error.kind == .unreadable && spoolError != nil { throw error }
+                // The spool failing to take this file's rows ends the run; a file that cannot be read does not.
+                if spoolError != nil && error.kind.isUsageOrIO { throw error }
                 try spool.rollBack(to: mark)
                 observationStatus = statusBefore
                 resolver.restore(entriesBefore)
                 fileReport.error = FileError(error)
-                rejects.append(RowIssue(.rejected, file: input.name, line: error.line, field: "(file)", value: error.kind.rawValue,
+                rejects.append(RowIssue(.rejected, file: input.name, line: error.line ?? 0, field: "(file)", value: error.kind.rawValue,
                                         reason: (error.column.map { "column \($0): " } ?? "") + error.message))
             }
             for (kind, n) in fileReport.observations { totals["observations." + kind, default: 0] += n }
@@ -146,24 +147,16 @@ public struct ExportsIngest {
         let observationsBytes = Int(spool.size)
         let observationsSHA256 = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
         result.report.outputs = [.init(file: Self.observationsFile, bytes: observationsBytes, sha256: observationsSHA256)]
-        do throws(LocatedError) {
-            try result.finish(resolution: resolution, rejects: rejects, outputDirectory: outputDirectory)
-        } catch {
-            throw ExportsError(.unreadable, file: outputDirectory, message: "\(error)")
-        }
+        try result.finish(resolution: resolution, rejects: rejects, outputDirectory: outputDirectory)
         return result
     }
 
-    static func flush(_ writer: inout CSVWriter, into spool: Spool) throws(ExportsError) {
-        var failure: ExportsError?
+    static func flush(_ writer: inout CSVWriter, into spool: Spool) throws(LocatedError) {
+        var failure: LocatedError?
         writer.drain { bytes in
-            do throws(ExportsError) { try spool.append(bytes) } catch { failure = error }
+            do throws(LocatedError) { try spool.append(bytes) } catch { failure = error }
         }
         if let failure { throw failure }
-    }
-
-    static func json<T: Encodable>(_ value: T) throws(LocatedError) -> [UInt8] {
-        do { return try JSON.encode(value) } catch { throw LocatedError(.unwritable, file: "(json)", message: "cannot encode: \(error)") }
     }
 }
 
@@ -186,8 +179,9 @@ public struct ExportsIngestResult: Sendable {
 
     /// Writes the resolution and rejects reports, then the stage report.
     mutating func finish(resolution: ResolutionReport, rejects: RejectsReport, outputDirectory: String) throws(LocatedError) {
-        let resolutionBytes = try ExportsIngest.json(resolution)
-        try AtomicFile.write(resolutionBytes, to: outputDirectory + "/" + ExportsIngest.resolutionFile)
+        let resolutionPath = outputDirectory + "/" + ExportsIngest.resolutionFile
+        let resolutionBytes = try JSON.encode(resolution, for: resolutionPath)
+        try AtomicFile.write(resolutionBytes, to: resolutionPath)
         report.outputs.append(.init(file: ExportsIngest.resolutionFile, bytes: resolutionBytes.count, sha256: FileDigest.sha256(resolutionBytes)))
         let rejectBytes = rejects.csvBytes()
         try AtomicFile.write(rejectBytes, to: outputDirectory + "/" + ExportsIngest.rejectsFile)
@@ -228,18 +222,19 @@ public struct FileReport: Sendable, Codable {
     init(file: String) { self.file = file }
 }
 
-/// A file that could not be read, located.
+/// A file that could not be read, located: the ``LocatedError`` as the report keeps it.
 public struct FileError: Sendable, Codable {
-    public var kind: ExportsError.Kind
+    public var kind: LocatedError.Kind
+    /// 0 when the file could not be read at all.
     public var line: Int
     public var column: Int?
     public var message: String
     /// `file:line:col: message`
     public var description: String
 
-    init(_ error: ExportsError) {
+    init(_ error: LocatedError) {
         kind = error.kind
-        line = error.line
+        line = error.line ?? 0
         column = error.column
         message = error.message
         description = error.description

@@ -10,13 +10,13 @@ final class Spool {
     private var fd: Int32
     private(set) var size: off_t = 0
 
-    init(directory: String, name: String) throws(ExportsError) {
+    init(directory: String, name: String) throws(LocatedError) {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw ExportsError(.unreadable, file: directory, message: "cannot create directory: \(error.localizedDescription)")
+            throw LocatedError(directory, failed: error, .unwritable, doing: "cannot create directory")
         }
         path = (directory as NSString).appendingPathComponent(".\(name).spool-\(getpid())")
         fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw ExportsError(.unreadable, file: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw LocatedError(.unwritable, file: path, message: "cannot create: \(SystemReason.errnoText)") }
     }
 
     deinit {
@@ -24,13 +24,13 @@ final class Spool {
         unlink(path)
     }
 
-    func append(_ bytes: [UInt8]) throws(ExportsError) {
+    func append(_ bytes: [UInt8]) throws(LocatedError) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ExportsError(.unreadable, file: path, message: "write failed: \(String(cString: strerror(errno)))")
+                throw LocatedError(.unwritable, file: path, message: "write failed: \(SystemReason.errnoText)")
             }
             offset += n
         }
@@ -38,36 +38,32 @@ final class Spool {
     }
 
     /// Cuts the spool back to `mark` (a size it had).
-    func rollBack(to mark: off_t) throws(ExportsError) {
+    func rollBack(to mark: off_t) throws(LocatedError) {
         guard ftruncate(fd, mark) == 0, lseek(fd, mark, SEEK_SET) == mark else {
-            throw ExportsError(.unreadable, file: path, message: "cannot roll back: \(String(cString: strerror(errno)))")
+            throw LocatedError(.unwritable, file: path, message: "cannot roll back: \(SystemReason.errnoText)")
         }
         size = mark
     }
 
     /// Copies the spool into `destination` atomically; returns its SHA-256.
-    func commit(to destination: String) throws(ExportsError) -> String {
-        do throws(LocatedError) {
-            let writer = try AtomicFileWriter(path: destination)
-            var digest = StreamingDigest()
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-            defer { buffer.deallocate() }
-            var offset: off_t = 0
-            while offset < size {
-                let n = pread(fd, buffer.baseAddress, buffer.count, offset)
-                guard n > 0 else {
-                    writer.abort()
-                    throw LocatedError(.unreadable, file: path, message: "read failed: \(String(cString: strerror(errno)))")
-                }
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                try writer.write(chunk)
-                digest.update(chunk)
-                offset += off_t(n)
+    func commit(to destination: String) throws(LocatedError) -> String {
+        let writer = try AtomicFileWriter(path: destination)
+        var digest = StreamingDigest()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: off_t = 0
+        while offset < size {
+            let n = pread(fd, buffer.baseAddress, buffer.count, offset)
+            guard n > 0 else {
+                writer.abort()
+                throw LocatedError(.unreadable, file: path, message: "read failed: \(SystemReason.errnoText)")
             }
-            try writer.commit()
-            return digest.finalize()
-        } catch {
-            throw ExportsError(.unreadable, file: destination, message: "\(error)")
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            try writer.write(chunk)
+            digest.update(chunk)
+            offset += off_t(n)
         }
+        try writer.commit()
+        return digest.finalize()
     }
 }

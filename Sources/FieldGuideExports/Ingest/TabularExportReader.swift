@@ -1,4 +1,5 @@
 import FieldGuideCSV
+import FieldGuideDiagnostics
 
 /// Reads a CSV export through the project's libcsv layer, choosing the format by its header:
 /// eBird "My eBird Data" (`Submission ID`, `Common Name`, …) or the aircraft app's capture
@@ -10,10 +11,10 @@ import FieldGuideCSV
 /// let summary = try TabularExportReader.read(path: "MyEBirdData.csv", file: "MyEBirdData.csv", sink: sink)
 /// ```
 public enum TabularExportReader {
-    public static func read(path: String, file: String, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+    public static func read(path: String, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var handler: TabularHandler?
         var summary: ExportFileSummary?
-        var failure: ExportsError?
+        var failure: LocatedError?
         do {
             try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: file) { record in
                 try HeaderMap.checkUTF8(record, file: file, names: handler?.columns.names)
@@ -26,24 +27,22 @@ public enum TabularExportReader {
                 summary!.records += 1
                 current.row(record, file, sink)
             }
-        } catch let error as ExportsError {
+        } catch let error as LocatedError {
             failure = error
-        } catch let error as CSVError {
-            failure = ExportsError(error)
         } catch {
-            failure = ExportsError(.unreadable, file: file, message: "\(error)")
+            failure = LocatedError(file, failed: error)
         }
         if let failure { throw failure }
-        guard let summary else { throw ExportsError(.empty, file: file, line: 1, column: 1, message: "empty file: expected a CSV header") }
+        guard let summary else { throw LocatedError(.empty, file: file, line: 1, column: 1, message: "empty file: expected a CSV header") }
         return summary
     }
 
-    static func chooseHandler(header: CSVRecord, file: String) throws(ExportsError) -> TabularHandler {
+    static func chooseHandler(header: CSVRecord, file: String) throws(LocatedError) -> TabularHandler {
         let columns = HeaderMap(header)
         if columns.has(EBirdExport.required) { return TabularHandler(format: .ebird, columns: columns, row: EBirdExport.reader(columns)) }
         if columns.has(CaptureExport.required) { return TabularHandler(format: .capture, columns: columns, row: CaptureExport.reader(columns)) }
-        throw ExportsError(.unrecognized, file: file, line: header.line, column: 1,
-                           message: "expected an eBird \"My eBird Data\" header (\(EBirdExport.required.joined(separator: ", "))) or an aircraft capture header (\(CaptureExport.required.joined(separator: ", "))), found \(header.fields.prefix(6).joined(separator: ","))")
+        throw LocatedError(.unrecognized, file: file, line: header.line, column: 1,
+                               message: "expected an eBird \"My eBird Data\" header (\(EBirdExport.required.joined(separator: ", "))) or an aircraft capture header (\(CaptureExport.required.joined(separator: ", "))), found \(header.fields.prefix(6).joined(separator: ","))")
     }
 }
 
@@ -78,11 +77,11 @@ struct HeaderMap {
     /// Sets the observation's local date/time and position from the named columns (a record
     /// without a date keeps none); a bad value throws naming its column.
     func place(_ observation: inout Observation, _ record: CSVRecord, date: String, time: String,
-               latitude: String, longitude: String) throws(FieldProblem) {
+               latitude: String, longitude: String) throws(LocatedError) {
         let dateText = value(record, date), timeText = value(record, time)
         if !dateText.isEmpty {
-            do throws(TimeFormatError) { observation.time = try ObservationTime.localDate(dateText, time: timeText) } catch {
-                throw FieldProblem(field: timeText.isEmpty ? date : "\(date)/\(time)", value: error.text, reason: error.reason)
+            do throws(LocatedError) { observation.time = try ObservationTime.localDate(dateText, time: timeText) } catch {
+                throw LocatedError.badValue(field: timeText.isEmpty ? date : "\(date)/\(time)", value: error.found ?? "", reason: error.message)
             }
         }
         observation.position = try Coordinate.parse(latitude: value(record, latitude), longitude: value(record, longitude),
@@ -91,13 +90,13 @@ struct HeaderMap {
 
     /// Refuses a field that is not UTF-8, at its line and 1-based column (byte position, exact
     /// when the fields before it are not quoted).
-    static func checkUTF8(_ record: CSVRecord, file: String, names: [String]?) throws(ExportsError) {
+    static func checkUTF8(_ record: CSVRecord, file: String, names: [String]?) throws(LocatedError) {
         var column = 1
         for i in 0..<record.count {
             if !record.isValidUTF8(i) {
                 let name = names.flatMap { i < $0.count ? " (\($0[i]))" : nil } ?? ""
-                throw ExportsError(.encoding, file: file, line: record.line, column: column,
-                                   message: "field \(i + 1)\(name) is not valid UTF-8 (a Latin-1 or other legacy encoding?); re-export as UTF-8")
+                throw LocatedError(.encoding, file: file, line: record.line, column: column,
+                                       message: "field \(i + 1)\(name) is not valid UTF-8 (a Latin-1 or other legacy encoding?); re-export as UTF-8")
             }
             column += record.withField(i) { $0.count } + 1
         }

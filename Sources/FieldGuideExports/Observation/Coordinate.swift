@@ -1,4 +1,5 @@
 import Foundation
+import FieldGuideDiagnostics
 
 /// A validated WGS 84 position in decimal degrees.
 ///
@@ -13,34 +14,34 @@ public struct Coordinate: Sendable, Hashable, Codable {
     public enum Axis: Sendable { case latitude, longitude }
 
     /// A coordinate after range checks: latitude −90…90, longitude −180…180, both finite.
-    public static func validated(latitude: Double, longitude: Double, field: String) throws(FieldProblem) -> Coordinate {
+    public static func validated(latitude: Double, longitude: Double, field: String) throws(LocatedError) -> Coordinate {
         guard latitude.isFinite, (-90...90).contains(latitude) else {
-            throw FieldProblem(field: field, value: String(latitude), reason: "latitude out of range −90…90")
+            throw LocatedError.badValue(field: field, value: String(latitude), reason: "latitude out of range −90…90")
         }
         guard longitude.isFinite, (-180...180).contains(longitude) else {
-            throw FieldProblem(field: field, value: String(longitude), reason: "longitude out of range −180…180")
+            throw LocatedError.badValue(field: field, value: String(longitude), reason: "longitude out of range −180…180")
         }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     /// Both texts as decimal degrees (either both present or both empty: nil).
-    public static func parse(latitude: String, longitude: String, latitudeField: String, longitudeField: String) throws(FieldProblem) -> Coordinate? {
+    public static func parse(latitude: String, longitude: String, latitudeField: String, longitudeField: String) throws(LocatedError) -> Coordinate? {
         let lat = latitude.trimmedASCII, lon = longitude.trimmedASCII
         if lat.isEmpty && lon.isEmpty { return nil }
-        guard !lat.isEmpty else { throw FieldProblem(field: latitudeField, value: "", reason: "longitude given without latitude") }
-        guard !lon.isEmpty else { throw FieldProblem(field: longitudeField, value: "", reason: "latitude given without longitude") }
-        guard let la = Double(lat) else { throw FieldProblem(field: latitudeField, value: latitude, reason: "expected decimal degrees") }
-        guard let lo = Double(lon) else { throw FieldProblem(field: longitudeField, value: longitude, reason: "expected decimal degrees") }
+        guard !lat.isEmpty else { throw LocatedError.badValue(field: latitudeField, value: "", reason: "longitude given without latitude") }
+        guard !lon.isEmpty else { throw LocatedError.badValue(field: longitudeField, value: "", reason: "latitude given without longitude") }
+        guard let la = Double(lat) else { throw LocatedError.badValue(field: latitudeField, value: latitude, reason: "expected decimal degrees") }
+        guard let lo = Double(lon) else { throw LocatedError.badValue(field: longitudeField, value: longitude, reason: "expected decimal degrees") }
         do { return try validated(latitude: la, longitude: lo, field: latitudeField) } catch {
-            throw FieldProblem(field: error.reason.hasPrefix("latitude") ? latitudeField : longitudeField,
-                               value: error.reason.hasPrefix("latitude") ? latitude : longitude, reason: error.reason)
+            throw LocatedError.badValue(field: error.message.hasPrefix("latitude") ? latitudeField : longitudeField,
+                                        value: error.message.hasPrefix("latitude") ? latitude : longitude, reason: error.message)
         }
     }
 
     /// An XMP GPS value: `DDD,MM.mmmmH`, `DDD,MM,SSH` (EXIF/XMP spec), or decimal degrees
     /// with an optional hemisphere letter; `ref` (`N`/`S`/`E`/`W`, from `GPSLatitudeRef`)
     /// applies when the value has no letter.
-    public static func xmpDegrees(_ text: String, axis: Axis, ref: String? = nil, field: String) throws(FieldProblem) -> Double {
+    public static func xmpDegrees(_ text: String, axis: Axis, ref: String? = nil, field: String) throws(LocatedError) -> Double {
         var body = text.trimmedASCII
         var hemisphere: Character?
         if let last = body.last, "NSEWnsew".contains(last) {
@@ -51,38 +52,38 @@ public struct Coordinate: Sendable, Hashable, Codable {
         }
         let allowed: Set<Character> = axis == .latitude ? ["N", "S"] : ["E", "W"]
         if let hemisphere, !allowed.contains(hemisphere) {
-            throw FieldProblem(field: field, value: text, reason: "hemisphere \(hemisphere) does not fit a \(axis == .latitude ? "latitude" : "longitude")")
+            throw LocatedError.badValue(field: field, value: text, reason: "hemisphere \(hemisphere) does not fit a \(axis == .latitude ? "latitude" : "longitude")")
         }
         let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmedASCII) }
         guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil }) else {
-            throw FieldProblem(field: field, value: text, reason: "expected DDD,MM.mmmmH, DDD,MM,SSH or decimal degrees")
+            throw LocatedError.badValue(field: field, value: text, reason: "expected DDD,MM.mmmmH, DDD,MM,SSH or decimal degrees")
         }
         let numbers = parts.map { $0! }
         if numbers.count > 1 {
             guard numbers[0] >= 0, numbers[0] == numbers[0].rounded(), (0..<60).contains(numbers[1]),
                   numbers.count < 3 || (0..<60).contains(numbers[2]) else {
-                throw FieldProblem(field: field, value: text, reason: "degrees, minutes or seconds out of range")
+                throw LocatedError.badValue(field: field, value: text, reason: "degrees, minutes or seconds out of range")
             }
         }
         var degrees = numbers[0] + (numbers.count > 1 ? numbers[1] / 60 : 0) + (numbers.count > 2 ? numbers[2] / 3600 : 0)
         if hemisphere == "S" || hemisphere == "W" { degrees = -degrees }
         let limit: Double = axis == .latitude ? 90 : 180
         guard degrees.isFinite, abs(degrees) <= limit else {
-            throw FieldProblem(field: field, value: text, reason: "\(axis == .latitude ? "latitude" : "longitude") out of range −\(Int(limit))…\(Int(limit))")
+            throw LocatedError.badValue(field: field, value: text, reason: "\(axis == .latitude ? "latitude" : "longitude") out of range −\(Int(limit))…\(Int(limit))")
         }
         return degrees
     }
 }
 
-/// Why one field of a record was refused: which field, what it held, and why.
-public struct FieldProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public var field: String
-    public var value: String
-    public var reason: String
-    public init(field: String, value: String, reason: String) {
-        self.field = field
-        self.value = value
-        self.reason = reason
+extension LocatedError {
+    /// One field of a record refused: which field, what it held, and why. The reader checks
+    /// values before it knows where they sit; `RecordSink` files them at their record.
+    ///
+    /// ```swift
+    /// LocatedError.badValue(field: "lat", value: "91", reason: "latitude out of range −90…90")
+    /// // lat: latitude out of range −90…90 (found 91)
+    /// ```
+    static func badValue(field: String, value: String, reason: String) -> LocatedError {
+        LocatedError(.invalidValue, file: "", field: field, found: value, message: reason)
     }
-    public var description: String { "\(field) \"\(value)\": \(reason)" }
 }

@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 import Foundation
 
 /// When an observation was made: the civil date and time as written, its zone when the export
@@ -37,7 +38,7 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
     }
 
     /// XMP / GPX / plist dates: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mm[:ss[.f…]][Z|±hh:mm]`.
-    public static func iso8601(_ text: String) throws(TimeFormatError) -> ObservationTime {
+    public static func iso8601(_ text: String) throws(LocatedError) -> ObservationTime {
         var scanner = DigitScanner(text)
         var civil = Civil(year: try scanner.number(4, text))
         if scanner.take("-") {
@@ -46,13 +47,13 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
         }
         if civil.day != nil, scanner.take("T") || scanner.take(" ") {
             civil.hour = try scanner.number(2, text)
-            guard scanner.take(":") else { throw TimeFormatError(text) }
+            guard scanner.take(":") else { throw timeError(text) }
             civil.minute = try scanner.number(2, text)
             if scanner.take(":") {
                 civil.second = try scanner.number(2, text)
                 if scanner.take(".") || scanner.take(",") {
                     civil.fraction = scanner.digits()
-                    guard !civil.fraction.isEmpty else { throw TimeFormatError(text) }
+                    guard !civil.fraction.isEmpty else { throw timeError(text) }
                 }
             }
             if scanner.take("Z") {
@@ -63,61 +64,61 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
                 let hours = try scanner.number(2, text)
                 _ = scanner.take(":")
                 let minutes = try scanner.number(2, text)
-                guard hours <= 14, minutes < 60 else { throw TimeFormatError(text) }
+                guard hours <= 14, minutes < 60 else { throw timeError(text) }
                 civil.offsetMinutes = (sign == "-" ? -1 : 1) * (hours * 60 + minutes)
                 civil.zoneText = "\(sign)\(two(hours)):\(two(minutes))"
             }
         }
-        guard scanner.atEnd else { throw TimeFormatError(text) }
+        guard scanner.atEnd else { throw timeError(text) }
         return try make(civil, original: text)
     }
 
     /// eBird and capture CSV: a date (`2025-11-24` or `11-21-2015`) and an optional time
     /// (`09:07 AM`, `16:30:47`), with no zone.
-    public static func localDate(_ date: String, time: String) throws(TimeFormatError) -> ObservationTime {
+    public static func localDate(_ date: String, time: String) throws(LocatedError) -> ObservationTime {
         let original = time.isEmpty ? date : "\(date) \(time)"
         var scanner = DigitScanner(date)
         var civil: Civil
         if date.utf8.count == 10, Array(date.utf8)[2] == UInt8(ascii: "-") {            // MM-DD-YYYY
             let month = try scanner.number(2, original)
-            guard scanner.take("-") else { throw TimeFormatError(original) }
+            guard scanner.take("-") else { throw timeError(original) }
             let day = try scanner.number(2, original)
-            guard scanner.take("-") else { throw TimeFormatError(original) }
+            guard scanner.take("-") else { throw timeError(original) }
             civil = Civil(year: try scanner.number(4, original), month: month, day: day)
         } else {
             civil = Civil(year: try scanner.number(4, original))
-            guard scanner.take("-") else { throw TimeFormatError(original) }
+            guard scanner.take("-") else { throw timeError(original) }
             civil.month = try scanner.number(2, original)
-            guard scanner.take("-") else { throw TimeFormatError(original) }
+            guard scanner.take("-") else { throw timeError(original) }
             civil.day = try scanner.number(2, original)
         }
-        guard scanner.atEnd else { throw TimeFormatError(original) }
+        guard scanner.atEnd else { throw timeError(original) }
         if !time.isEmpty {
             var t = DigitScanner(time)
             var hour = try t.number(2, original)
-            guard t.take(":") else { throw TimeFormatError(original) }
+            guard t.take(":") else { throw timeError(original) }
             civil.minute = try t.number(2, original)
             if t.take(":") { civil.second = try t.number(2, original) }
             if t.take(" ") {
                 let meridiem = t.rest.uppercased()
-                guard (1...12).contains(hour), meridiem == "AM" || meridiem == "PM" else { throw TimeFormatError(original) }
+                guard (1...12).contains(hour), meridiem == "AM" || meridiem == "PM" else { throw timeError(original) }
                 hour = hour % 12 + (meridiem == "PM" ? 12 : 0)
             } else {
-                guard t.atEnd else { throw TimeFormatError(original) }
+                guard t.atEnd else { throw timeError(original) }
             }
             civil.hour = hour
         }
         return try make(civil, original: original)
     }
 
-    private static func make(_ c: Civil, original: String) throws(TimeFormatError) -> ObservationTime {
-        if let month = c.month, !(1...12).contains(month) { throw TimeFormatError(original, "month \(month) out of range") }
+    private static func make(_ c: Civil, original: String) throws(LocatedError) -> ObservationTime {
+        if let month = c.month, !(1...12).contains(month) { throw timeError(original, "month \(month) out of range") }
         if let day = c.day, let month = c.month, !(1...daysIn(month, c.year)).contains(day) {
-            throw TimeFormatError(original, "day \(day) out of range")
+            throw timeError(original, "day \(day) out of range")
         }
-        if let hour = c.hour, hour > 23 { throw TimeFormatError(original, "hour \(hour) out of range") }
-        if let minute = c.minute, minute > 59 { throw TimeFormatError(original, "minute \(minute) out of range") }
-        if let second = c.second, second > 60 { throw TimeFormatError(original, "second \(second) out of range") }
+        if let hour = c.hour, hour > 23 { throw timeError(original, "hour \(hour) out of range") }
+        if let minute = c.minute, minute > 59 { throw timeError(original, "minute \(minute) out of range") }
+        if let second = c.second, second > 60 { throw timeError(original, "second \(second) out of range") }
         var local = four(c.year)
         if let month = c.month { local += "-" + two(month) }
         if let day = c.day { local += "-" + two(day) }
@@ -177,15 +178,9 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
     }
 }
 
-/// A date or time that does not parse, with the text and why.
-public struct TimeFormatError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var text: String
-    public var reason: String
-    init(_ text: String, _ reason: String = "expected an ISO 8601 date/time, MM-DD-YYYY, or hh:mm [AM|PM]") {
-        self.text = text
-        self.reason = reason
-    }
-    public var description: String { reason }
+/// A date or time that does not parse: the text as found, and why.
+private func timeError(_ text: String, _ reason: String = "expected an ISO 8601 date/time, MM-DD-YYYY, or hh:mm [AM|PM]") -> LocatedError {
+    LocatedError(.invalidValue, file: "", found: text, message: reason)
 }
 
 /// A tiny cursor over the UTF-8 bytes of a date or time.
@@ -206,11 +201,11 @@ struct DigitScanner {
     }
 
     /// Exactly `width` ASCII digits.
-    mutating func number(_ width: Int, _ original: String) throws(TimeFormatError) -> Int {
-        guard index + width <= bytes.count else { throw TimeFormatError(original) }
+    mutating func number(_ width: Int, _ original: String) throws(LocatedError) -> Int {
+        guard index + width <= bytes.count else { throw timeError(original) }
         var value = 0
         for d in bytes[index..<index + width] {
-            guard d >= 48, d <= 57 else { throw TimeFormatError(original) }
+            guard d >= 48, d <= 57 else { throw timeError(original) }
             value = value * 10 + Int(d - 48)
         }
         index += width

@@ -1,3 +1,5 @@
+import FieldGuideDiagnostics
+
 /// The app records a property list export can hold, recognised by their keys.
 ///
 /// Keys match ignoring case, `_`, `-` and spaces (`audioFileName` = `audio_file_name`). A
@@ -22,7 +24,7 @@
 public enum AppRecord {
     public enum Outcome {
         case observation(Observation)
-        case rejected(FieldProblem)
+        case rejected(LocatedError)
         case notAnAppRecord
     }
 
@@ -70,14 +72,14 @@ public enum AppRecord {
         } else {
             return .notAnAppRecord
         }
-        do throws(FieldProblem) {
+        do throws(LocatedError) {
             guard !observation.subject.isEmpty else {
-                throw FieldProblem(field: observation.kind == .aircraft ? "registration" : "species", value: "", reason: "the record names no subject")
+                throw LocatedError.badValue(field: observation.kind == .aircraft ? "registration" : "species", value: "", reason: "the record names no subject")
             }
             for key in timeKeys {
                 guard let date = value[key], let string = date.string else { continue }
-                do throws(TimeFormatError) { observation.time = try ObservationTime.iso8601(string.trimmedASCII) } catch {
-                    throw FieldProblem(field: key, value: string, reason: error.reason)
+                do throws(LocatedError) { observation.time = try ObservationTime.iso8601(string.trimmedASCII) } catch {
+                    throw LocatedError.badValue(field: key, value: string, reason: error.message)
                 }
                 break
             }
@@ -89,7 +91,7 @@ public enum AppRecord {
     }
 
     /// `latitude`/`longitude` at the top, else inside a `location` dictionary; a `location` string is the place.
-    static func locate(_ observation: inout Observation, in value: PropertyListValue) throws(FieldProblem) {
+    static func locate(_ observation: inout Observation, in value: PropertyListValue) throws(LocatedError) {
         var holder = value
         if let location = value.first(["location", "Location"]) {
             if case .dictionary = location { holder = location } else if let place = location.string { observation.place = place }
@@ -100,16 +102,16 @@ public enum AppRecord {
         let latitude = holder.first(["latitude", "lat"]), longitude = holder.first(["longitude", "lon", "lng"])
         guard latitude != nil || longitude != nil else { return }
         guard let lat = latitude?.double ?? (latitude == nil ? nil : .nan) else {
-            throw FieldProblem(field: "latitude", value: "", reason: "longitude given without latitude")
+            throw LocatedError.badValue(field: "latitude", value: "", reason: "longitude given without latitude")
         }
         guard let lon = longitude?.double ?? (longitude == nil ? nil : .nan) else {
-            throw FieldProblem(field: "longitude", value: "", reason: "latitude given without longitude")
+            throw LocatedError.badValue(field: "longitude", value: "", reason: "latitude given without longitude")
         }
-        guard lat.isFinite else { throw FieldProblem(field: "latitude", value: latitude?.string ?? "", reason: "expected a number") }
-        guard lon.isFinite else { throw FieldProblem(field: "longitude", value: longitude?.string ?? "", reason: "expected a number") }
+        guard lat.isFinite else { throw LocatedError.badValue(field: "latitude", value: latitude?.string ?? "", reason: "expected a number") }
+        guard lon.isFinite else { throw LocatedError.badValue(field: "longitude", value: longitude?.string ?? "", reason: "expected a number") }
         do { observation.position = try Coordinate.validated(latitude: lat, longitude: lon, field: "latitude") } catch {
-            let isLatitude = error.reason.hasPrefix("latitude")
-            throw FieldProblem(field: isLatitude ? "latitude" : "longitude", value: isLatitude ? String(lat) : String(lon), reason: error.reason)
+            let isLatitude = error.message.hasPrefix("latitude")
+            throw LocatedError.badValue(field: isLatitude ? "latitude" : "longitude", value: isLatitude ? String(lat) : String(lon), reason: error.message)
         }
     }
 }

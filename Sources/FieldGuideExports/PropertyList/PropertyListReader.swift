@@ -1,5 +1,6 @@
 import FieldGuideXML
 import Foundation
+import FieldGuideDiagnostics
 
 /// Streams an Apple XML property list and turns its app records into observations.
 ///
@@ -14,21 +15,21 @@ import Foundation
 public enum PropertyListReader {
     /// Streams the records of a plist file (elements of a top-level array, or the top-level
     /// value itself) with the line each starts on.
-    public static func values(path: String, displayName: String? = nil, _ body: (PropertyListValue, Int) -> Void) throws(ExportsError) {
+    public static func values(path: String, displayName: String? = nil, _ body: (PropertyListValue, Int) -> Void) throws(LocatedError) {
         let file = displayName ?? path
         _ = try ExportFileReader.sniff(path: path, file: file)
         let reader: XMLStreamReader
-        do throws(XMLError) { reader = try XMLStreamReader(path: path, displayName: file) } catch { throw ExportsError(error) }
+        do { reader = try XMLStreamReader(path: path, displayName: file) } catch { throw classifiedXMLError(error) }
         var xml = XMLCursor(reader: reader)
         while let event = try xml.next() {
             guard case let .start(name, _, line) = event else { continue }
-            guard name == "plist" else { throw ExportsError(.unrecognized, file: file, line: line, message: "expected <plist>, found <\(name)>") }
+            guard name == "plist" else { throw LocatedError(.unrecognized, file: file, line: line, message: "expected <plist>, found <\(name)>") }
             try stream(&xml, file: file, body)
             return
         }
     }
 
-    static func read(_ xml: inout XMLCursor, file: String, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+    static func read(_ xml: inout XMLCursor, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .plist)
         try stream(&xml, file: file) { value, line in
             switch AppRecord.observation(value, file: file, line: line) {
@@ -57,19 +58,19 @@ public enum PropertyListReader {
     static let scalars: Set<String> = ["key", "string", "integer", "real", "date", "data"]
 
     /// Reads the content of `<plist>` (already opened), calling `body` per record.
-    static func stream(_ xml: inout XMLCursor, file: String, _ body: (PropertyListValue, Int) -> Void) throws(ExportsError) {
+    static func stream(_ xml: inout XMLCursor, file: String, _ body: (PropertyListValue, Int) -> Void) throws(LocatedError) {
         let plistDepth = xml.depth
         var stack: [Frame] = []
         var scalar: (name: String, line: Int, text: String)?
         var topIsArray = false
         var sawRoot = false
 
-        func malformed(_ line: Int, _ message: String) -> ExportsError {
-            ExportsError(.malformed, file: file, line: line, message: message)
+        func malformed(_ line: Int, _ message: String) -> LocatedError {
+            LocatedError(.malformed, file: file, line: line, message: message)
         }
 
         /// Places a finished value in its parent (or hands it on as a record).
-        func place(_ value: PropertyListValue, line: Int) throws(ExportsError) {
+        func place(_ value: PropertyListValue, line: Int) throws(LocatedError) {
             if stack.isEmpty {
                 guard !sawRoot else { throw malformed(line, "a property list holds one top-level value; found a second") }
                 sawRoot = true
@@ -125,10 +126,10 @@ public enum PropertyListReader {
         }
     }
 
-    static func value(_ name: String, _ text: String, line: Int, file: String) throws(ExportsError) -> PropertyListValue {
+    static func value(_ name: String, _ text: String, line: Int, file: String) throws(LocatedError) -> PropertyListValue {
         let trimmed = text.trimmedASCII
-        func bad(_ expected: String) -> ExportsError {
-            ExportsError(.malformed, file: file, line: line, message: "<\(name)>\(trimmed.prefix(40))</\(name)>: expected \(expected)")
+        func bad(_ expected: String) -> LocatedError {
+            LocatedError(.malformed, file: file, line: line, message: "<\(name)>\(trimmed.prefix(40))</\(name)>: expected \(expected)")
         }
         switch name {
         case "string": return .string(text)

@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// ICAO aircraft type designators: designator → name, description and wake class.
@@ -34,22 +35,27 @@ public struct ICAOTypeTable: Sendable {
         self.entries = Dictionary(entries.map { ($0.designator.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public init(path: String) throws(ExportsError) {
+    public init(path: String) throws(LocatedError) {
         let raw: [String: [String]]
-        do { raw = try JSON.decode([String: [String]].self, fromFileAt: path) } catch {
-            throw ExportsError(.malformed, file: path, message: "expected ICAO types as {\"B738\": [name, description, wake class]}: \(error)")
+        do { raw = try JSON.decode([String: [String]].self, fromFileAt: path, as: "the ICAO type table") } catch {
+            // The file is there (a missing one is an I/O error); its content is not the table.
+            guard !error.kind.isUsageOrIO else { throw error }
+            var refused = error.reclassified(as: .malformed)
+            refused.expected = #"{"B738": [name, description, wake class]}"#
+            throw refused
         }
         var list: [Entry] = []
         for designator in raw.keys.sorted() {
             let fields = raw[designator]!
             if let problem = Self.problem(designator, fields) {
-                throw ExportsError(.unrecognized, file: path, message: Self.looksLikeModeS(raw)
-                    ? "expected ICAO type designators, found a Mode S address table (\(designator) → \(fields)); pass it as the Mode S table, not --icao-types"
-                    : "expected ICAO type designators {\"B738\": [name, description, wake class]}, found \(designator) → \(fields): \(problem)")
+                // Another table (the Mode S one) is the wrong kind of file; anything else is not a table this reader knows.
+                throw Self.looksLikeModeS(raw)
+                    ? LocatedError(.wrongKind, file: path, message: "expected ICAO type designators, found a Mode S address table (\(designator) → \(fields)); pass it as the Mode S table, not --icao-types")
+                    : LocatedError(.unrecognized, file: path, message: "expected ICAO type designators {\"B738\": [name, description, wake class]}, found \(designator) → \(fields): \(problem)")
             }
             list.append(Entry(designator: designator, name: fields[0], description: fields[1], wakeClass: fields[2]))
         }
-        guard !list.isEmpty else { throw ExportsError(.empty, file: path, message: "expected ICAO type designators, found an empty table") }
+        guard !list.isEmpty else { throw LocatedError(.empty, file: path, message: "expected ICAO type designators, found an empty table") }
         self.init(entries: list)
     }
 

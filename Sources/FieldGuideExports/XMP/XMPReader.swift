@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// Turns an XMP sidecar into observations.
@@ -22,12 +23,12 @@ public enum XMPReader {
     static let birdRoots: Set<String> = ["birds", "bird", "aves"]
     static let aircraftRoots: Set<String> = ["aircraft", "airplanes", "aeroplanes", "planes"]
 
-    static func read(_ xml: inout XMLCursor, rootLine: Int, file: String, sink: RecordSink) throws(ExportsError) -> ExportFileSummary {
+    static func read(_ xml: inout XMLCursor, rootLine: Int, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         let sidecar = try XMPSidecar.collect(&xml, rootLine: rootLine)
         var summary = ExportFileSummary(format: .xmp)
         summary.records = 1
         let observations: [Observation]
-        do throws(FieldProblem) { observations = try self.observations(sidecar, file: file, sink: sink) } catch {
+        do throws(LocatedError) { observations = try self.observations(sidecar, file: file, sink: sink) } catch {
             sink.reject(file: file, line: sidecar.line, error)
             return summary
         }
@@ -36,19 +37,19 @@ public enum XMPReader {
     }
 
     /// The observations a sidecar describes (throws when its time or position is unusable).
-    public static func observations(_ sidecar: XMPSidecar, file: String, sink: RecordSink? = nil) throws(FieldProblem) -> [Observation] {
+    public static func observations(_ sidecar: XMPSidecar, file: String, sink: RecordSink? = nil) throws(LocatedError) -> [Observation] {
         var base = Observation(file: file, line: sidecar.line, format: .xmp, record: .sidecar, kind: .other, subject: "")
         for key in ["exif:DateTimeOriginal", "xmp:CreateDate", "photoshop:DateCreated"] {
             guard let text = sidecar.value(key) else { continue }
-            do throws(TimeFormatError) { base.time = try ObservationTime.iso8601(text) } catch {
-                throw FieldProblem(field: key, value: text, reason: error.reason)
+            do throws(LocatedError) { base.time = try ObservationTime.iso8601(text) } catch {
+                throw LocatedError.badValue(field: key, value: text, reason: error.message)
             }
             break
         }
         let latitude = sidecar.value("exif:GPSLatitude"), longitude = sidecar.value("exif:GPSLongitude")
         if latitude != nil || longitude != nil {
-            guard let latitude else { throw FieldProblem(field: "exif:GPSLatitude", value: "", reason: "longitude given without latitude") }
-            guard let longitude else { throw FieldProblem(field: "exif:GPSLongitude", value: "", reason: "latitude given without longitude") }
+            guard let latitude else { throw LocatedError.badValue(field: "exif:GPSLatitude", value: "", reason: "longitude given without latitude") }
+            guard let longitude else { throw LocatedError.badValue(field: "exif:GPSLongitude", value: "", reason: "latitude given without longitude") }
             let lat = try Coordinate.xmpDegrees(latitude, axis: .latitude, ref: sidecar.value("exif:GPSLatitudeRef"), field: "exif:GPSLatitude")
             let lon = try Coordinate.xmpDegrees(longitude, axis: .longitude, ref: sidecar.value("exif:GPSLongitudeRef"), field: "exif:GPSLongitude")
             base.position = Coordinate(latitude: lat, longitude: lon)
@@ -57,7 +58,7 @@ public enum XMPReader {
             if let value = Double(rating), value == value.rounded(), (-1...5).contains(value) {
                 base.rating = Int(value)
             } else {
-                sink?.warn(file: file, line: sidecar.line, FieldProblem(field: "xmp:Rating", value: rating, reason: "expected a rating −1…5; left empty"))
+                sink?.warn(file: file, line: sidecar.line, LocatedError.badValue(field: "xmp:Rating", value: rating, reason: "expected a rating −1…5; left empty"))
             }
         }
         base.title = sidecar.value("dc:title") ?? sidecar.items("dc:title").first

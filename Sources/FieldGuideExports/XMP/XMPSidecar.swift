@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 import FieldGuideXML
 
 /// The properties of one XMP sidecar that FieldGuide reads, merged over every `rdf:Description`.
@@ -63,7 +64,7 @@ public struct XMPSidecar: Sendable, Hashable {
 
 extension XMPSidecar {
     /// Streams the XMP packet after its root element and collects the properties.
-    static func collect(_ xml: inout XMLCursor, rootLine: Int) throws(ExportsError) -> XMPSidecar {
+    static func collect(_ xml: inout XMLCursor, rootLine: Int) throws(LocatedError) -> XMPSidecar {
         var sidecar = XMPSidecar()
         sidecar.line = rootLine
         var sawDescription = false

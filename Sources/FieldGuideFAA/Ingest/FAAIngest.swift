@@ -70,7 +70,7 @@ public struct FAAIngest: Sendable {
                 let result = try read.get()
                 let rows = try merge.merge(result.parts, file: index, joins: joins, into: registrations, rejects: &log.rejects)
                 guard result.parts[0].sawHeader else {
-                    throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(FAAFileKind.master.fileName) header, found an empty file")
+                    throw LocatedError(.wrongHeader, file: source.name, line: 1, message: "expected the \(FAAFileKind.master.fileName) header, found an empty file")
                 }
                 let hash = try result.sourceHash()
                 log.sources.append(Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
@@ -79,10 +79,9 @@ public struct FAAIngest: Sendable {
             try checkRejectShares(log.sources)
             // Every file is in and none rejected too much: commit.
             return try commit(try awaitReference().outputs + [registrations], log: log, to: outputDirectory)
-        } catch let error as FAAError {
+        } catch let error as LocatedError where error.kind != .unwritable {
+            // A failed write of an output propagates as it is; an input error is reported too.
             try fail(error, log: log, outputDirectory: outputDirectory)
-        } catch let error as CSVError {
-            try fail(FAAError(.unreadable, file: error.file, line: error.line, error.message), log: log, outputDirectory: outputDirectory)
         }
     }
 
@@ -113,8 +112,8 @@ public struct FAAIngest: Sendable {
         for source in sources where source.rows.read > 0 {
             let share = Double(source.rows.rejected) / Double(source.rows.read)
             if share > options.maxRejectShare {
-                throw FAAError(.tooManyRejects, file: source.file,
-                               "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(formatPercent(share, distinctFrom: options.maxRejectShare))), more than the allowed \(formatPercent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)")
+                throw LocatedError(.tooManyRejects, file: source.file,
+                               message: "\(source.rows.rejected) of \(source.rows.read) rows rejected (\(formatPercent(share, distinctFrom: options.maxRejectShare))), more than the allowed \(formatPercent(options.maxRejectShare)); see \(NormalizedFAA.rejectsFile)")
             }
         }
     }
@@ -133,9 +132,9 @@ public struct FAAIngest: Sendable {
 
     /// Writes the rejects report and a `rejected` report (`failed` for a file that cannot be
     /// read), then throws `error`.
-    private func fail(_ error: FAAError, log: Log, outputDirectory: String) throws -> Never {
+    private func fail(_ error: LocatedError, log: Log, outputDirectory: String) throws -> Never {
         try log.rejects.write(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
-        try log.report(error.kind == .unreadable ? .failed : .rejected, failure: error.description)
+        try log.report(error.kind.isUsageOrIO ? .failed : .rejected, failure: error.description)
             .write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
         throw error
     }
@@ -235,7 +234,7 @@ public struct FAAIngest: Sendable {
             }
         }
         guard sawHeader else {
-            throw FAAError(.wrongHeader, file: source.name, line: 1, "expected the \(kind.fileName) header, found an empty file")
+            throw LocatedError(.wrongHeader, file: source.name, line: 1, message: "expected the \(kind.fileName) header, found an empty file")
         }
         return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows)
     }
@@ -244,8 +243,7 @@ public struct FAAIngest: Sendable {
         let names = record.fields
         if let found = FAALayout.kind(ofHeader: names) {
             guard found == expected else {
-                throw FAAError(.wrongHeader, file: file, line: 1,
-                               "expected the \(expected.fileName) header, found the header of \(found.fileName)")
+                throw LocatedError(.wrongHeader, file: file, line: 1, message: "expected the \(expected.fileName) header, found the header of \(found.fileName)")
             }
             return
         }
@@ -254,12 +252,10 @@ public struct FAAIngest: Sendable {
         for (i, column) in columns.enumerated() {
             let found = i < trimmed.count ? trimmed[i] : "end of line"
             if found != column.name {
-                throw FAAError(.wrongHeader, file: file, line: 1,
-                               "expected column \(i + 1) of \(expected.fileName) to be \"\(column.name)\", found \"\(found)\"")
+                throw LocatedError(.wrongHeader, file: file, line: 1, message: "expected column \(i + 1) of \(expected.fileName) to be \"\(column.name)\", found \"\(found)\"")
             }
         }
-        throw FAAError(.wrongHeader, file: file, line: 1,
-                       "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
+        throw LocatedError(.wrongHeader, file: file, line: 1, message: "expected \(columns.count) columns and a trailing comma, found \(names.count) fields")
     }
 }
 

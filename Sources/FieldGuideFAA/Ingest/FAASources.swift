@@ -1,5 +1,6 @@
 import FieldGuideCSV
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import ZIPFoundation
 
@@ -19,7 +20,7 @@ public struct FAASourceFile: Sendable, Hashable {
         switch location {
         case let .file(path):
             guard let handle = fopen(path, "rb") else {
-                throw FAAError(.unreadable, file: name, "cannot open \(path): \(String(cString: strerror(errno)))")
+                throw LocatedError(.unreadable, file: name, message: "cannot open \(path): \(String(cString: strerror(errno)))")
             }
             defer { fclose(handle) }
             let size = 1 << 20
@@ -29,28 +30,26 @@ public struct FAASourceFile: Sendable, Hashable {
                 let n = fread(buffer.baseAddress, 1, size, handle)
                 if n > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
                 if n < size {
-                    if ferror(handle) != 0 { throw FAAError(.unreadable, file: name, "read failed") }
+                    if ferror(handle) != 0 { throw LocatedError(.unreadable, file: name, message: "read failed") }
                     return
                 }
             }
         case let .zipEntry(archivePath, entryPath):
             let archive: Archive
             do { archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read) } catch {
-                throw FAAError(.unreadable, file: archivePath, "not a readable ZIP archive: \(error)")
+                throw zipError(error, file: archivePath, reading: "the ZIP archive")
             }
             guard let entry = archive[entryPath] else {
-                throw FAAError(.missingFile, file: archivePath, "no entry \(entryPath)")
+                throw LocatedError(.missingFile, file: archivePath, message: "no entry \(entryPath)")
             }
             do {
                 _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
                     try data.withUnsafeBytes { try body($0) }
                 }
-            } catch let error as FAAError {
-                throw error
-            } catch let error as CSVError {
+            } catch let error as LocatedError {
                 throw error
             } catch {
-                throw FAAError(.unreadable, file: name, "cannot extract from \(archivePath): \(error)")
+                throw zipError(error, file: name, reading: archivePath)
             }
         }
     }
@@ -69,10 +68,10 @@ public struct FAASources: Sendable {
     /// ```swift
     /// let sources = try FAASources.locate("downloads/ReleasableAircraft.zip")
     /// ```
-    public static func locate(_ path: String) throws(FAAError) -> FAASources {
+    public static func locate(_ path: String) throws(LocatedError) -> FAASources {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FAAError(.missingFile, file: path, "no such file or directory")
+            throw LocatedError(.missingFile, file: path, message: "no such file or directory")
         }
         var candidates: [(name: String, location: FAASourceFile.Location)] = []
         if isDirectory.boolValue {
@@ -88,7 +87,9 @@ public struct FAASources: Sendable {
         } else {
             let archive: Archive
             do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
-                throw FAAError(.unreadable, file: path, "expected a directory or a ZIP archive of the FAA files: \(error)")
+                var refused = zipError(error, file: path, reading: "the ZIP archive")
+                refused.expected = "a directory or a ZIP archive of the FAA files"
+                throw refused
             }
             for entry in archive where entry.type == .file {
                 let name = (entry.path as NSString).lastPathComponent
@@ -100,10 +101,10 @@ public struct FAASources: Sendable {
             candidates.first { $0.name.uppercased() == wanted }.map { FAASourceFile(name: $0.name, location: $0.location) }
         }
         guard let reference = find("ACFTREF.TXT") else {
-            throw FAAError(.missingFile, file: path, "expected ACFTREF.txt (the aircraft reference file), found none")
+            throw LocatedError(.missingFile, file: path, message: "expected ACFTREF.txt (the aircraft reference file), found none")
         }
         guard let engine = find("ENGINE.TXT") else {
-            throw FAAError(.missingFile, file: path, "expected ENGINE.txt (the engine reference file), found none")
+            throw LocatedError(.missingFile, file: path, message: "expected ENGINE.txt (the engine reference file), found none")
         }
         var master: [FAASourceFile] = []
         if let whole = find("MASTER.TXT") {
@@ -118,8 +119,25 @@ public struct FAASources: Sendable {
             master = parts.sorted { $0.0 < $1.0 }.map(\.1)
         }
         guard !master.isEmpty else {
-            throw FAAError(.missingFile, file: path, "expected MASTER.txt or its parts MASTER-1.txt…, found none")
+            throw LocatedError(.missingFile, file: path, message: "expected MASTER.txt or its parts MASTER-1.txt…, found none")
         }
         return FAASources(aircraftReference: reference, engine: engine, master: master)
+    }
+}
+
+/// A ZIP archive that could not be read or extracted, in words (ZIPFoundation names its
+/// errors only by case): a file that is no archive is `.wrongKind`, a damaged entry
+/// `.malformed`, a file that cannot be opened `.unreadable`.
+func zipError(_ error: any Error, file: String, reading what: String) -> LocatedError {
+    guard let error = error as? Archive.ArchiveError else { return LocatedError(file, failed: error, doing: "cannot read \(what)") }
+    switch error {
+    case .missingEndOfCentralDirectoryRecord:
+        return LocatedError(.wrongKind, file: file, found: "no ZIP end of central directory record", message: "not a ZIP archive")
+    case .unreadableArchive:
+        return LocatedError(.unreadable, file: file, message: "cannot read \(what): damaged or inaccessible")
+    case .invalidCRC32:
+        return LocatedError(.malformed, file: file, message: "cannot extract from \(what): CRC-32 mismatch")
+    default:
+        return LocatedError(.malformed, file: file, message: "cannot extract from \(what): damaged archive (\(error))")
     }
 }

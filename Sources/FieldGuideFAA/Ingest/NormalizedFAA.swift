@@ -233,8 +233,8 @@ public enum NormalizedFAA {
     private static func check(_ record: CSVRecord, header: [String], file name: String) throws {
         if record.index == 0 {
             guard record.fields == header else {
-                throw FAAError(.badHandOff, file: name, line: record.line,
-                               "expected the normalized header \(header.joined(separator: ",")), found \(record.fields.joined(separator: ","))")
+                throw LocatedError(.badHandOff, file: name, line: record.line,
+                                   message: "expected the normalized header \(header.joined(separator: ",")), found \(record.fields.joined(separator: ","))")
             }
             return
         }
@@ -244,8 +244,8 @@ public enum NormalizedFAA {
     /// A data row must have a field per column of `header`.
     private static func checkWidth(_ record: CSVRecord, header: [String], file name: String) throws {
         guard record.count == header.count else {
-            throw FAAError(.badHandOff, file: name, line: record.line,
-                           "expected \(header.count) fields, found \(record.count)")
+            throw LocatedError(.badHandOff, file: name, line: record.line,
+                               message: "expected \(header.count) fields, found \(record.count)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import FieldGuideDiagnostics
 import Foundation
 
 /// What an input reference names.
@@ -35,7 +36,7 @@ extension PipelineDefinition {
 
     /// Stage indexes in run order (each after every stage it reads from), file order kept
     /// among stages that are ready together.
-    public func stageOrder() throws(PipelineError) -> [Int] {
+    public func stageOrder() throws(LocatedError) -> [Int] {
         let index = Dictionary(uniqueKeysWithValues: stages.enumerated().map { ($1.name, $0) })
         var remaining = stages.map { Set($0.inputs.compactMap { reference($0)?.stage }.compactMap { index[$0] }) }
         var order: [Int] = []
@@ -43,7 +44,7 @@ extension PipelineDefinition {
         while order.count < stages.count {
             guard let next = remaining.indices.first(where: { !done.contains($0) && remaining[$0].isSubset(of: done) }) else {
                 let stuck = remaining.indices.filter { !done.contains($0) }.map { stages[$0].name }
-                throw PipelineError(.invalidDefinition, "\(path): the stages \(stuck.joined(separator: ", ")) read each other's outputs in a cycle")
+                throw LocatedError(.usage, file: path, message: "the stages \(stuck.joined(separator: ", ")) read each other's outputs in a cycle")
             }
             order.append(next)
             done.insert(next)
@@ -78,15 +79,15 @@ extension PipelineDefinition {
     }
 
     /// Every check that does not need the file system.
-    func check(_ document: Document) throws(PipelineError) {
-        func fail(_ steps: [PathStep], _ message: String) -> PipelineError { document.error(at: steps, message) }
+    func check(_ document: Document) throws(LocatedError) {
+        func fail(_ steps: [PathStep], _ message: String) -> LocatedError { document.error(at: steps, message) }
         let namePattern = { (s: String) in
             !s.isEmpty && s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
         }
         guard namePattern(name) else { throw fail([.key("name")], "expected a name of letters, digits, '-', '_' or '.', found '\(name)'") }
         guard !stages.isEmpty else { throw fail([.key("stages")], "expected at least one stage") }
 
-        func checkParameters(_ text: String, _ steps: [PathStep]) throws(PipelineError) {
+        func checkParameters(_ text: String, _ steps: [PathStep]) throws(LocatedError) {
             for p in Self.parameterReferences(in: text) where parameters[p] == nil {
                 throw fail(steps, "unknown parameter '${\(p)}'; parameters are \(parameters.keys.sorted().joined(separator: ", "))")
             }

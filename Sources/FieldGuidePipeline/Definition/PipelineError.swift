@@ -1,10 +1,19 @@
-/// Why a pipeline could not be read, planned, run or published.
+import FieldGuideDiagnostics
+
+/// Why a pipeline run stopped: a required source missing, a stage failed, a guard refused,
+/// another run holding the lock, an interruption, or its own directories failing. The kind is
+/// what the run summary records (`failure`).
 ///
-/// The message names the place: `pipelines/nightly.yaml:42:7: stages[3].args: …` for a
-/// pipeline file, the stage for a failed stage, the guard for a refused publish.
+/// The pipeline file's own errors are ``LocatedError``s (``PipelineDefinition/load(path:)``);
+/// one met while planning or running is kept here as `.invalidDefinition`, its text as it was.
+///
+/// ```swift
+/// do { _ = try PipelinePlan(definition, parameters: ["SOURCES": "/nowhere"]) }
+/// catch where error.kind == .missingSource { print(error) }   // source 'faa' is required but /nowhere/faa does not exist
+/// ```
 public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable, Codable {
-        /// The pipeline file is not valid YAML or not a valid pipeline (usage error).
+        /// The pipeline file, or a parameter set for it, is wrong (usage error).
         case invalidDefinition
         /// A required source is missing or matches nothing.
         case missingSource
@@ -28,11 +37,11 @@ public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { message }
-
-    /// A definition error located in `file` (`file:line:column: message`).
-    static func definition(_ file: String, _ mark: (line: Int, column: Int)?, _ message: String) -> PipelineError {
-        if let mark { return PipelineError(.invalidDefinition, "\(file):\(mark.line):\(mark.column): \(message)") }
-        return PipelineError(.invalidDefinition, "\(file): \(message)")
+    /// A located error met while planning or running: I/O kinds are `.io`, the rest (the
+    /// pipeline file, a parameter) `.invalidDefinition`.
+    public init(_ error: LocatedError) {
+        self.init(error.kind.isUsageOrIO && error.kind != .usage ? .io : .invalidDefinition, error.description)
     }
+
+    public var description: String { message }
 }

@@ -1,3 +1,5 @@
+import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import Yams
 
@@ -5,37 +7,39 @@ extension PipelineDefinition {
     /// Reads and checks a pipeline file.
     ///
     /// Syntax errors, unknown keys, wrong value types and broken references are all reported as
-    /// `file:line:column: where: what was expected, what was found`.
+    /// `file:line:column: where: what was expected, what was found`: a ``LocatedError`` of kind
+    /// `.usage` (the pipeline file is the command's program), or an I/O kind when the file
+    /// cannot be read.
     ///
     /// ```swift
     /// let nightly = try PipelineDefinition.load(path: "pipelines/nightly.yaml")
     /// nightly.stages.map(\.name)   // ["ingest-faa", "emit-aircraft", …]
     /// ```
-    public static func load(path: String) throws(PipelineError) -> PipelineDefinition {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PipelineError(.io, "\(path): cannot read the pipeline file")
+    public static func load(path: String) throws(LocatedError) -> PipelineDefinition {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw LocatedError(path, failed: error, doing: "cannot read the pipeline file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw PipelineError.definition(path, nil, "not UTF-8 text")
+            throw LocatedError(.usage, file: path, message: "not UTF-8 text")
         }
         return try parse(text, path: path)
     }
 
     /// Parses pipeline YAML; `path` names it in errors.
-    public static func parse(_ text: String, path: String) throws(PipelineError) -> PipelineDefinition {
+    public static func parse(_ text: String, path: String) throws(LocatedError) -> PipelineDefinition {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw PipelineError.definition(path, nil, "empty file: expected a mapping with name and stages")
+                throw LocatedError(.usage, file: path, message: "empty file: expected a mapping with name and stages")
             }
             root = node
-        } catch let error as PipelineError {
+        } catch let error as LocatedError {
             throw error
         } catch let error as YamlError {
-            // Yams puts "line:column: error: …" first, with a snippet after it.
-            throw PipelineError(.invalidDefinition, "\(path):\(String(describing: error))")
+            throw Document.error(for: error, path: path)
         } catch {
-            throw PipelineError.definition(path, nil, "\(error)")
+            throw LocatedError(.usage, file: path, message: "not readable as YAML")
         }
         let document = Document(path: path, root: root)
         try document.checkKeys()
@@ -46,7 +50,7 @@ extension PipelineDefinition {
         } catch let error as DecodingError {
             throw document.error(for: error)
         } catch {
-            throw PipelineError.definition(path, nil, "\(error)")
+            throw LocatedError(.usage, file: path, message: "not a pipeline")
         }
         let definition = PipelineDefinition(
             name: file.name, description: file.description, parameters: file.parameters ?? [:],
@@ -109,16 +113,28 @@ struct Document {
         return node
     }
 
-    func mark(at steps: [PathStep]) -> (line: Int, column: Int)? {
-        node(at: steps).mark.map { ($0.line, $0.column) }
+    /// A usage error at `steps` (`pipelines/nightly.yaml:42:7: stages[3].args: …`).
+    func error(at steps: [PathStep], _ message: String) -> LocatedError {
+        let mark = node(at: steps).mark
+        return LocatedError(.usage, file: path, line: mark?.line, column: mark?.column, field: Document.render(steps), message: message)
     }
 
-    func error(at steps: [PathStep], _ message: String) -> PipelineError {
-        .definition(path, mark(at: steps), "\(Document.render(steps)): \(message)")
+    /// A YAML syntax error at the place libyaml stopped, without its source snippet.
+    static func error(for error: YamlError, path: String) -> LocatedError {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            let within = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            return LocatedError(.usage, file: path, line: mark.line, column: mark.column, message: problem + within)
+        case let .duplicatedKeysInMapping(duplicates, context):
+            return LocatedError(.usage, file: path, line: context.mark.line, column: context.mark.column,
+                                message: "duplicated keys \(duplicates.sorted().map { "'\($0)'" }.joined(separator: ", "))")
+        default:
+            return LocatedError(.usage, file: path, message: "not valid YAML: \(error)")
+        }
     }
 
     /// A decoding error with the place it happened and the value found there.
-    func error(for error: DecodingError) -> PipelineError {
+    func error(for error: DecodingError) -> LocatedError {
         func steps(_ codingPath: [CodingKey]) -> [PathStep] {
             codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) }
         }
@@ -134,7 +150,7 @@ struct Document {
             let at = steps(context.codingPath)
             return self.error(at: at, "\(context.debugDescription) (found \(describe(node(at: at))))")
         @unknown default:
-            return .definition(path, nil, "\(error)")
+            return LocatedError(.usage, file: path, message: "not a pipeline")
         }
     }
 
@@ -162,7 +178,7 @@ struct Document {
     }
 
     /// Unknown keys are errors (a misspelt `input:` would otherwise be ignored silently).
-    func checkKeys() throws(PipelineError) {
+    func checkKeys() throws(LocatedError) {
         let top: Set = ["name", "description", "parameters", "sources", "stages", "publish", "guards"]
         try keys(of: [], allowed: top)
         if case .mapping(let sources)? = root.mapping?["sources"] {
@@ -180,7 +196,7 @@ struct Document {
         try keys(of: [.key("guards")], allowed: ["shrink", "rejects"])
     }
 
-    private func keys(of steps: [PathStep], allowed: Set<String>) throws(PipelineError) {
+    private func keys(of steps: [PathStep], allowed: Set<String>) throws(LocatedError) {
         var node = root
         for step in steps {
             switch step {
@@ -194,9 +210,8 @@ struct Document {
         }
         guard let mapping = node.mapping else { return }
         for (key, _) in mapping where !allowed.contains(key.string ?? "") {
-            throw PipelineError.definition(
-                path, key.mark.map { ($0.line, $0.column) },
-                "\(Document.render(steps)): unknown key '\(key.string ?? "?")'; expected one of \(allowed.sorted().joined(separator: ", "))")
+            throw LocatedError(.usage, file: path, line: key.mark?.line, column: key.mark?.column, field: Document.render(steps),
+                               message: "unknown key '\(key.string ?? "?")'; expected one of \(allowed.sorted().joined(separator: ", "))")
         }
     }
 }

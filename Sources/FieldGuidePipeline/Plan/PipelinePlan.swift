@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// A pipeline with its parameters set and its sources found: what a run will do.
@@ -26,8 +27,8 @@ public struct PipelinePlan: Sendable {
     /// Sets parameters and finds sources; a missing required source stops here.
     public init(_ definition: PipelineDefinition, parameters overrides: [String: String] = [:]) throws(PipelineError) {
         for name in overrides.keys.sorted() where definition.parameters[name] == nil {
-            throw PipelineError(.invalidDefinition,
-                                "\(definition.path): no parameter \(name) to set; parameters are \(definition.parameters.keys.sorted().joined(separator: ", "))")
+            throw PipelineError(LocatedError(.usage, file: definition.path,
+                                             message: "no parameter \(name) to set; parameters are \(definition.parameters.keys.sorted().joined(separator: ", "))"))
         }
         let parameters = definition.parameters.merging(overrides) { $1 }
         self.definition = definition
@@ -64,7 +65,7 @@ public struct PipelinePlan: Sendable {
         self.dependencies = definition.stages.map { stage in
             Array(Set(stage.inputs.compactMap { definition.reference($0)?.stage }.compactMap { index[$0] })).sorted()
         }
-        self.order = try definition.stageOrder()
+        do { self.order = try definition.stageOrder() } catch { throw PipelineError(error) }
     }
 
     /// `text` with every `${NAME}` replaced by its value.

@@ -1,6 +1,7 @@
 import FieldGuide
 import FieldGuideArtifact
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// Publishes a run's artifacts into the output directory in one atomic step.
@@ -51,7 +52,7 @@ struct Publisher {
             for ref in spec.artifacts { if let path = file(ref) { try Self.link(path, to: build + "/" + (ref as NSString).lastPathComponent) } }
             for ref in spec.reports { if let path = file(ref) { try Self.link(path, to: build + "/reports/" + (ref as NSString).lastPathComponent) } }
         } catch {
-            throw PipelineError(.io, "assembling the build in \(build): \(error.localizedDescription)")
+            throw PipelineError(.io, "assembling the build in \(build): \(SystemReason.of(error))")
         }
 
         // One manifest for the build: every emit stage's entries.
@@ -67,11 +68,11 @@ struct Publisher {
             manifest.built = manifest.built ?? part.built
         }
         let manifestBytes: [UInt8]
-        do {
-            manifestBytes = try JSON.encode(manifest)
+        do throws(LocatedError) {
+            manifestBytes = try JSON.encode(manifest, for: build + "/manifest.json")
             try AtomicFile.write(manifestBytes, to: build + "/manifest.json")
         } catch {
-            throw PipelineError(.io, "\(build)/manifest.json: \(error)")
+            throw PipelineError(error)
         }
 
         let current = Self.currentBuild(in: outputDirectory)
@@ -99,12 +100,12 @@ struct Publisher {
             }
             report = ChangeReport.combined(parts)
         }
-        do {
+        do throws(LocatedError) {
             let page = report?.markdown() ?? "# Reference data changes\n\nFirst published build: nothing to compare against.\n"
             try AtomicFile.write(page, to: build + "/changes.md")
-            try AtomicFile.write(try JSON.encode(report ?? ChangeReport.combined([])), to: build + "/changes.json")
+            try JSON.write(report ?? ChangeReport.combined([]), to: build + "/changes.json")
         } catch {
-            throw PipelineError(.io, "\(build)/changes.*: \(error)")
+            throw PipelineError(error)
         }
 
         // Move the build in, then swap the links: previous first, current last (the commit point).
@@ -126,7 +127,7 @@ struct Publisher {
         } catch let error as PipelineError {
             throw error
         } catch {
-            throw PipelineError(.io, "publishing \(relativeBuild): \(error.localizedDescription)")
+            throw PipelineError(.io, "publishing \(relativeBuild): \(SystemReason.of(error))")
         }
         prune(buildsDir)
         return .published(build: relativeBuild, changes: report)
@@ -166,10 +167,10 @@ struct Publisher {
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
         guard symlink(target, temporary) == 0 else {
-            throw PipelineError(.io, "\(temporary): cannot create link: \(String(cString: strerror(errno)))")
+            throw PipelineError(.io, "\(temporary): cannot create link: \(SystemReason.errnoText)")
         }
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemReason.errnoText
             unlink(temporary)
             throw PipelineError(.io, "\(path): cannot replace: \(reason)")
         }

@@ -25,7 +25,7 @@ enum ContentDigest {
                     let (digest, bytes) = try FileDigest.sha256(ofFileAt: full)
                     out.append(Entry(relative: relative, bytes: bytes, sha256: digest))
                 } catch {
-                    throw PipelineError(.io, "\(full): cannot read for fingerprinting")
+                    throw PipelineError(.io, "\(full): cannot read for fingerprinting: \(SystemReason.of(error))")
                 }
             }
         }

@@ -1,6 +1,7 @@
 import FieldGuide
 import FieldGuideArtifact
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -87,7 +88,7 @@ public final class PipelineRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         } catch {
-            recorder.fail(PipelineError(.io, "\(work): cannot create the staging directory: \(error.localizedDescription)"))
+            recorder.fail(PipelineError(.io, "\(work): cannot create the staging directory: \(SystemReason.of(error))"))
             return recorder.finish()
         }
         let layout = StageLayout(cache: stateDirectory + "/stages", staging: work + "/stages")
@@ -133,10 +134,10 @@ public final class PipelineRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         } catch {
-            throw PipelineError(.io, "\(stateDirectory): cannot create: \(error.localizedDescription)")
+            throw PipelineError(.io, "\(stateDirectory): cannot create: \(SystemReason.of(error))")
         }
         let fd = open(stateDirectory + "/lock", O_CREAT | O_RDWR, 0o644)
-        guard fd >= 0 else { throw PipelineError(.io, "\(stateDirectory)/lock: cannot open") }
+        guard fd >= 0 else { throw PipelineError(.io, "\(stateDirectory)/lock: cannot open: \(SystemReason.errnoText)") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw PipelineError(.locked, "another run of \(definition.name) is using \(options.outputDirectory)")

@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// Records one run: its id, its `RunSummary` as the run fills it in, and at the end
@@ -96,8 +97,7 @@ struct RunRecorder {
         summary.seconds = Self.seconds(since: start)
         do {
             let runs = outputDirectory + "/runs"
-            try FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
-            try AtomicFile.write(try JSON.encode(summary), to: runs + "/" + summary.run + ".json")
+            try JSON.write(summary, to: runs + "/" + summary.run + ".json")
             try Self.pointLatest(at: summary.run, in: runs)
             summary.summaryWritten = true
         } catch {

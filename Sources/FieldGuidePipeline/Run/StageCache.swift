@@ -1,5 +1,6 @@
 import FieldGuideArtifact
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 
 /// What a successful stage run left: its fingerprint and the hash of every output file.
@@ -46,7 +47,7 @@ struct StageCache {
     func store(_ record: StageRecord, from staged: String, trash: String) throws(PipelineError) {
         let fm = FileManager.default
         do {
-            try AtomicFile.write(try JSON.encode(record), to: staged + "/" + StageRecord.fileName)
+            try JSON.write(record, to: staged + "/" + StageRecord.fileName)
             try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try fm.createDirectory(atPath: trash, withIntermediateDirectories: true)
             let target = path(record.stage)
@@ -54,10 +55,10 @@ struct StageCache {
                 try fm.moveItem(atPath: target, toPath: trash + "/" + record.stage + "-" + UUID().uuidString)
             }
             try fm.moveItem(atPath: staged, toPath: target)
-        } catch let error as ArtifactError {
+        } catch let error as LocatedError {
             throw PipelineError(.io, "caching stage \(record.stage): \(error)")
         } catch {
-            throw PipelineError(.io, "caching stage \(record.stage) in \(directory): \(error.localizedDescription)")
+            throw PipelineError(.io, "caching stage \(record.stage) in \(directory): \(SystemReason.of(error))")
         }
     }
 }

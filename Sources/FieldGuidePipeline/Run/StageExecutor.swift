@@ -70,7 +70,7 @@ final class StageExecutor: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: stage.directory, withIntermediateDirectories: true)
         } catch {
-            throw PipelineError(.io, "\(stage.directory): \(error.localizedDescription)")
+            throw PipelineError(.io, "\(stage.directory): cannot create: \(SystemReason.of(error))")
         }
         emit(.stageStarted(stage: stage.name, command: [stage.executable] + stage.arguments, inputBytes: result.inputBytes))
         let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment)
@@ -185,7 +185,7 @@ private final class DigestMemo: @unchecked Sendable {
             throw PipelineError(.io, "\(path): no such stage executable (build it, or pass --bin)")
         }
         let digest: String
-        do { digest = try FileDigest.sha256(ofFileAt: path).digest } catch { throw PipelineError(.io, error.description) }
+        do { digest = try FileDigest.sha256(ofFileAt: path).digest } catch { throw PipelineError(error) }
         locked { tools[path] = digest }
         return digest
     }

@@ -1,3 +1,4 @@
+import FieldGuideCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -64,7 +65,7 @@ final class StageProcess: @unchecked Sendable {
         } catch {
             try? out.fileHandleForWriting.close()
             try? err.fileHandleForWriting.close()
-            throw PipelineError(.io, "\(executable): cannot start: \(error.localizedDescription)")
+            throw PipelineError(.io, "\(executable): cannot start: \(SystemReason.of(error))")
         }
         // The child has its own copies of the write ends; close ours so reads see EOF.
         try? out.fileHandleForWriting.close()
