@@ -36,16 +36,21 @@ struct IngestExports: ParsableCommand {
     @Option(name: .customLong("icao-types"), help: "ICAO type designators JSON (designator → [name, description, wake class]).")
     var icaoTypes: String?
 
+    @Option(help: "Share of files (0–1) that may fail to read while the stage passes; each is reported and counted (default 0: any fails the stage).")
+    var maxFailedShare: Double = 0
+
     @Option(help: "Birds artifact (output/birds.fgb) or ingest-birds hand-off directory whose names resolve bird names.")
     var birds: String?
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one export file or directory") }
+        guard (0...1).contains(maxFailedShare) else { throw ValidationError("--max-failed-share: expected 0–1, found \(maxFailedShare)") }
     }
 
     func run() throws {
         let log = StageLog(stage: "ingest-exports")
         var options = ExportsIngest.Options()
+        options.maxFailedShare = maxFailedShare
         // An artifact or table named by an option that is wrong is a usage error, whatever is wrong in it.
         if let aircraft {
             do { options.aircraft = try AircraftBundle(path: aircraft) } catch { throw StageFailure(.usageOrIO, error.description) }

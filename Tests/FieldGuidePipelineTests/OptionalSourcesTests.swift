@@ -51,4 +51,27 @@ struct OptionalSourcesTests {
         #expect(run.stderr.contains("pipeline: published"))
         #expect(FileManager.default.fileExists(atPath: output.path + "/current/birds.fgb"))
     }
+
+    @Test("one unreadable export (header a,b): reported and counted, the reference data still publishes; all exports bad: the run fails")
+    func badExportDoesNotHoldTheReferenceData() throws {
+        let directory = try TestPaths.temporaryDirectory("bad-export")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sources = try Self.sources(in: directory, with: ["exports"])
+        try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: sources + "/exports/ebird/broken.csv"))
+        let output = directory.appendingPathComponent("out")
+        let run = try Self.run(sources, output)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("broken.csv:1:1: expected an eBird"))
+        let rejects = try String(contentsOfFile: output.path + "/current/reports/exports-rejects.csv", encoding: .utf8)
+        #expect(rejects.contains("broken.csv"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/current/aircraft.fgb"))
+
+        // Past the share (every export unreadable), ingest-exports fails and nothing publishes.
+        let bad = try Self.sources(in: directory.appendingPathComponent("all-bad"), with: [])
+        try FileManager.default.createDirectory(atPath: bad + "/exports", withIntermediateDirectories: true)
+        try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: bad + "/exports/broken.csv"))
+        let failed = try Self.run(bad, directory.appendingPathComponent("out-bad"))
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(failed.stderr.contains("1 of 1 files could not be read; the others were imported (more than the 50% allowed)"))
+    }
 }

@@ -26,6 +26,10 @@ public struct ExportsIngest {
         /// How the loaded reference data is named in the report (paths as given).
         public var aircraftSource: String?
         public var icaoTypesSource: String?
+        /// The share of files (0…1) that may fail to read while the stage still passes: each
+        /// failed file is reported and counted, the others imported. 0 (the default) fails the
+        /// stage on any unreadable file.
+        public var maxFailedShare: Double = 0
 
         public init(aircraft: AircraftBundle? = nil, icaoTypes: ICAOTypeTable? = nil, birdNames: (any BirdNameResolving)? = nil,
                     aircraftSource: String? = nil, icaoTypesSource: String? = nil) {
@@ -147,7 +151,7 @@ public struct ExportsIngest {
         let observationsBytes = Int(spool.size)
         let observationsSHA256 = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
         result.report.outputs = [.init(file: Self.observationsFile, bytes: observationsBytes, sha256: observationsSHA256)]
-        try result.finish(resolution: resolution, rejects: rejects, outputDirectory: outputDirectory)
+        try result.finish(resolution: resolution, rejects: rejects, maxFailedShare: options.maxFailedShare, outputDirectory: outputDirectory)
         return result
     }
 
@@ -178,7 +182,8 @@ public struct ExportsIngestResult: Sendable {
     public var failedFiles: Int { files.filter { $0.error != nil }.count }
 
     /// Writes the resolution and rejects reports, then the stage report.
-    mutating func finish(resolution: ResolutionReport, rejects: RejectsReport, outputDirectory: String) throws(LocatedError) {
+    mutating func finish(resolution: ResolutionReport, rejects: RejectsReport, maxFailedShare: Double,
+                         outputDirectory: String) throws(LocatedError) {
         let resolutionPath = outputDirectory + "/" + ExportsIngest.resolutionFile
         let resolutionBytes = try JSON.encode(resolution, for: resolutionPath)
         try AtomicFile.write(resolutionBytes, to: resolutionPath)
@@ -197,9 +202,10 @@ public struct ExportsIngestResult: Sendable {
             for (what, n) in file.skipped { report.counts["skipped." + what, default: 0] += n }
         }
         report.counts["failedFiles"] = failedFiles
-        if failedFiles > 0 {
+        if failedFiles > 0, Double(failedFiles) > maxFailedShare * Double(files.count) {
             report.status = .rejected
             report.failure = "\(failedFiles) of \(files.count) files could not be read; the others were imported"
+                + (maxFailedShare > 0 ? " (more than the \(formatPercent(maxFailedShare)) allowed)" : "")
         }
         try report.write(to: outputDirectory + "/" + ExportsIngest.reportFile)
     }
