@@ -83,7 +83,11 @@ extension PipelineCommand {
             switch summary.status {
             case .published, .unchanged, .passed: return
             case .cancelled: throw ExitCode(130)
-            case .failed, .refused: throw ExitCode(StageExit(summary.failure ?? .io).rawValue)
+            case .failed, .refused:
+                // A stage that failed on usage or I/O (its exit 2: a wrong path) passes that on.
+                let stage = summary.stages.first { $0.status == .failed }
+                if summary.failure == .stageFailed, stage?.exitCode == StageExit.usageOrIO.rawValue { throw ExitCode(StageExit.usageOrIO.rawValue) }
+                throw ExitCode(StageExit(summary.failure ?? .io).rawValue)
             }
         }
     }

@@ -34,13 +34,25 @@ struct Validate: ParsableCommand {
     @Option(help: "eBird/Clements taxonomy CSV to link birds to (default: a taxonomy CSV among PATHs).")
     var taxonomy: String?
 
+    @Flag(help: "Pass when no seed file is found (by default finding none is an error: a wrong path).")
+    var allowEmpty = false
+
+    @Flag(help: "Also check files under history/ directories (archives of older generations).")
+    var includeHistory = false
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one file or directory to check") }
     }
 
     func run() throws {
         let log = StageLog(stage: "validate")
-        let report = try SeedValidator(taxonomyPath: taxonomy).validate(paths: paths)
+        var validator = SeedValidator(taxonomyPath: taxonomy)
+        validator.includeHistory = includeHistory
+        let report = try validator.validate(paths: paths)
+        if report.files.isEmpty && !allowEmpty {
+            throw StageFailure(.usageOrIO, "checked 0 files: no seed JSON or taxonomy CSV in \(paths.joined(separator: ", "))"
+                + (includeHistory ? "" : " (history/ skipped; --include-history reads it)") + "; --allow-empty passes anyway")
+        }
         FileHandle.standardOutput.write(Data(try FindingFormatter.format(report, as: format).utf8))
         let kinds = report.files.map { summary in
             summary.generation.map { "\(summary.file) (\(summary.kind.rawValue) \($0.rawValue))" } ?? "\(summary.file) (\(summary.kind.rawValue))"

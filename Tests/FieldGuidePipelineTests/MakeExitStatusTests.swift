@@ -35,6 +35,9 @@ struct MakeExitStatusTests {
         let bad = try Self.make(["validate", "PATHS=Tests/Fixtures/birds/rules", "OUT=\(out.path)"])
         #expect(bad.status == 1, "\(bad.output)")
         #expect(bad.output.contains("validate: error:"))
+        // A path with no seed file is a usage error, not a pass.
+        let wrongPath = try Self.make(["validate", "PATHS=input/faa", "OUT=\(out.path)"])
+        #expect(wrongPath.status == 2, "\(wrongPath.output)")
     }
 
     @Test("make faa: 1 for a MASTER with the wrong header, 2 for a source that does not exist")

@@ -107,6 +107,9 @@ public struct SeedValidationReport: Sendable, Codable {
 public struct SeedValidator: Sendable {
     public var taxonomyPath: String?
     public var maxDepth: Int
+    /// Whether a directory walk descends into `history/` (archives of older generations, which
+    /// fail today's rules by design). Named files are always read.
+    public var includeHistory = false
 
     public init(taxonomyPath: String? = nil, maxDepth: Int = JSONParser.defaultMaxDepth) {
         self.taxonomyPath = taxonomyPath
@@ -133,7 +136,7 @@ public struct SeedValidator: Sendable {
     /// `check(paths:)`, also giving the taxonomy the databases were linked with (their
     /// `taxonLinks`): read once, for the ingest to link its other sources with.
     func checkAndLink(paths: [String]) throws(LocatedError) -> (files: [SeedFile], taxonomy: Taxonomy?) {
-        let located = try Self.expand(paths)
+        let located = try Self.expand(paths, includeHistory: includeHistory)
         var files: [SeedFile] = []
         var sinks: [FindingSink] = []
         var documents: [Int: JSONDocument] = [:]
@@ -255,7 +258,7 @@ public struct SeedValidator: Sendable {
     }
 
     /// Files named, and `*.json`/`*.csv` files under directories named (sorted, hidden ones skipped).
-    static func expand(_ paths: [String]) throws(LocatedError) -> [Located] {
+    static func expand(_ paths: [String], includeHistory: Bool = false) throws(LocatedError) -> [Located] {
         var out: [Located] = []
         var seen = Set<String>()
         func append(_ path: String, explicit: Bool) {
@@ -276,7 +279,9 @@ public struct SeedValidator: Sendable {
             }
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
-                if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+                let parts = relative.split(separator: "/")
+                if parts.contains(where: { $0.hasPrefix(".") }) { continue }
+                if !includeHistory, parts.dropLast().contains(where: { $0.lowercased() == "history" }) { continue }
                 let lower = relative.lowercased()
                 guard lower.hasSuffix(".json") || lower.hasSuffix(".csv") else { continue }
                 found.append(relative)
