@@ -221,8 +221,11 @@ extension FieldGuideCommand {
                 let data: Data
                 do { data = try Data(contentsOf: URL(fileURLWithPath: rules)) } catch { throw LocatedError(rules, failed: error) }
                 text = String(decoding: data, as: UTF8.self)
-            } else {
+            } else if let first = rules.trimmingCharacters(in: .whitespaces).first, first == "[" || first == "{" {
                 text = rules
+            } else {
+                // Neither a file nor JSON: most likely a file that is not there.
+                throw LocatedError(.missingFile, file: rules, message: "No such file or directory (--rules takes a JSON file or inline JSON)")
             }
             let bundle = try options.open()
             let assigned = try bundle.autoAssign(try WatchlistRule.decode(json: text))

@@ -54,5 +54,9 @@ struct MakeExitStatusTests {
         #expect(rejected.status == 1, "\(rejected.output)")
         let missing = try Self.make(["faa", "SOURCES=\(out.path)/nonexistent", "OUT=\(out.path)/build"])
         #expect(missing.status == 2, "\(missing.output)")
+        // make birds over a directory that is not there: named, exit 2, no raw find: error.
+        let birds = try Self.make(["birds", "SOURCES=\(out.path)/nonexistent", "OUT=\(out.path)/build"])
+        #expect(birds.status == 2 && birds.output.contains("nonexistent: no such directory"), "\(birds.output)")
+        #expect(!birds.output.contains("find:"))
     }
 }

@@ -42,6 +42,9 @@ public final class ArtifactFile: @unchecked Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .io(path: path, reason: (info.st_mode & S_IFMT) == S_IFDIR ? "is a directory, not an artifact file" : "not a regular file")
+        }
         let size = Int(info.st_size)
         guard size >= ArtifactFormat.headerSize else {
             if size >= 8, let head = try? Self.readPrefix(fd: fd, count: 8), head != ArtifactFormat.magic {

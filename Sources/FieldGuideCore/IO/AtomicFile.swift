@@ -16,6 +16,21 @@ public enum AtomicFile {
         try writer.commit()
     }
 
+    /// Creates `directory` if needed and checks it can take new files, before a stage spends
+    /// time reading its inputs: an unwritable output is a usage or I/O error found first.
+    ///
+    /// ```swift
+    /// try AtomicFile.prepareDirectory("output/stage/faa")
+    /// ```
+    public static func prepareDirectory(_ directory: String) throws(LocatedError) {
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw LocatedError(.unwritable, file: directory, message: "cannot create the output directory: \(SystemReason.of(error))")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw LocatedError(.unwritable, file: directory, message: "cannot write into the output directory: \(SystemReason.errnoText)")
+        }
+    }
+
     /// Writes UTF-8 text atomically.
     public static func write(_ text: String, to path: String) throws(LocatedError) {
         try write(Array(text.utf8), to: path)

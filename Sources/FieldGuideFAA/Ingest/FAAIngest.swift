@@ -39,6 +39,7 @@ public struct FAAIngest: Sendable {
     /// file order (`MasterMerge` settles every row's fate); once every file is in and no file
     /// rejected too many rows, the outputs are committed.
     public func run(sources: FAASources, outputDirectory: String) throws -> StageReport {
+        try AtomicFile.prepareDirectory(outputDirectory)
         var log = Log()
         do {
             // The reference files on a thread of their own while MASTER is read: its rows are

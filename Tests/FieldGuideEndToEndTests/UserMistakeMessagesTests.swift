@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Ordinary mistakes get an answer that names what is wrong, with the documented exit status.
+@Suite("Mistakes named: missing rules file, a directory as an artifact, an unwritable output")
+struct UserMistakeMessagesTests {
+    @Test("watchlist --rules with a file that is not there: the file named, exit 2 (not 'expected JSON')")
+    func missingRulesFile() throws {
+        let run = try TestPaths.run("fieldguide", ["watchlist", "--rules", "no-such-rules.json", "--bundle", "input/birds"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no-such-rules.json: No such file or directory"), "\(run.stderr)")
+        #expect(!run.stderr.contains("expected JSON"))
+    }
+
+    @Test("inspect or query a directory: 'is a directory', exit 2 (not 'mmap failed: No such device')")
+    func directoryAsArtifact() throws {
+        let run = try TestPaths.run("fieldguide", ["inspect", "input"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("input: cannot read artifact: is a directory"), "\(run.stderr)")
+        #expect(!run.stderr.contains("mmap"))
+    }
+
+    @Test("ingest-faa with an output it cannot create: exit 2 before reading any input, no report written")
+    func unwritableOutput() throws {
+        let directory = try TestPaths.temporaryDirectory("unwritable")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let run = try TestPaths.run("ingest-faa", ["input/faa", "--output", file.path + "/stage"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("cannot create the output directory"), "\(run.stderr)")
+        #expect(!run.stderr.contains("rows read"))
+    }
+}
