@@ -82,7 +82,16 @@ extension ParsableCommand {
     /// printed as it renders it, with the usage line, and exits 2 (0 for help).
     public static func runStage(name: String) -> Never {
         do {
-            var command = try parseAsRoot()
+            var command: ParsableCommand
+            do { command = try parseAsRoot() } catch {
+                // A mistyped option is named first: ArgumentParser may report a missing
+                // required option (--output) instead of the mistyped one (--ouput).
+                if exitCode(for: error) != .success, let unknown = unknownOption(in: Array(CommandLine.arguments.dropFirst())) {
+                    FileHandle.standardError.write(Data((unknown + "\n").utf8))
+                    Foundation.exit(StageExit.usageOrIO.rawValue)
+                }
+                throw error
+            }
             try command.run()
             Foundation.exit(StageExit.success.rawValue)
         } catch let code as ExitCode {
@@ -98,5 +107,37 @@ extension ParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(StageExit.usageOrIO.rawValue)
         }
+    }
+}
+
+extension ParsableCommand {
+    /// "Error: unknown option '--ouput'; did you mean '--output'?" with the (sub)command's
+    /// usage, for the first `--option` the command does not take; nil when every one is known.
+    static func unknownOption(in arguments: [String]) -> String? {
+        var command: ParsableCommand.Type = self
+        for argument in arguments where !argument.hasPrefix("-") {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            command = sub
+        }
+        let help = helpMessage(for: command, columns: 1000)
+        var known: Set<String> = ["--help", "--version"]
+        var rest = help[...]
+        while let start = rest.range(of: "--") {
+            let name = rest[start.lowerBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+            if name.count > 2 { known.insert(String(name)) }
+            rest = rest[start.upperBound...]
+        }
+        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+            let option = String(argument.prefix { $0 != "=" })
+            guard !known.contains(option) else { continue }
+            let closest = EditDistance.closest(to: option, among: Array(known), count: 1)
+            let usage = usageString(for: command)
+            let root: String = Self._commandName
+            let sub: String = command._commandName
+            let commandName = root == sub ? root : root + " " + sub
+            return "Error: unknown option '\(option)'" + (closest.first.map { "; did you mean '\($0)'?" } ?? "")
+                + "\nUsage: \(usage)\n  See '\(commandName) --help' for more information."
+        }
+        return nil
     }
 }

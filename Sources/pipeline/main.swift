@@ -60,12 +60,24 @@ extension PipelineCommand {
         @Option(help: "Directory of the stage executables (default: beside this executable).") var bin: String?
         @Option(help: "Stages to run at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
         @Flag(help: "Run every stage, ignoring fingerprints.") var force = false
+        @Option(help: "Accept a guard's refusal on purpose, recorded in the run summary: shrink:SOURCE or rejects:SOURCE (repeatable).")
+        var accept: [String] = []
         @Option(help: "Progress display: auto (a bar on a terminal), bar or plain.") var progress: ProgressMode = .auto
+
+        func validate() throws {
+            for item in accept {
+                let parts = item.split(separator: ":")
+                guard parts.count == 2, ["shrink", "rejects"].contains(parts[0]), !parts[1].isEmpty else {
+                    throw ValidationError("--accept: expected shrink:SOURCE or rejects:SOURCE (shrink:MASTER), found \(item)")
+                }
+            }
+        }
 
         func run() throws {
             let definition = try common.definition()
-            let options = PipelineRunner.Options(outputDirectory: output, toolDirectory: bin ?? executableDirectory(),
+            var options = PipelineRunner.Options(outputDirectory: output, toolDirectory: bin ?? executableDirectory(),
                                                  jobs: jobs, force: force)
+            options.accept = Set(accept.map { $0.replacingOccurrences(of: ":", with: " ") })
             let runner = PipelineRunner(definition: definition, parameters: try common.parameters(), options: options)
             let display = Display(bar: progress == .bar || (progress == .auto && isatty(STDERR_FILENO) == 1))
             let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
@@ -186,7 +198,7 @@ final class Display: @unchecked Sendable {
             if let rows = s.rows { text += "; rows read \(formatCount(rows.read)), rejected \(formatCount(rows.rejected))" }
             line(text)
         case .guardChecked(let g):
-            if g.held { guardsHeld += 1 } else { line("guard \(g.name) REFUSED: \(g.detail)") }
+            if g.held { guardsHeld += 1 } else if g.accepted == true { line("guard \(g.name) ACCEPTED (--accept): \(g.detail)") } else { line("guard \(g.name) REFUSED: \(g.detail)") }
         case .publishing(let message):
             if guardsHeld > 0 { line("pipeline: \(guardsHeld) guards held (details in the run summary)") }
             line("pipeline: \(message)")

@@ -310,7 +310,11 @@ struct FAAIngestTests {
         let path = try TestPaths.temporaryDirectory("faa-bad").appendingPathComponent("x.zip")
         try Data("not a zip".utf8).write(to: path)
         let error = #expect(throws: LocatedError.self) { try FAASources.locate(path.path) }
-        #expect(error?.kind == .wrongKind)
+        #expect(error?.kind == .usage)   // the wrong file given: exit 2, as a usage or I/O error
         #expect(error?.description == "\(path.path): not a ZIP archive (expected a directory or a ZIP archive of the FAA files; found no ZIP end of central directory record)")
+        // Through the executable: an HTML error page saved as the ZIP exits 2, naming it.
+        try Data("<html>403 Forbidden</html>".utf8).write(to: path)
+        let run = try TestPaths.run("ingest-faa", [path.path, "--output", path.deletingLastPathComponent().path + "/out"])
+        #expect(run.status == 2 && run.stderr.contains("x.zip: not a ZIP archive"), "\(run.stderr)")
     }
 }

@@ -279,6 +279,16 @@ struct NightlyEndToEndTests {
         #expect(refused.log.contains("guard shrink MASTER REFUSED"))
         #expect(h.published().current == before.current)
         #expect(h.published().aircraft == before.aircraft)
+
+        // Accepted on purpose: published, and the run summary says the guard was accepted.
+        #expect(try h.run(["--accept", "shrink:MASTR"]).status == 1)   // another guard's name accepts nothing
+        #expect(try h.run(["--accept", "shrink"]).status == 2)          // not SOURCE:NAME: a usage error
+        let accepted = try h.run(["--accept", "shrink:MASTER"])
+        #expect(accepted.status == 0, "\(accepted.log)")
+        #expect(accepted.summary?.status == .published)
+        #expect(accepted.summary?.guards.first { $0.name == "shrink MASTER" }?.accepted == true)
+        #expect(accepted.log.contains("guard shrink MASTER ACCEPTED (--accept): 20 → 18 rows read (−10%)"))
+        #expect(h.published().current != before.current)
     }
 
     @Test("a run killed while emitting leaves the published build untouched; the next run publishes")

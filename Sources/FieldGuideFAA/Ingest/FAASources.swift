@@ -126,13 +126,14 @@ public struct FAASources: Sendable {
 }
 
 /// A ZIP archive that could not be read or extracted, in words (ZIPFoundation names its
-/// errors only by case): a file that is no archive is `.wrongKind`, a damaged entry
-/// `.malformed`, a file that cannot be opened `.unreadable`.
+/// errors only by case): a file that is no archive is a usage error (exit 2: the wrong file
+/// was given, such as an HTML error page saved as the ZIP), a damaged entry `.malformed`, a
+/// file that cannot be opened `.unreadable`.
 func zipError(_ error: any Error, file: String, reading what: String) -> LocatedError {
     guard let error = error as? Archive.ArchiveError else { return LocatedError(file, failed: error, doing: "cannot read \(what)") }
     switch error {
     case .missingEndOfCentralDirectoryRecord:
-        return LocatedError(.wrongKind, file: file, found: "no ZIP end of central directory record", message: "not a ZIP archive")
+        return LocatedError(.usage, file: file, found: "no ZIP end of central directory record", message: "not a ZIP archive")
     case .unreadableArchive:
         return LocatedError(.unreadable, file: file, message: "cannot read \(what): damaged or inaccessible")
     case .invalidCRC32:

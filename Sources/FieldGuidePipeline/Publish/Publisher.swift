@@ -27,6 +27,8 @@ struct Publisher {
     let runID: String
     /// Where the new build is assembled before it moves into `builds/`.
     let staging: String
+    /// Guards whose refusal is accepted on purpose (`shrink MASTER`): recorded, not refusing.
+    var accept: Set<String> = []
 
     static let currentLink = "current"
     static let previousLink = "previous"
@@ -83,9 +85,14 @@ struct Publisher {
         }
 
         let published = currentManifestData.flatMap { try? Manifest.decode(from: $0) }
-        let results = Guards.check(guards, new: manifest, published: published)
+        let results = Guards.check(guards, new: manifest, published: published).map { result in
+            var result = result
+            if !result.held && accept.contains(result.name) { result.accepted = true }
+            return result
+        }
         results.forEach(onGuard)
-        if results.contains(where: { !$0.held }) { return .refused(results.filter { !$0.held }) }
+        let refusing = results.filter { !$0.held && $0.accepted != true }
+        if !refusing.isEmpty { return .refused(refusing) }
 
         // The morning-after report against the current build.
         var report: ChangeReport?

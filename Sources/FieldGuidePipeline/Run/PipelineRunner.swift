@@ -39,6 +39,8 @@ public final class PipelineRunner: Sendable {
         public var environment: [String: String]
         /// Run every stage even when its fingerprint matches.
         public var force: Bool
+        /// Guards whose refusal is accepted for this run (`shrink MASTER`), recorded as such.
+        public var accept: Set<String> = []
 
         public init(outputDirectory: String, toolDirectory: String, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                     environment: [String: String] = ProcessInfo.processInfo.environment, force: Bool = false) {
@@ -114,7 +116,7 @@ public final class PipelineRunner: Sendable {
     /// Assembles, guards and publishes the build from the stages' cached outputs.
     private func publish(_ spec: PublishSpec, layout: StageLayout, work: String, dropped: Set<String>, recorder: inout RunRecorder) {
         let publisher = Publisher(outputDirectory: options.outputDirectory, spec: spec, guards: definition.guards,
-                                  runID: recorder.runID, staging: work)
+                                  runID: recorder.runID, staging: work, accept: options.accept)
         do {
             let outcome = try publisher.publish(file: { ref in
                 guard case .stageFile(let stage, let file)? = definition.reference(ref) else { return ref }

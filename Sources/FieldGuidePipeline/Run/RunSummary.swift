@@ -50,6 +50,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var name: String
         public var held: Bool
         public var detail: String
+        /// A guard that did not hold but was accepted on purpose (`pipeline run --accept`).
+        public var accepted: Bool?
     }
 
     public var pipeline: String
