@@ -123,7 +123,7 @@ let package = Package(
         stage("pipeline", ["FieldGuidePipeline"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
-        .target(name: "TestSupport", dependencies: ["FieldGuideArtifact"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter"], path: "Tests/TestSupport"),
         .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "FieldGuideDiagnostics", "FieldGuideWorkers", "TestSupport"]),
         .testTarget(
             name: "FieldGuideArtifactTests",

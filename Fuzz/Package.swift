@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: [
             .product(name: "FieldGuide", package: "FieldGuide"),
             .product(name: "FieldGuideArtifact", package: "FieldGuide"),
+            .product(name: "FieldGuideArtifactWriter", package: "FieldGuide"),
             .product(name: "FieldGuideExports", package: "FieldGuide"),
         ]),
     ] + targets.map { .executableTarget(name: $0, dependencies: library) },

@@ -199,3 +199,27 @@ extension Manifest.Section {
         self.init(tag: info.tag, offset: info.offset, length: info.length, rows: info.rows, crc32: info.crc32)
     }
 }
+
+extension ArtifactBuilder {
+    /// Recomputes section `index`'s CRC-32 in the section table, then the header's, in place:
+    /// for tools that change a section's bytes on purpose (the crafted-artifact tests and the
+    /// fuzzers' mutator, which keep every checksum valid so inputs reach the readers). Does
+    /// nothing to bytes that are not a whole artifact header and table.
+    ///
+    /// ```swift
+    /// bytes.withUnsafeMutableBytes { ArtifactBuilder.reseal($0, section: 2) }
+    /// ```
+    public static func reseal(_ bytes: UnsafeMutableRawBufferPointer, section index: Int) {
+        let raw = UnsafeRawBufferPointer(bytes)
+        guard raw.count >= ArtifactFormat.headerSize, Array(raw[0..<8]) == ArtifactFormat.magic else { return }
+        let count = Int(raw.le(UInt32.self, 16))
+        let tableEnd = ArtifactFormat.headerSize + count * ArtifactFormat.sectionEntrySize
+        guard index >= 0, index < count, count < 4096, tableEnd <= raw.count else { return }
+        let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
+        let offset = Int(raw.le(UInt64.self, entry + 8)), length = Int(raw.le(UInt64.self, entry + 16))
+        guard offset >= tableEnd, length >= 0, offset <= raw.count - length else { return }
+        bytes.storeBytes(of: CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])).littleEndian,
+                         toByteOffset: entry + 4, as: UInt32.self)
+        bytes.storeBytes(of: ArtifactFormat.headerChecksum(raw, tableEnd: tableEnd).littleEndian, toByteOffset: 20, as: UInt32.self)
+    }
+}

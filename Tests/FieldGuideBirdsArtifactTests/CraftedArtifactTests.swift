@@ -64,7 +64,7 @@ struct CraftedBirdsArtifactTests {
             let at = Int(section.offset) + row * layout.stride + layout.offsets[BirdsSchema.TaxonColumn.speciesRow.rawValue]
             withUnsafeBytes(of: UInt32(1_000_000).littleEndian) { for i in 0..<4 { bytes[at + i] = $0[i] } }
         }
-        ArtifactSurgery.reseal(&bytes, sectionIndex: index, offset: Int(section.offset), length: Int(section.length))
+        ArtifactSurgery.reseal(&bytes, sectionIndex: index)
         let crafted = directory.appendingPathComponent("crafted.fgb")
         try Data(bytes).write(to: crafted)
         let birds = try BirdsBundle(path: crafted.path)
@@ -91,7 +91,7 @@ struct CraftedBirdsArtifactTests {
         // The last "a" of the string data becomes É in Latin-1 (0xC9), as in "JON\xC9THON".
         let at = try #require((dataStart..<end).last { bytes[$0] == UInt8(ascii: "a") })
         bytes[at] = 0xC9
-        ArtifactSurgery.reseal(&bytes, sectionIndex: index, offset: start, length: Int(section.length))
+        ArtifactSurgery.reseal(&bytes, sectionIndex: index)
         let crafted = directory.appendingPathComponent("crafted.fgb")
         try Data(bytes).write(to: crafted)
         #expect {

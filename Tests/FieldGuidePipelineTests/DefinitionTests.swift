@@ -72,7 +72,7 @@ struct DefinitionTests {
             tool: a
             inputs: [faa]
             args: ["{faa}", --output, "{out}", [--taxonomy, "{faa}"], "${SOURCES}", "${EMPTY}"]
-        """).replacingOccurrences(of: "{ SOURCES: input }", with: "{ SOURCES: input, EMPTY: \"\" }"), path: "p.yaml")
+        """).replacingOccurrences(of: "{ SOURCES: input }", with: #"{ SOURCES: input, EMPTY: "" }"#), path: "p.yaml")
         let input = TestPaths.input.path
         let plan = try PipelinePlan(definition, parameters: ["SOURCES": input])
         let full = plan.arguments(0) { $0 == "out" ? ["OUT"] : ["x.txt", "y.txt"] }

@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import Foundation
 
 /// Structure-aware mutation of artifacts for hostile-input tests: a changed word inside a
@@ -28,7 +29,7 @@ public enum ArtifactSurgery {
                 for value in values {
                     var bytes = original
                     withUnsafeBytes(of: value.littleEndian) { for i in 0..<4 { bytes[start + word * 4 + i] = $0[i] } }
-                    reseal(&bytes, sectionIndex: index, offset: start, length: Int(section.length))
+                    reseal(&bytes, sectionIndex: index)
                     out.append(Variant(section: section.tag, offset: word * 4, value: value, data: bytes))
                 }
             }
@@ -37,21 +38,7 @@ public enum ArtifactSurgery {
     }
 
     /// Recomputes one section's CRC-32 in the section table, then the header's.
-    public static func reseal(_ bytes: inout [UInt8], sectionIndex: Int, offset: Int, length: Int) {
-        let entry = ArtifactFormat.headerSize + sectionIndex * ArtifactFormat.sectionEntrySize
-        let crc = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length])) }
-        put(crc, into: &bytes, at: entry + 4)
-        let count = bytes.withUnsafeBytes { Int($0.le(UInt32.self, 16)) }
-        let tableEnd = ArtifactFormat.headerSize + count * ArtifactFormat.sectionEntrySize
-        let header = bytes.withUnsafeBytes { raw -> UInt32 in
-            var c = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<20]))
-            c = [UInt8](repeating: 0, count: 4).withUnsafeBytes { CRC32.checksum($0, seed: c) }
-            return CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[24..<tableEnd]), seed: c)
-        }
-        put(header, into: &bytes, at: 20)
-    }
-
-    private static func put(_ value: UInt32, into bytes: inout [UInt8], at offset: Int) {
-        withUnsafeBytes(of: value.littleEndian) { for i in 0..<4 { bytes[offset + i] = $0[i] } }
+    public static func reseal(_ bytes: inout [UInt8], sectionIndex: Int) {
+        bytes.withUnsafeMutableBytes { ArtifactBuilder.reseal($0, section: sectionIndex) }
     }
 }

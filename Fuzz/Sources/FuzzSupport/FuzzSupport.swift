@@ -1,5 +1,6 @@
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideExports
 import Foundation
 
@@ -57,29 +58,26 @@ public enum Fuzz {
     }
 }
 
-/// Structure-aware mutation of an artifact: one word inside one section changed, that section's
-/// CRC-32 and the header's recomputed, so the result passes every checksum.
+/// Structure-aware mutation of an artifact: one word inside one section changed, then the
+/// checksums resealed (`ArtifactBuilder.reseal`), so the result passes every check.
 public enum ArtifactMutator {
     public static func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
         var random = SplitMix(state: UInt64(seed))
         let bytes = UnsafeMutableRawBufferPointer(start: data, count: size)
-        guard size >= ArtifactFormat.headerSize, Array(bytes[0..<8]) == ArtifactFormat.magic else { return size }
-        let count = Int(UnsafeRawBufferPointer(bytes).le(UInt32.self, 16))
+        let raw = UnsafeRawBufferPointer(bytes)
+        guard size >= ArtifactFormat.headerSize, Array(raw[0..<8]) == ArtifactFormat.magic else { return size }
+        let count = Int(raw.le(UInt32.self, 16))
         let tableEnd = ArtifactFormat.headerSize + count * ArtifactFormat.sectionEntrySize
         guard count > 0, count < 4096, tableEnd <= size else { return size }
         let index = Int.random(in: 0..<count, using: &random)
         let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
-        let offset = Int(UnsafeRawBufferPointer(bytes).le(UInt64.self, entry + 8))
-        let length = Int(UnsafeRawBufferPointer(bytes).le(UInt64.self, entry + 16))
-        guard offset >= tableEnd, length >= 4, offset + length <= size else { return size }
+        let offset = Int(raw.le(UInt64.self, entry + 8)), length = Int(raw.le(UInt64.self, entry + 16))
+        guard offset >= tableEnd, length >= 4, offset <= size - length else { return size }
         let at = offset + Int.random(in: 0..<(length / 4), using: &random) * 4
         let values: [UInt32] = [0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x00FF_FFFF, UInt32.random(in: 0...UInt32.max, using: &random),
-                                UInt32(UnsafeRawBufferPointer(bytes).le(UInt32.self, at)) &+ 1]
-        put(values.randomElement(using: &random)!, bytes, at)
-        put(CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])), bytes, entry + 4)
-        var crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<20]))
-        crc = [UInt8](repeating: 0, count: 4).withUnsafeBytes { CRC32.checksum($0, seed: crc) }
-        put(CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[24..<tableEnd]), seed: crc), bytes, 20)
+                                raw.le(UInt32.self, at) &+ 1]
+        bytes.storeBytes(of: values.randomElement(using: &random)!.littleEndian, toByteOffset: at, as: UInt32.self)
+        ArtifactBuilder.reseal(bytes, section: index)
         _ = maxSize
         return size
     }
@@ -95,8 +93,16 @@ public enum ArtifactMutator {
             return z ^ (z >> 31)
         }
     }
+}
 
-    private static func put(_ value: UInt32, _ bytes: UnsafeMutableRawBufferPointer, _ at: Int) {
-        withUnsafeBytes(of: value.littleEndian) { for i in 0..<4 { bytes[at + i] = $0[i] } }
+extension Fuzz {
+    /// One artifact input: written as a file, opened header-only and fully, queried whenever
+    /// it opens (`open` is the bundle's initializer, `exercise` its queries).
+    public static func artifact<Bundle>(_ start: UnsafeRawPointer, _ count: Int, as name: String,
+                                        open: (String, ArtifactFile.Verification) throws -> Bundle, exercise: (Bundle) -> Void) {
+        let path = write(start, count, as: name)
+        for verification in [ArtifactFile.Verification.headerOnly, .full] {
+            if let bundle = try? open(path, verification) { exercise(bundle) }
+        }
     }
 }

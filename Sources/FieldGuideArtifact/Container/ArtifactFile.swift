@@ -128,9 +128,7 @@ public final class ArtifactFile: @unchecked Sendable {
         guard count < 4096, tableEnd <= bytes.count else {
             throw .truncated(path: path, expectedBytes: UInt64(tableEnd), foundBytes: UInt64(bytes.count))
         }
-        var crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<20]))
-        crc = [UInt8](repeating: 0, count: 4).withUnsafeBytes { CRC32.checksum($0, seed: crc) }
-        crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[24..<tableEnd]), seed: crc)
+        let crc = ArtifactFormat.headerChecksum(bytes, tableEnd: tableEnd)
         guard crc == storedCRC else {
             throw .checksumMismatch(path: path, section: "header", expected: storedCRC, found: crc)
         }

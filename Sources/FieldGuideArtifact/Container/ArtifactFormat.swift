@@ -29,6 +29,14 @@ public enum ArtifactFormat {
     public static let sectionEntrySize = 32
     /// Sections start on multiples of this.
     public static let alignment = 8
+
+    /// The header's CRC-32 as stored at offset 20: the first 20 bytes, that field as zeros,
+    /// then the rest of the header and the section table, up to `tableEnd`.
+    public static func headerChecksum(_ bytes: UnsafeRawBufferPointer, tableEnd: Int) -> UInt32 {
+        var crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<20]))
+        crc = withUnsafeBytes(of: UInt32(0)) { CRC32.checksum($0, seed: crc) }
+        return CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[24..<tableEnd]), seed: crc)
+    }
 }
 
 /// A four-character code naming an artifact kind or a section.
