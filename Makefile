@@ -7,6 +7,8 @@ SOURCES    ?= input/faa
 OUT        ?= output
 BENCH_DATA ?= bench-data
 ROUNDS     ?= 9
+ICAO_TYPES ?=
+MODES      ?=
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize
@@ -64,10 +66,14 @@ NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SO
 nightly: build
 	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --output "$(OUT)")
 
-## faa: the aircraft artifact from any FAA download: make faa SOURCES=dir-or-zip OUT=dir
+## faa: from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [ICAO_TYPES=file] [MODES=file]: the
+## manufacturer index (aircraft-index.fgb) always, the registry (aircraft.fgb) when the download has MASTER.
 faa: build
-	@$(call stage,$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa")
-	@$(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)")
+	@$(call stage,$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa" --master-optional)
+	@$(call stage,$(BIN)/emit-aircraft-index "$(OUT)/stage/faa" --output "$(OUT)" \
+	  $(if $(ICAO_TYPES),--icao-types "$(ICAO_TYPES)") $(if $(MODES),--modes "$(MODES)"))
+	@if [ -f "$(OUT)/stage/faa/registrations.csv" ]; then $(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)"); \
+	else echo "make faa: no MASTER in $(SOURCES): the manufacturer index only"; fi
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -148,7 +154,6 @@ birds: build
 ## exports: normalized observations from metadata exports: make exports [SOURCES=files-or-dirs] [OUT=dir]
 ## (SOURCES defaults to input/exports here; --aircraft is used when OUT/aircraft.fgb exists;
 ##  ICAO_TYPES=../shared/data/aircraft/icao-types.json resolves ICAO type designators)
-ICAO_TYPES ?=
 EXPORT_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input/exports)
 .PHONY: exports
 exports: deps
