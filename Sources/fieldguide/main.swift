@@ -284,7 +284,7 @@ extension FieldGuideCommand {
             var pairs: [(String, String)] = [(old, new)]
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: old, isDirectory: &isDirectory), isDirectory.boolValue {
-                pairs = ["aircraft.fgb", "aircraft-index.fgb", "birds.fgb"]
+                pairs = ["aircraft-index.fgb", "aircraft.fgb", "birds.fgb"]   // the manifest's order, as the nightly reports
                     .filter { FileManager.default.fileExists(atPath: old + "/" + $0) && FileManager.default.fileExists(atPath: new + "/" + $0) }
                     .map { (old + "/" + $0, new + "/" + $0) }
                 guard !pairs.isEmpty else { throw StageFailure(.usageOrIO, "\(old) and \(new) hold no artifact in common") }

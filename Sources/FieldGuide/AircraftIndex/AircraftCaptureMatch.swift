@@ -37,8 +37,9 @@ extension AircraftIndex {
     /// Ranks the ACFTREF models a capture may be: its manufacturer and model text searched among
     /// the models (and the model text alone), the models the crosswalk gives its designator,
     /// each scored by its text, by the crosswalk (registrations of this designator, +0.3 × their
-    /// share; another designator, −0.15 × its share) and by the type description (class, engine
-    /// count and engine type against ACFTREF's codes, ±0.05 each).
+    /// share; another designator, −0.15 × its share, unless the type's name does not name the
+    /// capture's manufacturer: then the designator is likely the recognizer's slip) and by the
+    /// type description (class, engine count and engine type against ACFTREF's codes, ±0.05 each).
     ///
     /// ```swift
     /// let match = index.match(designator: "C172", manufacturer: "Cessna", model: "172S")
@@ -70,8 +71,10 @@ extension AircraftIndex {
             }
         }
         let description = type.map { ICAODescription($0.description) }
+        let trusted = type.map { Self.agrees($0, manufacturer: manufacturer ?? "") } ?? false
         var candidates = scored.map { row, value in
-            candidate(IndexModel(index: self, row: row), text: value.text, reasons: value.reasons, designator: type, description: description)
+            candidate(IndexModel(index: self, row: row), text: value.text, reasons: value.reasons, designator: type, trusted: trusted,
+                      description: description)
         }
         candidates.sort { a, b in
             if a.score != b.score { return a.score > b.score }
@@ -83,7 +86,17 @@ extension AircraftIndex {
                             candidates: Array(candidates.prefix(max(0, limit))))
     }
 
-    private func candidate(_ model: IndexModel, text: Double, reasons: [String], designator: TypeDesignator?,
+    /// Whether the type's name starts with the manufacturer's first word (`CESSNA 172 Skyhawk`
+    /// for `Cessna`): a designator that does not is likely the recognizer's slip, and its
+    /// crosswalk counts only for the models it names, never against the others. A type with no
+    /// name, or a capture with no manufacturer, is trusted.
+    static func agrees(_ type: TypeDesignator, manufacturer: String) -> Bool {
+        let maker = SearchText.Tokens(manufacturer), name = SearchText.Tokens(type.name)
+        guard let first = maker.atoms.first, !name.atoms.isEmpty else { return true }
+        return name.atoms.contains { name[$0] == maker[first] }
+    }
+
+    private func candidate(_ model: IndexModel, text: Double, reasons: [String], designator: TypeDesignator?, trusted: Bool,
                            description: ICAODescription?) -> ModelCandidate {
         var score = text, reasons = reasons
         let crosswalk = model.designator
@@ -93,7 +106,7 @@ extension AircraftIndex {
             if let designator, crosswalk.type.row == designator.row {
                 score += 0.3 * share
                 reasons.append("crosswalk: \(crosswalk.type.designator) for \(counts)")
-            } else if designator != nil {
+            } else if designator != nil && trusted {
                 score -= 0.15 * share
                 reasons.append("crosswalk: \(crosswalk.type.designator), not \(designator!.designator), for \(counts)")
             }

@@ -146,6 +146,17 @@ public final class AircraftIndex: Sendable {
         Self.withTrimmedUpper(designator) { typeDesignators.find($0) }.map { TypeDesignator(index: self, row: $0) }
     }
 
+    /// The model at `row` in code order (`0..<modelCount`): for walking the whole table.
+    public func model(at row: Int) -> IndexModel? { row >= 0 && row < modelCount ? IndexModel(index: self, row: row) : nil }
+
+    /// The type at `row` in designator order (`0..<typeCount`).
+    public func type(at row: Int) -> TypeDesignator? { row >= 0 && row < typeCount ? TypeDesignator(index: self, row: row) : nil }
+
+    /// The manufacturer at `row` in name order (`0..<manufacturerCount`).
+    public func manufacturer(at row: Int) -> IndexManufacturer? {
+        row >= 0 && row < manufacturerCount ? IndexManufacturer(index: self, row: row) : nil
+    }
+
     /// The designators nearest an unknown one (`B739X` → `B739`, …): for "did you mean".
     ///
     /// ```swift

@@ -77,12 +77,17 @@ public enum SearchText {
         public var segmentCount: Int { (atoms.last?.segment ?? -1) + 1 }
     }
 
-    /// Upper-cased ASCII, else `NameFolding` (diacritics and width folded).
+    /// Upper-cased ASCII, else `NameFolding` (diacritics and width folded) with every other
+    /// character that is neither a letter nor a digit (`—`, `·`) made a space.
     public static func fold(_ text: String) -> [UInt8] {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
         }
-        return Array(NameFolding.fold(text).utf8)
+        var scalars = String.UnicodeScalarView()
+        for scalar in NameFolding.fold(text).unicodeScalars {
+            scalars.append(scalar.isASCII || scalar.properties.isAlphabetic || scalar.properties.numericType != nil ? scalar : " ")
+        }
+        return Array(String(scalars).utf8)
     }
 
     /// 1 for a letter (and any byte of a non-ASCII character left after folding), 2 for a digit,
