@@ -85,9 +85,11 @@ bench-data: deps
 	@if [ ! -f $(BENCH_DATA)/faa/MASTER.txt ]; then Benchmarks/.build/release/generate-faa-data $(BENCH_DATA)/faa; \
 	else echo "bench-data: $(BENCH_DATA)/faa exists (delete it to regenerate)"; fi
 
-## bench: timings and peak memory of the FAA build on full-size data, then query latencies.
+## bench: timings and peak memory of the FAA build on full-size data, the manufacturer index (size against
+## its sources, open, search), then query latencies.
 ## Every benchmark is built first, so no compile runs between timings. The nested package's
 ## build plan is made anew each time: a cached one misses files added to the main package.
+BENCH_ICAO_TYPES = $(firstword $(wildcard ../shared/data/aircraft/icao-types.json) input/aircraft/icao-types.json)
 bench: build bench-data
 	cd Benchmarks && $(SWIFT) build -c release --disable-build-manifest-caching
 	@rm -rf $(OUT)/bench
@@ -104,6 +106,11 @@ bench: build bench-data
 	@$(BIN)/pipeline run pipelines/nightly.yaml --output $(OUT)/bench-nightly-small --progress plain >/dev/null 2>&1
 	@/usr/bin/time -f "time: nightly over input/, unchanged rerun %e s wall" $(BIN)/pipeline run pipelines/nightly.yaml \
 	  --output $(OUT)/bench-nightly-small --progress plain 2>&1 | grep '^time:' || true
+	@echo "== Manufacturer index: full-size ACFTREF and ENGINE, ICAO types from $(BENCH_ICAO_TYPES)"
+	@/usr/bin/time -f "time: emit-aircraft-index %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft-index $(OUT)/bench/stage \
+	  --output $(OUT)/bench --icao-types $(BENCH_ICAO_TYPES) 2>&1 | grep '^time:\|wrote'
+	Benchmarks/.build/release/index-bench $(OUT)/bench/aircraft-index.fgb \
+	  --sources $(BENCH_DATA)/faa/ACFTREF.txt $(BENCH_DATA)/faa/ENGINE.txt $(BENCH_ICAO_TYPES)
 	@echo "== Queries"
 	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
 	Benchmarks/.build/release/birds-bench
