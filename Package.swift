@@ -146,7 +146,7 @@ let package = Package(
             name: "FieldGuideEndToEndTests",
             dependencies: [
                 "FieldGuide", "FieldGuideArtifact", "FieldGuideDiagnostics", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore",
-                "FieldGuidePipeline", "StageCLI", "TestSupport",
+                "FieldGuidePipeline", "StageCLI", "TestSupport", "FieldGuideExports",
             ]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),

@@ -27,6 +27,7 @@ struct IndexBench: ParsableCommand {
     @Option(help: "Timed searches (and as many capture matches).") var searches = 10_000
     @Option(help: "Timed opens per verification mode.") var opens = 200
     @Option(help: "Seed for drawing the queries.") var seed: UInt64 = 7
+    @Option(help: "Print this many of the slowest searches (thread CPU time), with their text.") var slowest = 0
 
     static let openTarget = 100_000.0
     static let searchTarget = 1_000_000.0
@@ -43,10 +44,20 @@ struct IndexBench: ParsableCommand {
         let search = probe.measure(queries) { (try? opened.search($0).count) ?? 0 }
         print(row("search (\(grouped(queries.count)) queries)", search.summary, target: Self.searchTarget)
               + "   \(String(format: "%.1f", Double(search.total) / Double(queries.count))) results each")
+        print(row("search, thread CPU time", cpuTimes(queries) { (try? opened.search($0).count) ?? 0 }, target: Self.searchTarget)
+              + "   (the wait while other processes run left out)")
         let captures = (0..<searches).map { _ in Self.capture(opened, &rng) }
         let match = probe.measure(captures) { opened.match(designator: $0.0, manufacturer: $0.1, model: $0.2).candidates.count }
         print(row("capture match", match.summary, target: nil))
         print("examples: " + queries.prefix(6).map { "\"\($0)\"" }.joined(separator: ", "))
+        if slowest > 0 {
+            let timed = queries.map { query -> (Double, String) in
+                let start = Timer.threadCPU()
+                _ = try? opened.search(query)
+                return (Double(Timer.threadCPU() &- start), query)
+            }
+            for (ns, query) in timed.sorted(by: { $0.0 > $1.0 }).prefix(slowest) { print("slow: \(duration(nanoseconds: ns))  \"\(query)\"") }
+        }
     }
 
     /// gzip -9 of the index and of the sources (one stream, as `cat … | gzip -9`).
@@ -70,6 +81,19 @@ struct IndexBench: ParsableCommand {
             }
             print(row("open \(name)", Summary(samples), target: mode == .headerOnly ? Self.openTarget : nil))
         }
+    }
+
+    /// Per-call thread CPU time of `operation` over `inputs` (after 500 untimed calls).
+    private func cpuTimes<Input>(_ inputs: [Input], _ operation: (Input) -> Int) -> Summary {
+        var total = 0
+        for input in inputs.prefix(500) { total &+= operation(input) }
+        let samples = inputs.map { input -> Double in
+            let start = Timer.threadCPU()
+            total &+= operation(input)
+            return Double(Timer.threadCPU() &- start)
+        }
+        precondition(total >= 0)
+        return Summary(samples)
     }
 
     private func row(_ name: String, _ s: Summary, target: Double?) -> String {

@@ -66,7 +66,10 @@ extension AircraftIndex {
         if let type {
             let query = try? SearchQuery(text)
             for entry in type.models where scored[entry.model.row] == nil {
-                let result = query.flatMap { SearchScoring(index: self, query: $0).score(.init(kind: .model, row: entry.model.row)) }
+                let result = query.flatMap { query in
+                    let scoring = SearchScoring(index: self, query: query)
+                    return scoring.evaluate(.init(kind: .model, row: entry.model.row)).map(scoring.result)
+                }
                 scored[entry.model.row] = (result?.score ?? 0, result.map { [Self.describe($0.matches, score: $0.score)] } ?? ["text: no word matches"])
             }
         }

@@ -77,20 +77,12 @@ extension AircraftIndex {
     public func search(_ text: String, limit: Int = 10, kinds: Set<AircraftSearchResult.Kind> = Set(AircraftSearchResult.Kind.allCases)) throws(LocatedError) -> [AircraftSearchResult] {
         let query = try SearchQuery(text)
         let candidates = SearchCandidates(index: self, query: query)
-        let entities = candidates.best(count: max(64, limit * 4), kinds: kinds)
-        var results = entities.compactMap { SearchScoring(index: self, query: query).score($0) }
-        results.sort(by: Self.ranks)
-        return Array(results.prefix(max(0, limit)))
-    }
-
-    /// Result order: score, an exact designator before an exact name, types before models before
-    /// manufacturers, then by title.
-    static func ranks(_ a: AircraftSearchResult, _ b: AircraftSearchResult) -> Bool {
-        if a.score != b.score { return a.score > b.score }
-        if (a.exact == .designator) != (b.exact == .designator) { return a.exact == .designator }
-        let order: [AircraftSearchResult.Kind] = [.type, .model, .manufacturer]
-        if a.kind != b.kind { return order.firstIndex(of: a.kind)! < order.firstIndex(of: b.kind)! }
-        return a.title.utf8.lexicographicallyPrecedes(b.title.utf8)
+        let scoring = SearchScoring(index: self, query: query)
+        let evaluations = candidates.best(count: max(32, limit * 3), kinds: kinds).compactMap(scoring.evaluate)
+        // Positions sorted by plain keys, not the evaluations: they hold arrays, and moving them costs.
+        let keys = evaluations.map(SearchScoring.RankKey.init)
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        return order.prefix(max(0, limit)).map { scoring.result(evaluations[$0]) }
     }
 }
 

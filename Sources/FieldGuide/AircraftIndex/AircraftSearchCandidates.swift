@@ -35,30 +35,42 @@ struct SearchCandidates {
         self.index = index
         self.query = query
         for word in query.words.indices {
-            var list: [(entity: UInt32, quality: Float)] = []
-            for match in dictionaryMatches(word) { decode(match.row, quality: match.quality, into: &list) }
-            list.sort { $0.entity != $1.entity ? $0.entity < $1.entity : $0.quality > $1.quality }
-            var unique: [(entity: UInt32, quality: Float)] = []
-            unique.reserveCapacity(list.count)
-            for item in list where unique.last?.entity != item.entity { unique.append(item) }
-            perWord.append(unique)
+            // Each list is ascending (as written); several are merged two by two, the best quality kept.
+            var lists = dictionaryMatches(word).map { match -> [(entity: UInt32, quality: Float)] in
+                var list: [(entity: UInt32, quality: Float)] = []
+                decode(match.row, quality: match.quality, into: &list)
+                return list
+            }
+            while lists.count > 1 {
+                lists = stride(from: 0, to: lists.count, by: 2).map { i in i + 1 < lists.count ? Self.union(lists[i], lists[i + 1]) : lists[i] }
+            }
+            let list = lists.first ?? []
+            perWord.append(list)
         }
     }
 
     /// The best `count` entities of `kinds` by estimated score (an exact designator always
     /// among them), in no particular order.
+    ///
+    /// At most `maximumCandidates` entities are considered: those holding the rarest words (a
+    /// common word, such as `A` in six thousand names, then only adds to them). The estimate is
+    /// 0.75 × the words' summed quality share + 0.25 × the share of the entity's own words
+    /// matched, counted only for entries whose share of quality could still make the cut.
     func best(count: Int, kinds: Set<AircraftSearchResult.Kind>) -> [Entity] {
-        var entries = merged()
-        creditManufacturers(&entries)
-        let wanted = Set(kinds.map(Self.entityKind))
+        var wanted = [Bool](repeating: false, count: 4)
+        for kind in kinds { wanted[Int(Self.entityKind(kind).rawValue)] = true }
+        var entries = candidates()
+        if query.words.count > 1 { creditManufacturers(&entries) }
+        entries.removeAll { !wanted[Int($0.entity >> 30)] }
         let words = Float(query.words.count)
+        // The quality share alone puts an estimate within 0.25 of its final value: an entry
+        // 0.25 below the count-th best share cannot make the cut.
+        let floor = Self.kthLargest(entries.map { 0.75 * $0.score / words }, count) - 0.25
         var estimates: [(entity: UInt32, estimate: Float)] = []
-        estimates.reserveCapacity(entries.count)
-        for entry in entries {
-            let entity = Entity(rawValue: entry.entity)
-            guard let kind = entity.kind, wanted.contains(kind), let own = ownText(entity) else { continue }
-            let ownAtoms = max(1, SearchText.atomCount(own))
-            let coverage = min(1, Float((entry.mask & 0xFFFF).nonzeroBitCount) / Float(ownAtoms))
+        estimates.reserveCapacity(min(entries.count, 4 * count))
+        for entry in entries where 0.75 * entry.score / words >= floor {
+            guard let own = ownText(Entity(rawValue: entry.entity)) else { continue }
+            let coverage = min(1, Float((entry.mask & 0xFFFF).nonzeroBitCount) / Float(max(1, SearchText.atomCount(own))))
             estimates.append((entry.entity, 0.75 * entry.score / words + 0.25 * coverage))
         }
         var chosen = Self.top(estimates, count: count)
@@ -69,18 +81,77 @@ struct SearchCandidates {
         return chosen
     }
 
+    /// At most this many entities are estimated per query (a documented bound on its work).
+    static let maximumCandidates = 2_000
+
+    /// The entities holding the rarest words, up to `maximumCandidates`, with every word's
+    /// quality added: the rarest word's list always (cut to the bound), the next ones while
+    /// the bound allows; the other words are looked up for these entities only.
+    private func candidates() -> [Entry] {
+        let order = perWord.indices.sorted { perWord[$0].count < perWord[$1].count }
+        var generating: [Int] = [], total = 0
+        for word in order where generating.isEmpty || total + perWord[word].count <= Self.maximumCandidates {
+            generating.append(word)
+            total += perWord[word].count
+        }
+        var entries = merged(generating)
+        if entries.count > Self.maximumCandidates { entries.removeLast(entries.count - Self.maximumCandidates) }
+        for word in perWord.indices where !generating.contains(word) {
+            let list = perWord[word], bit = UInt32(1) << UInt32(word)
+            var j = 0
+            for i in entries.indices {
+                while j < list.count && list[j].entity < entries[i].entity { j += 1 }
+                if j < list.count && list[j].entity == entries[i].entity {
+                    entries[i].score += list[j].quality
+                    entries[i].mask |= bit
+                }
+            }
+        }
+        return entries
+    }
+
+    /// Two ascending lists as one, an entity in both with its better quality.
+    static func union(_ a: [(entity: UInt32, quality: Float)], _ b: [(entity: UInt32, quality: Float)]) -> [(entity: UInt32, quality: Float)] {
+        var out: [(entity: UInt32, quality: Float)] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i].entity < b[j].entity) {
+                out.append(a[i]); i += 1
+            } else if i == a.count || b[j].entity < a[i].entity {
+                out.append(b[j]); j += 1
+            } else {
+                out.append((a[i].entity, max(a[i].quality, b[j].quality))); i += 1; j += 1
+            }
+        }
+        return out
+    }
+
+    /// About the `k`-th largest of `values` in 0…1 (the lower edge of its histogram bucket).
+    static func kthLargest(_ values: [Float], _ k: Int) -> Float {
+        guard values.count > k else { return 0 }
+        var histogram = [Int](repeating: 0, count: 256)
+        for value in values { histogram[min(255, max(0, Int(value * 255)))] += 1 }
+        var seen = 0
+        for bucket in stride(from: 255, through: 0, by: -1) {
+            seen += histogram[bucket]
+            if seen >= k { return Float(bucket) / 255 }
+        }
+        return 0
+    }
+
     /// The type row whose designator is the query, if any.
     func exactDesignatorRow() -> Int? {
         guard (2...4).contains(query.compact.count) else { return nil }
         return query.compact.withUnsafeBytes { index.typeDesignators.find($0) }
     }
 
-    /// The text an entity's own words come from (nil for a row outside its table).
+    /// The text an entity's own words come from, with its padding (nil for a row outside its table).
     func ownText(_ entity: Entity) -> UnsafeRawBufferPointer? {
         switch entity.kind {
-        case .type?: return entity.row < index.typeCount ? index.typeNames.bytes(entity.row) : nil
-        case .model?: return entity.row < index.modelCount ? index.modelNames.bytes(entity.row) : nil
-        case .manufacturer?: return entity.row < index.manufacturerCount ? index.manufacturerNames.bytes(entity.row) : nil
+        case .type?: return entity.row < index.typeCount ? index.typeNames.paddedBytes(entity.row) : nil
+        case .model?: return entity.row < index.modelCount ? index.modelNames.paddedBytes(entity.row) : nil
+        case .manufacturer?: return entity.row < index.manufacturerCount ? index.manufacturerNames.paddedBytes(entity.row) : nil
         case nil: return nil
         }
     }
@@ -115,8 +186,10 @@ struct SearchCandidates {
             for row in typoRows(word).prefix(Self.expansionLimit) { add(row, .typo) }
         }
         if let stem = query.seriesStem(i) {
+            // Numbers as long, with the stem: `823`, `890` for `800`. (`8H4` is found by its
+            // other words and scored in full: the stem alone, `8`, is in too many names.)
             let rows = Array(stem).withUnsafeBytes { stemBytes -> [Int] in
-                var rows = atoms.find(stemBytes).map { [$0] } ?? []
+                var rows: [Int] = []
                 for row in atoms.rows(withPrefix: stemBytes).prefix(Self.typoScanLimit) {
                     let atom = atoms.bytes(row)
                     if atom.count == word.count && atom.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { rows.append(row) }
@@ -181,6 +254,7 @@ struct SearchCandidates {
         var position = Int(index.atomPostings.value(row, .start))
         let count = Int(index.atomPostings.value(row, .count))
         var previous: UInt32 = 0, read = 0
+        list.reserveCapacity(list.count + min(count, budget, postings.count - min(position, postings.count)))
         while read < count, position < postings.count, budget > 0 {
             var value: UInt32 = 0, shift: UInt32 = 0
             while position < postings.count {
@@ -199,10 +273,11 @@ struct SearchCandidates {
 
     // MARK: Merging
 
-    /// Every entity holding a match of any word: its summed quality and which words (bit per word).
-    private func merged() -> [Entry] {
+    /// Every entity holding a match of any of `words`: its summed quality and which words (bit per word).
+    private func merged(_ words: [Int]) -> [Entry] {
         var entries: [Entry] = []
-        for (word, list) in perWord.enumerated() {
+        for word in words {
+            let list = perWord[word]
             let bit = UInt32(1) << UInt32(word)
             var out: [Entry] = []
             out.reserveCapacity(entries.count + list.count)
@@ -222,33 +297,31 @@ struct SearchCandidates {
         return entries
     }
 
-    /// Adds to each model the words its manufacturer holds and the model does not; marks them
-    /// in the high half of the mask (they are not the model's own words).
+    /// Adds to each model the words its manufacturer holds and the model does not (looked up in
+    /// each word's list, whose manufacturers come last); marks them in the high half of the mask.
     private func creditManufacturers(_ entries: inout [Entry]) {
-        var manufacturers: [Int: [Float]] = [:]
-        for entry in entries where Entity(rawValue: entry.entity).kind == .manufacturer {
-            let entity = entry.entity
-            manufacturers[Entity(rawValue: entity).row] = perWord.map { list in Self.quality(of: entity, in: list) }
-        }
-        guard !manufacturers.isEmpty else { return }
-        for i in entries.indices {
-            let entity = Entity(rawValue: entries[i].entity)
-            guard entity.kind == .model, entity.row < index.modelCount,
-                  let qualities = manufacturers[Int(index.modelManufacturers.value(entity.row, .value))] else { continue }
-            for (word, quality) in qualities.enumerated() where quality > 0 && entries[i].mask & (1 << UInt32(word)) == 0 {
-                entries[i].score += quality
-                entries[i].mask |= 1 << UInt32(16 + word)
+        let manufacturers = perWord.map { list in list[(list.firstIndex { $0.entity >> 30 == 2 } ?? list.count)...] }
+        guard manufacturers.contains(where: { !$0.isEmpty }) else { return }
+        for i in entries.indices where entries[i].entity >> 30 == 1 {
+            let row = Int(entries[i].entity & 0x3FFF_FFFF)
+            let manufacturer = Entity(kind: .manufacturer, row: Int(index.modelManufacturers.value(row, .value) & 0x3FFF_FFFF)).rawValue
+            for (word, list) in manufacturers.enumerated() where !list.isEmpty && entries[i].mask & (1 << UInt32(word)) == 0 {
+                let quality = Self.quality(of: manufacturer, in: list)
+                if quality > 0 {
+                    entries[i].score += quality
+                    entries[i].mask |= 1 << UInt32(16 + word)
+                }
             }
         }
     }
 
-    private static func quality(of entity: UInt32, in list: [(entity: UInt32, quality: Float)]) -> Float {
-        var low = 0, high = list.count
+    private static func quality(of entity: UInt32, in list: ArraySlice<(entity: UInt32, quality: Float)>) -> Float {
+        var low = list.startIndex, high = list.endIndex
         while low < high {
             let mid = (low + high) / 2
             if list[mid].entity < entity { low = mid + 1 } else { high = mid }
         }
-        return low < list.count && list[low].entity == entity ? list[low].quality : 0
+        return low < list.endIndex && list[low].entity == entity ? list[low].quality : 0
     }
 
     /// The `count` best estimates (ties by entity order), without sorting them all: a histogram

@@ -50,6 +50,14 @@ public struct TextColumn: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: start, count: length)
     }
 
+    /// The bytes of row `row` with its padding (empty outside the column): for readers to whom
+    /// trailing spaces are nothing, such as a count of search atoms.
+    @inlinable
+    public func paddedBytes(_ row: Int) -> UnsafeRawBufferPointer {
+        guard UInt(bitPattern: row) < UInt(bitPattern: count), let base else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: base + row * width, count: width)
+    }
+
     /// Row `row` decoded (invalid UTF-8 is replaced, never trusted).
     @inlinable
     public func string(_ row: Int) -> String { String(decoding: bytes(row), as: UTF8.self) }

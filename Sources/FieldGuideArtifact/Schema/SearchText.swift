@@ -48,6 +48,7 @@ public enum SearchText {
         init(folded: [UInt8]) {
             bytes = folded
             var atoms: [Atom] = []
+            atoms.reserveCapacity(8)
             var segment = -1
             var previous: UInt8 = 0  // class of the previous byte: 0 separator, 1 letter, 2 digit
             for (i, byte) in folded.enumerated() {
@@ -72,6 +73,22 @@ public enum SearchText {
 
         /// The atoms joined: what "the same name" compares.
         public var compact: [UInt8] { atoms.flatMap { bytes[$0.start..<$0.end] } }
+
+        /// Whether `compact` equals `other`'s atoms joined after these (`other` may be nil):
+        /// `compact == other.compact` or `compact + other.compact`, without building either.
+        public func compactEquals(_ text: [UInt8], followedBy other: Tokens? = nil) -> Bool {
+            var position = 0
+            func consume(_ tokens: Tokens) -> Bool {
+                for atom in tokens.atoms {
+                    guard position + atom.count <= text.count else { return false }
+                    for k in atom.start..<atom.end where tokens.bytes[k] != text[position + k - atom.start] { return false }
+                    position += atom.count
+                }
+                return true
+            }
+            guard consume(self), other.map(consume) ?? true else { return false }
+            return position == text.count
+        }
 
         /// The number of segments.
         public var segmentCount: Int { (atoms.last?.segment ?? -1) + 1 }
@@ -145,38 +162,41 @@ public enum SearchText {
     /// SearchText.withinOneEdit(Array("BOENG".utf8)[...], Array("BOEING".utf8)[...])   // true
     /// ```
     public static func withinOneEdit(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-        withinOneEdit(a.count, { a[a.startIndex + $0] }, b.count, { b[b.startIndex + $0] })
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in withinOneEdit(x, y) } }
     }
 
     /// `withinOneEdit` against stored bytes.
     public static func withinOneEdit(_ a: ArraySlice<UInt8>, _ b: UnsafeRawBufferPointer) -> Bool {
-        withinOneEdit(a.count, { a[a.startIndex + $0] }, b.count, { b[$0] })
+        a.withUnsafeBufferPointer { x in withinOneEdit(x, b.bindMemory(to: UInt8.self)) }
     }
 
-    private static func withinOneEdit(_ n: Int, _ x: (Int) -> UInt8, _ m: Int, _ y: (Int) -> UInt8) -> Bool {
+    /// The comparison itself: one pass, no allocation (it runs for every word of every candidate).
+    @usableFromInline
+    static func withinOneEdit(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = x.count, m = y.count
         if abs(n - m) > 1 { return false }
         var i = 0
-        while i < min(n, m) && x(i) == y(i) { i += 1 }
+        while i < min(n, m) && x[i] == y[i] { i += 1 }
         if i == n && i == m { return true }
         if n == m {
             // One swap of neighbours, or one substitution.
-            if i + 1 < n && x(i) == y(i + 1) && x(i + 1) == y(i) {
+            if i + 1 < n && x[i] == y[i + 1] && x[i + 1] == y[i] {
                 var k = i + 2
-                while k < n && x(k) == y(k) { k += 1 }
+                while k < n && x[k] == y[k] { k += 1 }
                 if k == n { return true }
             }
             var k = i + 1
-            while k < n && x(k) == y(k) { k += 1 }
+            while k < n && x[k] == y[k] { k += 1 }
             return k == n
         }
         // One byte more in the longer: skip it where the two first differ.
         if n > m {
             var k = i
-            while k < m && x(k + 1) == y(k) { k += 1 }
+            while k < m && x[k + 1] == y[k] { k += 1 }
             return k == m
         }
         var k = i
-        while k < n && x(k) == y(k + 1) { k += 1 }
+        while k < n && x[k] == y[k + 1] { k += 1 }
         return k == n
     }
 }
