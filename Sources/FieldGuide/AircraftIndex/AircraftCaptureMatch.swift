@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import Foundation
 
 /// What a capture (the image recognizer's ICAO type designator, manufacturer and model) resolves
 /// to: the type designator and the ACFTREF models ranked for it.
@@ -127,9 +128,9 @@ extension AircraftIndex {
                               reasons: reasons)
     }
 
-    /// "text 0.92: CESSNA = CESSNA, 172 = 172, S = S".
+    /// "text 0.917: CESSNA, 550" (a word that matched otherwise than exactly: "BOENG ~ BOEING (typo)").
     static func describe(_ matches: [AircraftSearchMatch], score: Double) -> String {
         let words = matches.map { $0.how == .exact ? $0.word : "\($0.word) ~ \($0.found) (\($0.how.rawValue))" }
-        return "text \(score): " + (words.isEmpty ? "no word matches" : words.joined(separator: ", "))
+        return "text " + String(format: "%.3f", score) + ": " + (words.isEmpty ? "no word matches" : words.joined(separator: ", "))
     }
 }
