@@ -14,7 +14,7 @@ import Foundation
 /// index.model(code: "2072738")?.model                   // "172S"
 /// try index.search("Cirrus SR22").first?.title          // "SR22  CIRRUS SR-22"
 /// ```
-public final class AircraftIndex: Sendable {
+public final class AircraftIndex: FieldGuideBundle {
     package typealias S = AircraftIndexSchema
 
     public let path: String
@@ -105,22 +105,7 @@ public final class AircraftIndex: Sendable {
         }
     }
 
-    /// Checks every section's CRC-32: for an index opened with `.headerOnly` at launch, later,
-    /// off the main thread.
-    ///
-    /// ```swift
-    /// let index = try AircraftIndex(path: url.path, verification: .headerOnly)   // fast start
-    /// Task.detached { try index.verify() }                                      // full check later
-    /// ```
-    public func verify() throws(FieldGuideError) {
-        do { try file.verify() } catch { throw FieldGuideError(error) }
-    }
-
-    /// The section table, as stored.
-    public var sections: [SectionInfo] { file.sections }
-
-    /// Format version of the file (`major.minor`).
-    public var formatVersion: String { "\(file.majorVersion).\(file.minorVersion)" }
+    public var artifact: ArtifactFile { file }
 
     public var modelCount: Int { modelCodes.count }
     public var manufacturerCount: Int { manufacturerNames.count }

@@ -112,16 +112,23 @@ struct SearchCandidates {
 
     /// Two ascending lists as one, an entity in both with its better quality.
     static func union(_ a: [(entity: UInt32, quality: Float)], _ b: [(entity: UInt32, quality: Float)]) -> [(entity: UInt32, quality: Float)] {
-        var out: [(entity: UInt32, quality: Float)] = []
+        mergeAscending(a, b, key: \.entity, key: \.entity, left: { $0 }, right: { $0 }, both: { ($0.entity, max($0.quality, $1.quality)) })
+    }
+
+    /// Walks two lists ascending by entity into one: `left` and `right` make the output of an
+    /// element only one list has, `both` of an entity both have.
+    static func mergeAscending<A, B, R>(_ a: [A], _ b: [B], key keyA: (A) -> UInt32, key keyB: (B) -> UInt32,
+                                        left: (A) -> R, right: (B) -> R, both: (A, B) -> R) -> [R] {
+        var out: [R] = []
         out.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i].entity < b[j].entity) {
-                out.append(a[i]); i += 1
-            } else if i == a.count || b[j].entity < a[i].entity {
-                out.append(b[j]); j += 1
+            if j == b.count || (i < a.count && keyA(a[i]) < keyB(b[j])) {
+                out.append(left(a[i])); i += 1
+            } else if i == a.count || keyB(b[j]) < keyA(a[i]) {
+                out.append(right(b[j])); j += 1
             } else {
-                out.append((a[i].entity, max(a[i].quality, b[j].quality))); i += 1; j += 1
+                out.append(both(a[i], b[j])); i += 1; j += 1
             }
         }
         return out
@@ -277,22 +284,10 @@ struct SearchCandidates {
     private func merged(_ words: [Int]) -> [Entry] {
         var entries: [Entry] = []
         for word in words {
-            let list = perWord[word]
             let bit = UInt32(1) << UInt32(word)
-            var out: [Entry] = []
-            out.reserveCapacity(entries.count + list.count)
-            var a = 0, b = 0
-            while a < entries.count || b < list.count {
-                if b == list.count || (a < entries.count && entries[a].entity < list[b].entity) {
-                    out.append(entries[a]); a += 1
-                } else if a == entries.count || list[b].entity < entries[a].entity {
-                    out.append(Entry(entity: list[b].entity, score: list[b].quality, mask: bit)); b += 1
-                } else {
-                    out.append(Entry(entity: entries[a].entity, score: entries[a].score + list[b].quality, mask: entries[a].mask | bit))
-                    a += 1; b += 1
-                }
-            }
-            entries = out
+            entries = Self.mergeAscending(entries, perWord[word], key: \.entity, key: \.entity, left: { $0 },
+                                          right: { Entry(entity: $0.entity, score: $0.quality, mask: bit) },
+                                          both: { Entry(entity: $0.entity, score: $0.score + $1.quality, mask: $0.mask | bit) })
         }
         return entries
     }
