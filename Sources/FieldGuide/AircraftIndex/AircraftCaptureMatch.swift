@@ -43,9 +43,9 @@ extension AircraftIndex {
     /// type description (class, engine count and engine type against ACFTREF's codes, ±0.05 each).
     ///
     /// ```swift
-    /// let match = index.match(designator: "C172", manufacturer: "Cessna", model: "172S")
-    /// match.type?.name            // "CESSNA 172 Skyhawk"
-    /// match.best?.model           // "172S"
+    /// let match = index.match(designator: "C182", manufacturer: "Cessna", model: "182P")
+    /// match.type?.name            // "CESSNA 182 Skylane"
+    /// match.best?.model           // "182P"
     /// ```
     public func match(designator: String?, manufacturer: String?, model: String?, limit: Int = 5) -> CaptureMatch {
         let code = AircraftBundle.trimmedASCII(designator ?? "", uppercase: true)

@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// let index = try AircraftIndex(path: "output/aircraft-index.fgb", verification: .headerOnly)
 /// index.type(designator: "b738")?.name                  // "BOEING 737-800"
-/// index.model(code: "2072738")?.model                   // "172S"
+/// index.model(code: "2075816")?.model                   // "182P"
 /// try index.search("Cirrus SR22").first?.title          // "SR22  CIRRUS SR-22"
 /// ```
 public final class AircraftIndex: FieldGuideBundle {
@@ -116,7 +116,7 @@ public final class AircraftIndex: FieldGuideBundle {
 
     // MARK: Lookups
 
-    /// The model with ACFTREF code `code` (`"2072738"`); surrounding spaces are ignored.
+    /// The model with ACFTREF code `code` (`"2075816"`); surrounding spaces are ignored.
     public func model(code: String) -> IndexModel? {
         Self.withTrimmedUpper(code) { modelCodes.find($0) }.map { IndexModel(index: self, row: $0) }
     }
@@ -145,7 +145,7 @@ public final class AircraftIndex: FieldGuideBundle {
     /// The designators nearest an unknown one (`B739X` → `B739`, …): for "did you mean".
     ///
     /// ```swift
-    /// index.closestDesignators(to: "B37")   // ["B37M", "B733", "B734"]
+    /// index.closestDesignators(to: "B37")   // ["B37M", "A37", "B17"] with the real ICAO list
     /// ```
     public func closestDesignators(to designator: String, count: Int = 3) -> [String] {
         let all = (0..<typeDesignators.count).map { typeDesignators.string($0) }
@@ -156,7 +156,7 @@ public final class AircraftIndex: FieldGuideBundle {
     /// name order.
     ///
     /// ```swift
-    /// index.manufacturers(prefix: "cirr").map(\.name)   // ["CIRRUS DESIGN CORP"]
+    /// index.manufacturers(prefix: "cessna").map(\.name)   // ["CESSNA", …] with the real ACFTREF
     /// ```
     public func manufacturers(prefix: String, limit: Int = 100) -> [IndexManufacturer] {
         let key = Array(NameFolding.fold(prefix.trimmingCharacters(in: .whitespaces)).utf8)

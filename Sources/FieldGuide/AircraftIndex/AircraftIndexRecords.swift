@@ -3,9 +3,9 @@ import FieldGuideArtifact
 /// An ACFTREF model in the manufacturer index, read from the file on access.
 ///
 /// ```swift
-/// let model = index.model(code: "2072738")!
+/// let model = index.model(code: "2075816")!
 /// model.manufacturer          // "CESSNA"
-/// model.designator?.designator   // "C172", when the crosswalk has it
+/// model.designator?.type.designator   // "C182", when the crosswalk has it
 /// ```
 public struct IndexModel: Sendable {
     package let index: AircraftIndex
@@ -91,10 +91,10 @@ public struct IndexEngine: Sendable {
 /// the ACFTREF models the crosswalk gives it.
 ///
 /// ```swift
-/// let type = index.type(designator: "C172")!
-/// type.name                                   // "CESSNA 172 Skyhawk"
+/// let type = index.type(designator: "C182")!
+/// type.name                                   // "CESSNA 182 Skylane"
 /// type.describedAs                            // "landplane, 1 engine, piston"
-/// type.models.first?.model.model              // "172S"
+/// type.models.first?.model.model              // "182P" (2 of 2 registrations, in the real samples)
 /// ```
 public struct TypeDesignator: Sendable {
     package let index: AircraftIndex

@@ -24,7 +24,7 @@ public struct AircraftSearchResult: Sendable, Hashable, Codable {
     /// Each query word with what it matched, and how.
     public let matches: [AircraftSearchMatch]
 
-    /// One line: `B738  BOEING 737-800`, `CESSNA 172S (2072738)`, `CESSNA (manufacturer)`.
+    /// One line: `B738  BOEING 737-800`, `CESSNA 182P (2075816)`, `CESSNA (manufacturer)`.
     public var title: String {
         switch kind {
         case .type: return "\(designator ?? "")  \(name ?? "")"
