@@ -96,6 +96,16 @@ struct AircraftIndexTests {
         #expect(counts["crosswalkRegistrations"] == 6 && counts["crosswalkModels"] == 3 && counts["types"] == 13)
     }
 
+    @Test("a value past a text column's width is refused with a located error, not a crash")
+    func overlongValue() throws {
+        var model = AircraftModel(code: "1000101", manufacturer: "AEROMARINE WORKS", model: String(repeating: "X", count: 5_000))
+        model.engineCount = 1
+        let builder = AircraftIndexBuilder(reference: .init(models: [model], engines: []), types: [])
+        do { _ = try builder.build(); Issue.record("built") } catch {
+            #expect(error.kind == .tooLarge && error.description == "MNAM: a value too long for the index's text column (expected at most 4096 bytes; found 5000 bytes)")
+        }
+    }
+
     @Test("without MASTER: the same models, engines and types, no crosswalk; byte-identical for identical inputs")
     func withoutMaster() throws {
         let sources = try FAAFixtures.inputCopy(removing: ["MASTER.txt"])

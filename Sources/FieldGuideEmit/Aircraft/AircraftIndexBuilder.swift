@@ -80,7 +80,11 @@ public struct AircraftIndexBuilder {
     /// The artifact's sections, and counts for the manifest.
     public func build() throws(LocatedError) -> (artifact: ArtifactBuilder, counts: [String: Int]) {
         var artifact = ArtifactBuilder(kind: S.kind)
-        func add(_ tag: FourCC, _ text: (bytes: [UInt8], rows: Int)) { artifact.addSection(tag, rows: text.rows, bytes: text.bytes) }
+        func add(_ tag: FourCC, _ values: [[UInt8]]) throws(LocatedError) {
+            let text = try Self.textColumn(tag, values)
+            artifact.addSection(tag, rows: text.rows, bytes: text.bytes)
+        }
+        func add(_ tag: FourCC, _ values: [String]) throws(LocatedError) { try add(tag, values.map { Array($0.utf8) }) }
         func add<C>(_ tag: FourCC, _ table: RowTableBuilder<C>) { artifact.addSection(tag, rows: table.count, bytes: table.serialize()) }
 
         let codes = try CodeRows(tables: Self.codeTables, values: codedValues())
@@ -89,25 +93,25 @@ public struct AircraftIndexBuilder {
             (0..<models).map { row in reference.modelText.withString(row * modelFields + field.rawValue) { Array($0) } }
         }
         let manufacturers = manufacturerOrder()
-        add(S.Section.modelCodes, TextColumn.serialize(modelText(.code)))
-        add(S.Section.modelNames, TextColumn.serialize(modelText(.model)))
-        add(S.Section.modelDataSheets, TextColumn.serialize(modelText(.typeCertificateDataSheet)))
-        add(S.Section.modelDataHolders, TextColumn.serialize(modelText(.typeCertificateHolder)))
+        try add(S.Section.modelCodes, modelText(.code))
+        try add(S.Section.modelNames, modelText(.model))
+        try add(S.Section.modelDataSheets, modelText(.typeCertificateDataSheet))
+        try add(S.Section.modelDataHolders, modelText(.typeCertificateHolder))
         add(S.Section.modelManufacturers, Self.u32Table(reference.manufacturerOfModel.map { manufacturers.rank[$0] }))
-        add(S.Section.manufacturerNames, TextColumn.serialize(manufacturers.names))
+        try add(S.Section.manufacturerNames, manufacturers.names)
         add(S.Section.manufacturerModelCounts, Self.u32Table(manufacturers.modelCounts))
         add(S.Section.modelAttributes, modelAttributes(codes))
-        addEngines(to: &artifact, codes: codes)
+        try addEngines(to: &artifact, codes: codes)
         let (tables, values, names) = codes.columns()
-        add(S.Section.codeTables, TextColumn.serialize(tables))
-        add(S.Section.codeValues, TextColumn.serialize(values))
-        add(S.Section.codeNames, TextColumn.serialize(names))
+        try add(S.Section.codeTables, tables)
+        try add(S.Section.codeValues, values)
+        try add(S.Section.codeNames, names)
 
         let types = allTypes()
-        add(S.Section.typeDesignators, TextColumn.serialize(types.map(\.designator)))
-        add(S.Section.typeNames, TextColumn.serialize(types.map(\.name)))
-        add(S.Section.typeDescriptions, TextColumn.serialize(types.map(\.description)))
-        add(S.Section.typeWakeClasses, TextColumn.serialize(types.map(\.wakeClass)))
+        try add(S.Section.typeDesignators, types.map(\.designator))
+        try add(S.Section.typeNames, types.map(\.name))
+        try add(S.Section.typeDescriptions, types.map(\.description))
+        try add(S.Section.typeWakeClasses, types.map(\.wakeClass))
         let crosswalk = crosswalkTables(types: types)
         add(S.Section.crosswalk, crosswalk.rows)
         add(S.Section.crosswalkByModel, crosswalk.byModel)
@@ -189,7 +193,7 @@ public struct AircraftIndexBuilder {
         return table
     }
 
-    private func addEngines(to artifact: inout ArtifactBuilder, codes: CodeRows) {
+    private func addEngines(to artifact: inout ArtifactBuilder, codes: CodeRows) throws(LocatedError) {
         let fields = EngineText.allCases.count, count = reference.engineCount
         func text(_ field: EngineText) -> [[UInt8]] {
             (0..<count).map { row in reference.engineText.withString(row * fields + field.rawValue) { Array($0) } }
@@ -203,7 +207,7 @@ public struct AircraftIndexBuilder {
             if let n = numbers.thrust, n >= 0 { table[row, .thrust] = UInt32(clamping: n) }
         }
         for (tag, field) in [(S.Section.engineCodes, EngineText.code), (S.Section.engineManufacturers, .manufacturer), (S.Section.engineModels, .model)] {
-            let column = TextColumn.serialize(text(field))
+            let column = try Self.textColumn(tag, text(field))
             artifact.addSection(tag, rows: column.rows, bytes: column.bytes)
         }
         artifact.addSection(S.Section.engineAttributes, rows: table.count, bytes: table.serialize())
@@ -246,6 +250,16 @@ public struct AircraftIndexBuilder {
         }
         let byModel = ordered.indices.sorted { ordered[$0].key < ordered[$1].key }
         return (rows, Self.u32Table(byModel))
+    }
+
+    /// A text column's section, refused past `TextColumn.maximumWidth` bytes a value (a documented
+    /// bound far above any FAA field or ICAO name, checked before the column is made).
+    static func textColumn(_ tag: FourCC, _ values: [[UInt8]]) throws(LocatedError) -> (bytes: [UInt8], rows: Int) {
+        if let long = values.first(where: { $0.count > TextColumn.maximumWidth }) {
+            throw LocatedError(.tooLarge, file: "", field: tag.description, expected: "at most \(TextColumn.maximumWidth) bytes",
+                               found: "\(long.count) bytes", message: "a value too long for the index's text column")
+        }
+        return TextColumn.serialize(values)
     }
 
     static func u32Table(_ values: [Int]) -> RowTableBuilder<S.U32Column> {
