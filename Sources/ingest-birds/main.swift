@@ -56,7 +56,7 @@ struct IngestBirds: ParsableCommand {
         let report = result.report
         for file in result.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")
-            log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? ""): \(counts)")
+            log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? "")\(counts.isEmpty ? " (not read)" : ": " + counts)")
         }
         for finding in report.findings.listed ?? [] { log.info(finding.description) }
         guard report.status == .ok else {

@@ -38,6 +38,9 @@ struct IngestFAA: ParsableCommand {
         for source in report.sources {
             log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
         }
+        if let latin1 = report.counts[NormalizedFAA.latin1Count] {
+            log.info("\(formatCount(latin1)) \(latin1 == 1 ? "field was" : "fields were") not UTF-8 and read as Latin-1 (ISO-8859-1): warnings in \(NormalizedFAA.rejectsFile)")
+        }
         log.info("joins: registrations without an ACFTREF model: \(formatCount(report.counts["registrationsWithoutModel"] ?? 0)); without an ENGINE record: \(formatCount(report.counts["registrationsWithoutEngine"] ?? 0))")
         log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output)")
     }

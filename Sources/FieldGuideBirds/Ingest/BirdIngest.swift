@@ -85,6 +85,9 @@ public struct BirdIngest: Sendable {
             return BirdIngestResult(report: report, files: validation.files)
         }
 
+        // A seed file that does not parse (its kind unknown) is data rejected, with its
+        // line:column in the report, not a missing database.
+        if databases.isEmpty && report.status != .ok { return try done(report) }
         guard databases.count == 1 else {
             let names = databases.map(\.0.path)
             throw LocatedError(.usage, file: "", message: names.isEmpty ? "no bird database among \(paths.joined(separator: ", "))"
@@ -113,8 +116,25 @@ public struct BirdIngest: Sendable {
         report.counts["linkedToTaxonomy"] = databaseFile.taxonLinks.count
         report.linkCounts = linked.counts
         report.sources += references.sources
+        // The taxonomy among the inputs has its warnings already (a seed file's findings).
+        Self.warn(references.latin1 + (taxonomyPath != nil ? taxonomy?.latin1Readings ?? [] : []), in: &report)
         return try done(report)
     }
+
+    /// Each value read as Latin-1 becomes a warning (rule `encoding`) at its file and line, and
+    /// the report counts them (`fieldsReadAsLatin1`).
+    static func warn(_ readings: [Latin1Reading], in report: inout StageReport) {
+        guard !readings.isEmpty else { return }
+        let warnings = readings.map {
+            StageReport.Finding(.warning, rule: Finding.Rule.encoding.rawValue, file: $0.file, line: $0.line, column: 1, message: $0.message)
+        }
+        report.findings.warnings += warnings.count
+        report.findings.listed = (report.findings.listed ?? []) + warnings
+        report.counts[latin1Count] = readings.count
+    }
+
+    /// The report's count of values that were not UTF-8 and were read as Latin-1.
+    public static let latin1Count = "fieldsReadAsLatin1"
 
     /// The stage report of a validation: every seed file as a source, every finding listed;
     /// `rejected` when there are errors.
@@ -143,6 +163,8 @@ public struct BirdIngest: Sendable {
         var seasons: [SpeciesSeasonRow] = []
         var labels: [LocalizedLabels] = []
         var sources: [StageReport.Source] = []
+        /// The values that were not UTF-8 and were read as Latin-1.
+        var latin1: [Latin1Reading] = []
     }
 
     private func readReferences(taxonomy: Taxonomy?) throws(LocatedError) -> References {
@@ -157,15 +179,17 @@ public struct BirdIngest: Sendable {
             let (path, region) = EBirdBarChart.argument(argument)
             let chart = try EBirdBarChart.read(path, region: region)
             references.barCharts.append(chart)
+            references.latin1 += chart.latin1Readings
             try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1)
         }
         if let seasons {
-            references.seasons = try SpeciesSeasonRow.read(seasons)
+            references.seasons = try SpeciesSeasonRow.read(seasons, latin1: &references.latin1)
             try source(seasons, read: references.seasons.count, kept: references.seasons.count)
         }
         for path in labels {
             let file = try LocalizedLabels.read(path)
             references.labels.append(file)
+            references.latin1 += file.latin1Readings
             try source(path, read: file.lines, kept: file.names.count)
         }
         return references

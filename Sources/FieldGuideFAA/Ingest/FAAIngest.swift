@@ -95,9 +95,13 @@ public struct FAAIngest: Sendable {
         /// Starts with the reference files' rejects and entries; returns their joins, or
         /// throws their error.
         /// The stage report: the sources read so far, finding counts from the rejects, the join counts.
+        /// `fieldsReadAsLatin1` counts the fields that were not UTF-8 (each a warning in the rejects report).
         func report(_ status: StageReport.Status, failure: String? = nil, outputs: [StageReport.Output] = []) -> StageReport {
-            StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
-                        findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
+            var counts = counts
+            let latin1 = rejects.issues.lazy.filter { $0.reason == FileText.latin1Reason }.count
+            if latin1 > 0 { counts[NormalizedFAA.latin1Count] = latin1 }
+            return StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
+                               findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
         }
 
         mutating func start(with read: ReferenceRead) throws -> ReferenceRead.Output {

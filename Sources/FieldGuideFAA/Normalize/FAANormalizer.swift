@@ -158,7 +158,7 @@ package enum FAANormalizer {
 
     /// CERTIFICATION: the class (first character) and the class's operation codes after it.
     static func airworthiness(_ f: inout FieldReader, _ i: Int) -> Airworthiness {
-        let raw = Array(f.raw(i).utf8)
+        let raw = f.raw(i)
         let certification = f.text(i)
         guard let first = raw.first, first != 0x20 else {
             return Airworthiness(certification: certification, classification: nil, operations: [])
