@@ -3,18 +3,8 @@ import FieldGuideDiagnostics
 import Foundation
 import Testing
 
-/// Parses `bytes` in `chunk`-byte pieces; the records, or the error.
 private func parse(_ bytes: [UInt8], _ dialect: CSVDialect, chunk: Int = 1 << 20) throws -> [CSVRecord] {
-    let parser = try CSVParser(dialect: dialect, file: "t.csv")
-    var records: [CSVRecord] = []
-    var offset = 0
-    while offset < bytes.count {
-        let end = min(offset + chunk, bytes.count)
-        try bytes[offset..<end].withUnsafeBytes { try parser.parse($0) { records.append($0) } }
-        offset = end
-    }
-    try parser.finish { records.append($0) }
-    return records
+    try parseInChunks(bytes, dialect, chunk: chunk)
 }
 
 @Suite("CSV record bound: a record past the dialect's bound is refused as it passes it")
