@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bounds every XML file read through ``XMLStreamReader`` is held to.
 ///
 /// One is FieldGuide's own, checked on the raw bytes before libxml2 sees them; the others are
@@ -82,7 +88,18 @@ public struct StartTagScanner: Sendable {
 
     /// Scans the next bytes of the document; the first element past the limit, or nil.
     public mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Refusal? {
-        for byte in bytes {
+        guard let base = bytes.baseAddress else { return nil }
+        var i = 0
+        while i < bytes.count {
+            if case .text = state, !inSubset {
+                // Character data up to the next `<` in one step: only its line feeds matter.
+                let next = memchr(base + i, 0x3C, bytes.count - i).map { UnsafeRawPointer($0) - base } ?? bytes.count
+                skip(UnsafeRawBufferPointer(start: base + i, count: next - i))
+                i = next
+                if i == bytes.count { break }
+            }
+            let byte = bytes[i]
+            i += 1
             if byte == 0x0A {
                 line += 1
                 column = 0
@@ -92,6 +109,18 @@ public struct StartTagScanner: Sendable {
             if let refusal = step(byte) { return refusal }
         }
         return nil
+    }
+
+    /// Moves the position past `text`, which holds no markup.
+    private mutating func skip(_ text: UnsafeRawBufferPointer) {
+        guard var start = text.baseAddress else { return }
+        let end = start + text.count
+        while let feed = memchr(start, 0x0A, end - start) {
+            line += 1
+            start = UnsafeRawPointer(feed) + 1
+            column = 0
+        }
+        column += end - start
     }
 
     private mutating func step(_ byte: UInt8) -> Refusal? {
