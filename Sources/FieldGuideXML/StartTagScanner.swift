@@ -89,15 +89,33 @@ public struct StartTagScanner: Sendable {
     /// Scans the next bytes of the document; the first element past the limit, or nil.
     public mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Refusal? {
         guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
         var i = 0
-        while i < bytes.count {
-            if case .text = state, !inSubset {
-                // Character data up to the next `<` in one step: only its line feeds matter.
-                let next = memchr(base + i, 0x3C, bytes.count - i).map { UnsafeRawPointer($0) - base } ?? bytes.count
+        while i < count {
+            // The common stretches in one step each; the byte that ends one goes through `step`.
+            switch state {
+            case .text where !inSubset:
+                // Character data up to the next `<`: only its line feeds matter.
+                let next = memchr(base + i, 0x3C, count - i).map { UnsafeRawPointer($0) - base } ?? count
                 skip(UnsafeRawBufferPointer(start: base + i, count: next - i))
                 i = next
-                if i == bytes.count { break }
+            case let .startTag(quote) where !readingName:
+                // Between attributes, or inside a quoted value: up to a byte that means something there.
+                let start = i
+                if quote == 0 {
+                    while i < count, !Self.meansSomethingInTag(base.load(fromByteOffset: i, as: UInt8.self)) { i += 1 }
+                } else {
+                    while i < count {
+                        let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                        if byte == quote || byte == 0x3C || byte == 0x0A { break }
+                        i += 1
+                    }
+                }
+                column += i - start
+            default:
+                break
             }
+            if i == count { break }
             let byte = bytes[i]
             i += 1
             if byte == 0x0A {
@@ -211,6 +229,13 @@ public struct StartTagScanner: Sendable {
 
     /// Markup ended: back to text (the internal subset's, when inside one).
     private mutating func closeMarkup() { state = .text }
+
+    /// `"`, `'`, `=`, `>`, `<` and a line feed: the bytes of a start tag's unquoted part that
+    /// change the state or the position.
+    @inline(__always)
+    private static func meansSomethingInTag(_ byte: UInt8) -> Bool {
+        byte == 0x22 || byte == 0x27 || byte == 0x3D || byte == 0x3E || byte == 0x3C || byte == 0x0A
+    }
 
     private static func endsName(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")

@@ -28,6 +28,26 @@ struct XMLBoundsTests {
         #expect(scan("<r>\n  <wpt a=\"1\" b=\"2\" c=\"3\"/></r>", chunk: 1) == .init(line: 2, column: 3, element: "wpt"))
     }
 
+    @Test("any chunking gives the same answer: the project's and the real exports scanned whole, in 7-byte and 1-byte chunks")
+    func chunking() throws {
+        var files = try FileManager.default.subpathsOfDirectory(atPath: TestPaths.input.appendingPathComponent("exports").path)
+            .filter { !$0.hasSuffix(".csv") && $0.contains(".") }.map { TestPaths.input.appendingPathComponent("exports/" + $0).path }
+        if let real = TestPaths.shared("exports") {
+            files += try FileManager.default.subpathsOfDirectory(atPath: real.path).filter { $0.contains(".") }.map { real.path + "/" + $0 }
+        }
+        #expect(files.count >= 6)
+        var refused = 0
+        for file in files {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for limit in [1, 3] {
+                let whole = scan(text, limit: limit)
+                #expect(scan(text, limit: limit, chunk: 7) == whole && scan(text, limit: limit, chunk: 1) == whole, "\(file)")
+                if whole != nil { refused += 1 }
+            }
+        }
+        #expect(refused >= 4)   // the GPX and XMP files have elements with several attributes
+    }
+
     @Test("an = inside values, comments, CDATA, processing instructions and declarations is not an attribute")
     func notAttributes() {
         #expect(scan("<a x='a=b=c' y=\"=\">t=u=v=w</a>") == nil)
