@@ -12,7 +12,9 @@ struct IngestFAA: ParsableCommand {
         MASTER-1.txt, MASTER-2.txt …), or ReleasableAircraft.zip itself. Writes models.csv, \
         engines.csv, registrations.csv, faa-rejects.csv and faa-ingest.json into --output.
 
-        Exit status: 0 ok; 1 data rejected (wrong header, rejects over the threshold); 2 usage or I/O.
+        Exit status: 0 ok; 1 data rejected (wrong header, a record past 64 KiB, a ZIP entry past 512 MiB, \
+        rejects over the threshold); 2 usage or I/O. A field that is not UTF-8 is read as Latin-1 with a \
+        warning in faa-rejects.csv.
         """)
 
     @Argument(help: "Directory or ZIP archive with the FAA releasable files.")
