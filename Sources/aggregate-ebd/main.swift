@@ -77,7 +77,7 @@ struct AggregateEBD: ParsableCommand {
             if let taxon = result.notGroupedByTaxon {
                 log.info("the rows are not in eBird's order (\(taxon) resumes after another taxon): counted again with a (checklist, taxon) set")
             }
-            log.info("checklist tables: \(formatCount(result.tableBytes >> 20)) MB")
+            log.info("checklist tables: \(result.tableBytes < 1 << 20 ? "\(formatCount(result.tableBytes >> 10)) KB" : "\(formatCount(result.tableBytes >> 20)) MB")")
             report = result.report
         case .spark:
             let job = try sparkJobLocated()
@@ -99,24 +99,32 @@ struct AggregateEBD: ParsableCommand {
         log.info("wrote \(report.outputs.count) bar charts, \(EBDAggregation.rejectsFile), \(EBDAggregation.reportFile) to \(output)")
     }
 
-    /// spark-submit and the job, found as `--help` says.
+    /// spark-submit and the job, found as `--help` says: beside the build directory this
+    /// executable lives in (`.build/spark-venv`, `pipelines/spark` of its checkout).
     private func sparkJobLocated() throws -> SparkEBDJob {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let buildDirectory = executable.deletingLastPathComponent()
-        let checkout = buildDirectory.deletingLastPathComponent()
         let environment = ProcessInfo.processInfo.environment
-        let venv = buildDirectory.appendingPathComponent("spark-venv/bin/spark-submit").path
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
+        var ancestors: [URL] = []
+        for start in [executable, executable.resolvingSymlinksInPath()] {
+            var url = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                url.deleteLastPathComponent()
+                ancestors.append(url)
+            }
+        }
+        let exists = { (path: String) in FileManager.default.isExecutableFile(atPath: path) }
+        let venvs = ancestors.map { $0.appendingPathComponent("spark-venv/bin/spark-submit").path }
         let fromPath = (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/spark-submit" }
-        let submit = sparkSubmit ?? environment["SPARK_SUBMIT"]
-            ?? ([venv] + fromPath).first { FileManager.default.isExecutableFile(atPath: $0) } ?? venv
-        let jobs = [checkout.appendingPathComponent("pipelines/spark/ebd_barcharts.py").path, "pipelines/spark/ebd_barcharts.py"]
-        let job = sparkJob ?? jobs.first { FileManager.default.fileExists(atPath: $0) } ?? jobs[0]
+        let submit = sparkSubmit ?? environment["SPARK_SUBMIT"] ?? (venvs + fromPath).first(where: exists) ?? ".build/spark-venv/bin/spark-submit"
+        let jobs = (ancestors + [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)])
+            .map { $0.appendingPathComponent("pipelines/spark/ebd_barcharts.py").path }
+        let job = sparkJob ?? jobs.first { FileManager.default.fileExists(atPath: $0) } ?? "pipelines/spark/ebd_barcharts.py"
         guard FileManager.default.fileExists(atPath: job) else {
             throw LocatedError(.missingFile, file: job, message: "the Spark job is not there (give --spark-job)")
         }
         // A virtual environment's spark-submit runs the job with the Python beside it.
         let python = URL(fileURLWithPath: submit).deletingLastPathComponent().appendingPathComponent("python3").path
-        let extra = FileManager.default.isExecutableFile(atPath: python) && environment["PYSPARK_PYTHON"] == nil ? ["PYSPARK_PYTHON": python] : [:]
+        let extra = exists(python) && environment["PYSPARK_PYTHON"] == nil ? ["PYSPARK_PYTHON": python] : [:]
         return SparkEBDJob(submit: submit, job: job, master: sparkMaster, environment: extra)
     }
 }

@@ -68,7 +68,9 @@ public struct SparkEBDJob: Sendable {
         let staging = outputDirectory + "/.spark-staging"
         try? FileManager.default.removeItem(atPath: staging)
         defer { try? FileManager.default.removeItem(atPath: staging) }
-        var arguments = ["--master", master, "--conf", "spark.ui.showConsoleProgress=false", job,
+        // Local mode: a few shuffle partitions, not the cluster default of 200 tiny tasks.
+        let local = master.hasPrefix("local") ? ["--conf", "spark.sql.shuffle.partitions=8"] : []
+        var arguments = ["--master", master, "--conf", "spark.ui.showConsoleProgress=false"] + local + [job,
                          "--level", options.level.rawValue, "--output", staging,
                          "--listed-per-reason", String(options.listedPerReason), "--max-line-bytes", String(options.maxLineBytes)]
         if let sampling = options.samplingEvents { arguments += ["--sampling", sampling] }
