@@ -82,7 +82,7 @@ bench-data: deps
 ## bench: timings and peak memory of the FAA build on full-size data, then query latencies.
 ## Every benchmark is built first, so no compile runs between timings. The nested package's
 ## build plan is made anew each time: a cached one misses files added to the main package.
-bench: build bench-data
+bench: build bench-data spark-deps-optional
 	cd Benchmarks && $(SWIFT) build -c release --disable-build-manifest-caching
 	@rm -rf $(OUT)/bench
 	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa), $(ROUNDS) rounds"
@@ -103,6 +103,9 @@ bench: build bench-data
 	Benchmarks/.build/release/birds-bench
 	Benchmarks/.build/release/exports-bench
 	Benchmarks/.build/release/birds-artifact-bench
+	@echo "== aggregate-ebd on a generated 1M-row eBird Basic Dataset: embedded against libcsv, Spark, parity"
+	@Benchmarks/ebd-bench $(BIN) Benchmarks/.build/release $(BENCH_DATA)/ebd $(OUT)/bench-ebd 1000000 \
+	  $(if $(wildcard $(SPARK_VENV)/bin/spark-submit),$(SPARK_VENV)/bin/spark-submit)
 
 ## ebd: eBird bar charts computed from the eBird Basic Dataset: make ebd EBD=FILE OUT=DIR LEVEL=state
 ## [SAMPLING=file] [ENGINE=embedded|spark] (Spark in local mode; SPARK_MASTER=… for another).
@@ -159,7 +162,7 @@ readme-examples: deps
 	README_UPDATE=1 $(SWIFT) test --skip-build --filter ReadmeExamplesTests
 
 clean:
-	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench $(OUT)/bench-nightly $(OUT)/bench-nightly-small
+	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench $(OUT)/bench-nightly $(OUT)/bench-nightly-small $(OUT)/bench-ebd
 
 ## validate: the bird seed JSON check CI runs: make validate [PATHS=dir-or-files] [FORMAT=github] [STRICT=1]
 PATHS ?= input
