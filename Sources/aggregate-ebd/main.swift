@@ -38,8 +38,8 @@ struct AggregateEBD: ParsableCommand {
     @Option(help: "Region level: country, state or county.")
     var level: EBDRegionLevel = .state
 
-    @Option(help: "The sampling-event file (checklists without detections count too).")
-    var sampling: String?
+    @Option(help: "A sampling-event file (checklists without detections count too); one among the inputs is found by its header.")
+    var sampling: [String] = []
 
     @Option(help: "embedded or spark.")
     var engine: Engine = .embedded
@@ -64,8 +64,14 @@ struct AggregateEBD: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "aggregate-ebd")
-        let options = EBDAggregation.Options(level: level, samplingEvents: sampling, maxRejectShare: maxRejectShare)
-        let all = inputs + (sampling.map { [$0] } ?? [])
+        // A sampling-event file among the inputs (the nightly passes a directory's files) is one.
+        let found = inputs.filter { EBDColumns.fileKind(atPath: $0) == .samplingEvents }
+        let observations = inputs.filter { !found.contains($0) }
+        let options = EBDAggregation.Options(level: level, samplingEvents: sampling + found, maxRejectShare: maxRejectShare)
+        let all = observations + options.samplingEvents
+        guard !observations.isEmpty else {
+            throw StageFailure(.usageOrIO, "no EBD among the inputs: \(found.joined(separator: ", ")) \(found.count == 1 ? "is a sampling-event file" : "are sampling-event files"); give the EBD too")
+        }
         log.info("reading \(all.joined(separator: ", ")) at \(level.rawValue) level (\(engine.rawValue) engine)")
         let report: StageReport
         switch engine {
@@ -73,7 +79,7 @@ struct AggregateEBD: ParsableCommand {
             for input in all where !FileManager.default.fileExists(atPath: input) {
                 throw LocatedError(.missingFile, file: input, message: "No such file or directory")
             }
-            let result = try EBDAggregation(options: options).run(inputs: inputs, outputDirectory: output)
+            let result = try EBDAggregation(options: options).run(inputs: observations, outputDirectory: output)
             if let taxon = result.notGroupedByTaxon {
                 log.info("the rows are not in eBird's order (\(taxon) resumes after another taxon): counted again with a (checklist, taxon) set")
             }
@@ -82,7 +88,7 @@ struct AggregateEBD: ParsableCommand {
         case .spark:
             let job = try sparkJobLocated()
             log.info("spark-submit \(job.submit) \(job.job) (--master \(job.master)); its log: \(output)/\(SparkEBDJob.logFile)")
-            do { report = try job.run(inputs: inputs, options: options, outputDirectory: output) } catch let SparkJobError.rejected(message) {
+            do { report = try job.run(inputs: observations, options: options, outputDirectory: output) } catch let SparkJobError.rejected(message) {
                 throw StageFailure(.dataRejected, message)
             }
         }

@@ -36,6 +36,10 @@ struct IngestBirds: ParsableCommand {
     @Option(name: .customLong("barchart"), parsing: .upToNextOption, help: "eBird bar-chart downloads (FILE or REGION=FILE).")
     var barCharts: [String] = []
 
+    @Option(name: .customLong("computed-barcharts"), parsing: .upToNextOption,
+            help: "Directories of bar charts aggregate-ebd computed; each replaces a downloaded chart of its region.")
+    var computedBarCharts: [String] = []
+
     @Option(help: "eBird Status & Trends species runs CSV (ebirdst_runs_2023.csv).")
     var seasons: String?
 
@@ -50,6 +54,7 @@ struct IngestBirds: ParsableCommand {
         let log = StageLog(stage: "ingest-birds")
         var ingest = BirdIngest(taxonomyPath: taxonomy)
         ingest.barCharts = barCharts
+        ingest.computedBarCharts = computedBarCharts
         ingest.seasons = seasons
         ingest.labels = labels
         let result = try ingest.run(paths: paths, outputDirectory: output)
@@ -63,6 +68,9 @@ struct IngestBirds: ParsableCommand {
             throw StageFailure(.dataRejected, "\(report.failure ?? "failed"); wrote only \(output)/birds-ingest.json")
         }
         // The reference files follow the seed files among the report's sources.
+        if let computed = report.linkCounts["barChartsComputed"], computed > 0 {
+            log.info("\(formatCount(computed)) bar charts computed from the EBD (\(computedBarCharts.joined(separator: ", "))), replacing \(formatCount(report.linkCounts["barChartsReplaced"] ?? 0)) downloaded")
+        }
         if report.sources.count > result.files.count {
             let c = report.counts, l = report.linkCounts
             func n(_ count: Int?) -> String { formatCount(count ?? 0) }

@@ -37,7 +37,7 @@ enum EBDFixtures {
 struct EBDAggregationTests {
     func run(_ inputs: [String], level: EBDRegionLevel = .state, sampling: String? = nil, share: Double = 0.02) throws -> (EBDAggregation.Result, URL) {
         let out = try TestPaths.temporaryDirectory("ebd")
-        let result = try EBDAggregation(options: .init(level: level, samplingEvents: sampling, maxRejectShare: share))
+        let result = try EBDAggregation(options: .init(level: level, samplingEvents: sampling.map { [$0] } ?? [], maxRejectShare: share))
             .run(inputs: inputs, outputDirectory: out.path)
         return (result, out)
     }

@@ -222,8 +222,8 @@ def aggregate(spark, args, storage):
 
     sc = spark.sparkContext
     files = [(f, (n, size), OBSERVATIONS) for p in args.inputs for f, n, size in storage.expand(p)]
-    if args.sampling:
-        files += [(f, (n, size), SAMPLING) for f, n, size in storage.expand(args.sampling)]
+    for sampling in args.sampling:
+        files += [(f, (n, size), SAMPLING) for f, n, size in storage.expand(sampling)]
     shown = [n[0] for _, n, _ in files]
     parts = [read_file(sc, f, shown[i], i, kind, args.level, args.max_line_bytes) for i, (f, _, kind) in enumerate(files)]
     schema = StructType([StructField("file", IntegerType()), StructField("line", LongType())]
@@ -295,7 +295,8 @@ def main(argv):
     parser.add_argument("inputs", nargs="+", help="EBD files, directories or globs (any path Spark reads)")
     parser.add_argument("--level", choices=sorted(LEVELS), required=True)
     parser.add_argument("--output", required=True, help="directory for the bar charts and the summary")
-    parser.add_argument("--sampling", help="the sampling-event file: checklists without detections count too")
+    parser.add_argument("--sampling", action="append", default=[],
+                        help="a sampling-event file (repeatable): checklists without detections count too")
     parser.add_argument("--listed-per-reason", type=int, default=1000)
     parser.add_argument("--max-line-bytes", type=int, default=1 << 20)
     args = parser.parse_args(argv)

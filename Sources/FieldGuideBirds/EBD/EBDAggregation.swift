@@ -37,8 +37,8 @@ public struct EBDAggregation: Sendable {
 
     public struct Options: Sendable {
         public var level: EBDRegionLevel
-        /// The sampling-event file: its checklists count in the sample sizes, detections or none.
-        public var samplingEvents: String?
+        /// Sampling-event files: their checklists count in the sample sizes, detections or none.
+        public var samplingEvents: [String]
         /// The stage fails when a file rejects more than this share of its rows (0…1).
         public var maxRejectShare: Double
         /// Findings listed in the rejects report per reason; the rest are counted only.
@@ -46,7 +46,7 @@ public struct EBDAggregation: Sendable {
         /// The longest line a file may have (bytes).
         public var maxLineBytes: Int
 
-        public init(level: EBDRegionLevel, samplingEvents: String? = nil, maxRejectShare: Double = 0.02,
+        public init(level: EBDRegionLevel, samplingEvents: [String] = [], maxRejectShare: Double = 0.02,
                     listedPerReason: Int = 1_000, maxLineBytes: Int = 1 << 20) {
             self.level = level
             self.samplingEvents = samplingEvents
@@ -101,7 +101,7 @@ public struct EBDAggregation: Sendable {
     private func read(_ inputs: [String], into tally: inout EBDTally) throws {
         let reader = EBDReader(level: options.level, maxLineBytes: options.maxLineBytes)
         for input in inputs { try reader.read(input, kind: .observations, into: &tally) }
-        if let sampling = options.samplingEvents { try reader.read(sampling, kind: .samplingEvents, into: &tally) }
+        for sampling in options.samplingEvents { try reader.read(sampling, kind: .samplingEvents, into: &tally) }
     }
 }
 

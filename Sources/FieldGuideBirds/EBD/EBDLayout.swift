@@ -1,5 +1,6 @@
 import FieldGuideCSV
 import FieldGuideDiagnostics
+import Foundation
 
 /// The region level a bar chart is computed for, and the EBD column that names the region.
 ///
@@ -64,6 +65,19 @@ public struct EBDColumns: Sendable {
     public static let observationColumns = ["TAXONOMIC ORDER", "COMMON NAME", "APPROVED"]
     /// The EBD's first column: the one header field that tells the EBD from a sampling-event file.
     public static let observationMarker = "GLOBAL UNIQUE IDENTIFIER"
+
+    /// What kind of eBird file the one at `path` is, by its header (its first line, up to
+    /// 64 KiB): the EBD has GLOBAL UNIQUE IDENTIFIER, a sampling-event file only the checklist
+    /// columns. Nil when it is neither (the reader then names the missing columns).
+    public static func fileKind(atPath path: String) -> EBDFileKind? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1 << 16)) ?? Data()
+        let line = String(decoding: head.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+        let names = Set(line.split(separator: "\t").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\u{FEFF}")) })
+        if names.contains(observationMarker) { return .observations }
+        return names.contains("SAMPLING EVENT IDENTIFIER") ? .samplingEvents : nil
+    }
 
     public let kind: EBDFileKind
     /// The header's field count: every data row must have exactly this many.

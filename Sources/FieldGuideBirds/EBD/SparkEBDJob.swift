@@ -73,7 +73,7 @@ public struct SparkEBDJob: Sendable {
         var arguments = ["--master", master, "--conf", "spark.ui.showConsoleProgress=false"] + local + [job,
                          "--level", options.level.rawValue, "--output", staging,
                          "--listed-per-reason", String(options.listedPerReason), "--max-line-bytes", String(options.maxLineBytes)]
-        if let sampling = options.samplingEvents { arguments += ["--sampling", sampling] }
+        for sampling in options.samplingEvents { arguments += ["--sampling", sampling] }
         arguments += inputs
         let status = try launch(arguments, log: outputDirectory + "/" + Self.logFile)
         guard let data = FileManager.default.contents(atPath: staging + "/" + Self.summaryFile),
