@@ -13,7 +13,9 @@ struct IngestBirds: ParsableCommand {
         migration sessions) that go with it; directories are searched recursively. --taxonomy \
         (or an eBird/Clements taxonomy CSV among the inputs) links each bird to a species code. \
         Optional reference files: eBird bar charts (--barchart FILE, or REGION=FILE; the region \
-        defaults to the file name: barchart-svalbard.txt → Svalbard), eBird Status & Trends runs \
+        defaults to the file name: barchart-svalbard.txt → Svalbard, barchart-US-NY.txt → US-NY), \
+        bar charts aggregate-ebd computed (--computed-barcharts DIR: each replaces a downloaded \
+        chart of its region), eBird Status & Trends runs \
         (--seasons CSV) and BirdNET label lists (--labels FILE, language from the _xx suffix). \
         Every source is linked to taxa once, here. Writes species.csv, species-field-marks.csv, \
         shapes.csv, field-mark-variants.csv, watchlists.csv, watchlist-entries.csv, hotspots.csv, \

@@ -179,7 +179,6 @@ public struct BirdIngest: Sendable {
             references.barCharts.append(chart)
             try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1, prefix: "aggregate-ebd/")
         }
-        references.counts["barChartsComputed"] = computedRegions.count
         var replaced = 0
         for argument in barCharts {
             let (path, region) = EBirdBarChart.argument(argument)
@@ -188,7 +187,10 @@ public struct BirdIngest: Sendable {
             references.barCharts.append(chart)
             try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1)
         }
-        references.counts["barChartsReplaced"] = replaced
+        if !computedBarCharts.isEmpty {
+            references.counts["barChartsComputed"] = computedRegions.count
+            references.counts["barChartsReplaced"] = replaced
+        }
         if let seasons {
             references.seasons = try SpeciesSeasonRow.read(seasons)
             try source(seasons, read: references.seasons.count, kept: references.seasons.count)
