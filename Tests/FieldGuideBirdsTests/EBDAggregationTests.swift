@@ -175,6 +175,21 @@ struct EBDAggregationTests {
         }
     }
 
+    @Test("documented bounds: a line over the limit stops the file before libcsv buffers it; a NUL byte is no text")
+    func bounds() throws {
+        let lines = try EBDFixtures.lines()
+        let directory = try TestPaths.temporaryDirectory("ebd-bounds")
+        let long = try EBDFixtures.write(lines.prefix(3) + [lines[3] + String(repeating: "x", count: 5_000)] + lines.dropFirst(4), named: "long.txt", in: directory)
+        #expect { _ = try EBDAggregation(options: .init(level: .state, maxLineBytes: 4_096)).run(inputs: [long], outputDirectory: directory.path + "/a") } throws: {
+            let error = $0 as? LocatedError
+            return error?.kind == .tooLarge && error?.line == 4 && error?.message.hasPrefix("a line longer than 4096 bytes") == true
+        }
+        #expect(try StageReport.read(from: directory.path + "/a/" + EBDAggregation.reportFile).status == .rejected)
+        let nul = try EBDFixtures.write(lines.prefix(3) + [lines[3].replacingOccurrences(of: "Common Loon", with: "Common\u{0}Loon")] + lines.dropFirst(4),
+                                        named: "nul.txt", in: directory)
+        #expect { _ = try run([nul]) } throws: { ($0 as? LocatedError)?.kind == .malformed && ($0 as? LocatedError)?.line == 4 }
+    }
+
     @Test("the real EBD sample (../shared): 400 rows, incomplete ones skipped, shared checklists once")
     func realSample() throws {
         guard let sample = TestPaths.shared("birds/ebird/ebd-sample.txt") else { return }
