@@ -1,3 +1,4 @@
+import FieldGuideBirds
 import BenchSupport
 
 /// One generated taxon as an EBD row names it.
