@@ -90,7 +90,8 @@ struct NightlyEndToEndTests {
         let first = try h.run()
         #expect(first.status == 0, "\(first.log)")
         #expect(first.summary?.status == .published)
-        #expect(first.summary?.stages.map(\.status) == Array(repeating: .ran, count: 5))
+        // aggregate-ebd is dropped: input/ holds no eBird Basic Dataset.
+        #expect(first.summary?.stages.map(\.status) == [.ran, .ran, .dropped, .ran, .ran, .ran])
         let (current, aircraft, birds) = h.published()
         #expect(current == first.summary?.build)
         #expect(aircraft != nil && birds != nil)
@@ -107,7 +108,7 @@ struct NightlyEndToEndTests {
         let again = try h.run()
         #expect(again.status == 0, "\(again.log)")
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.map(\.status) == Array(repeating: .skipped, count: 5))
+        #expect(again.summary?.stages.map(\.status) == [.skipped, .skipped, .dropped, .skipped, .skipped, .skipped])
         #expect(h.published().current == current)
         #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
     }
@@ -119,7 +120,7 @@ struct NightlyEndToEndTests {
         #expect(try h.run().status == 0)
         let before = h.published()
         let forced = try h.run(["--force"])
-        #expect(forced.summary?.stages.map(\.status) == Array(repeating: .ran, count: 5))
+        #expect(forced.summary?.stages.map(\.status) == [.ran, .ran, .dropped, .ran, .ran, .ran])
         #expect(forced.summary?.status == .unchanged, "\(forced.log)")
         // A second output directory built from scratch holds the same bytes.
         let other = NightlyHarness(root: h.root + "/second")
@@ -240,7 +241,7 @@ struct NightlyEndToEndTests {
         let result = try h.run(["--progress", "bar"])
         #expect(result.status == 0)
         #expect(result.log.contains("\u{1B}[2K"))
-        #expect(result.log.contains("] 5/5 stages · "))
+        #expect(result.log.contains("/6 stages · "))   // aggregate-ebd, dropped without an EBD, counts among them
         #expect(result.log.contains(" MB/s · "))
     }
 
@@ -459,7 +460,7 @@ struct NightlyEndToEndTests {
 
         let again = try h.run()
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped } == true)
+        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped || $0.name == "aggregate-ebd" } == true)
 
         // One source changed: the two FAA-owned aircraft get a new owner name (same width).
         // The shared files stay untouched: the symbolic link is replaced by an edited copy.
