@@ -25,7 +25,7 @@ struct PipelineCommand: ParsableCommand {
             Exit status: 0 published, unchanged or passed; 1 a stage failed, a source is missing \
             or a guard refused; 2 usage or I/O; 130 interrupted.
             """,
-        subcommands: [Run.self, Plan.self],
+        subcommands: [Run.self, Plan.self, Check.self],
         defaultSubcommand: Run.self
     )
 }
@@ -101,6 +101,18 @@ extension PipelineCommand {
                 if summary.failure == .stageFailed, stage?.exitCode == StageExit.usageOrIO.rawValue { throw ExitCode(StageExit.usageOrIO.rawValue) }
                 throw ExitCode(StageExit(summary.failure ?? .io).rawValue)
             }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a pipeline file without running it (names, references, outputs, time-outs): exit 0, or 2 with file:line:column.")
+        @Argument(help: "The pipeline file (pipelines/nightly.yaml).") var file: String
+
+        func run() throws {
+            let definition = try PipelineDefinition.load(path: file)
+            let timeouts = Set(definition.stages.map(\.timeout.description)).sorted().joined(separator: ", ")
+            print("\(file): pipeline \(definition.name), \(definition.stages.count) stages (time-outs \(timeouts)): ok")
         }
     }
 
@@ -192,7 +204,12 @@ final class Display: @unchecked Sendable {
             case .ran: text += String(format: " in %.2f s", s.seconds)
             case .skipped: text += ": inputs unchanged since its last successful run"
             case .dropped: text += ": \(s.error ?? "an input is absent"); the stages after it run without it"
-            case .failed: text += s.exitCode.map { " (exit \($0))" } ?? (s.error.map { ": \($0)" } ?? "")
+            case .failed:
+                if let seconds = s.timedOutAfter {
+                    text += ": timed out after \(Int(seconds)) s; stopped with every process it started"
+                } else {
+                    text += s.exitCode.map { " (exit \($0))" } ?? (s.error.map { ": \($0)" } ?? "")
+                }
             default: break
             }
             if let rows = s.rows { text += "; rows read \(formatCount(rows.read)), rejected \(formatCount(rows.rejected))" }
@@ -212,6 +229,7 @@ final class Display: @unchecked Sendable {
                  + (summary.status == .published || summary.status == .unchanged ? "" : (summary.message.map { ": \($0)" } ?? "")),
                  redraw: false)
             if summary.summaryWritten { line("pipeline: summary in runs/\(summary.run).json", redraw: false) }
+            if let reason = summary.summaryError { line("pipeline: run summary not recorded: \(reason)", redraw: false) }
         }
     }
 
