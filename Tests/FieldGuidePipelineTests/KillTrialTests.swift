@@ -19,7 +19,7 @@ struct KillTrialTests {
         return "before any stage"
     }
 
-    @Test("12 trials (FAULT_KILL_TRIALS): killed at a random delay, current always names a complete verified build; the next run publishes")
+    @Test("12 trials (FAULT_KILL_TRIALS): killed at a random delay (every third aimed at publishing), current always names a complete verified build; the next run publishes")
     func killTrials() throws {
         let environment = ProcessInfo.processInfo.environment
         let trials = environment["FAULT_KILL_TRIALS"].flatMap(Int.init) ?? 12
@@ -43,6 +43,7 @@ struct KillTrialTests {
         for trial in 1...trials {
             try (trial % 2 == 1 ? extra : original).write(toFile: master, atomically: true, encoding: .utf8)
             let delay = drand48() * span
+            let currentBefore = try? FileManager.default.destinationOfSymbolicLink(atPath: h.output + "/current")
             let log = h.root + "/kill-\(trial).log"
             _ = FileManager.default.createFile(atPath: log, contents: nil)
             let process = Process()
@@ -54,13 +55,22 @@ struct KillTrialTests {
             process.standardError = FileHandle(forWritingAtPath: log)
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            usleep(useconds_t(delay * 1_000_000))
+            if trial % 3 == 0 {
+                // Aimed at publishing: once the last stage reports, within the next 80 ms.
+                while process.isRunning, !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("[emit-birds] ran") {
+                    usleep(2_000)
+                }
+                usleep(useconds_t(drand48() * 80_000))
+            } else {
+                usleep(useconds_t(delay * 1_000_000))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let phase = Self.phase((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
-            phases[phase, default: 0] += 1
+            let moved = (try? FileManager.default.destinationOfSymbolicLink(atPath: h.output + "/current")) != currentBefore
+            phases[phase + (phase == "publishing" ? (moved ? " (new build current)" : " (old build current)") : ""), default: 0] += 1
             // A kill after the end tries nothing: the next delays stay within the run.
-            if phase == "after it ended" { span = max(delay * 0.9, 0.3) }
+            if phase == "after it ended" && trial % 3 != 0 { span = max(delay * 0.9, 0.3) }
 
             // Whatever the moment, current names a complete build (the names beside it may
             // lag: a kill between the swaps), and the next run recovers and publishes.
