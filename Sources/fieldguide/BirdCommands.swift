@@ -6,21 +6,6 @@ import FieldGuideDiagnostics
 import Foundation
 import StageCLI
 
-/// `--bundle` (default `output/birds.fgb`) and `--format` for the bird subcommands.
-struct BirdsBundleOptions: ParsableArguments {
-    @Option(help: "The birds artifact to read.")
-    var bundle: String = "output/birds.fgb"
-
-    @Option(help: "Output format: text or json.")
-    var format: OutputFormat = .text
-
-    func open() throws(ArtifactError) -> BirdsBundle {
-        do { return try BirdsBundle(path: bundle) } catch { throw error.underlying }
-    }
-
-    func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
-}
-
 /// A bird line for text output: `House Crow (Corvus splendens)`.
 func birdLine(_ bird: BirdRecord) -> String { "\(bird.commonName) (\(bird.scientificName))" }
 
