@@ -63,8 +63,11 @@ extension PipelineCommand {
         @Option(help: "Accept a guard's refusal on purpose, recorded in the run summary: shrink:SOURCE or rejects:SOURCE (repeatable).")
         var accept: [String] = []
         @Option(help: "Progress display: auto (a bar on a terminal), bar or plain.") var progress: ProgressMode = .auto
+        @Option(help: "Seconds a stopped stage (interrupted, or past its time-out) has between SIGTERM and SIGKILL.")
+        var killGrace: Double = 5
 
         func validate() throws {
+            guard killGrace >= 0, killGrace <= 3600 else { throw ValidationError("--kill-grace: expected seconds from 0 to 3600, found \(killGrace)") }
             for item in accept {
                 let parts = item.split(separator: ":")
                 guard parts.count == 2, ["shrink", "rejects"].contains(parts[0]), !parts[1].isEmpty else {
@@ -78,6 +81,7 @@ extension PipelineCommand {
             var options = PipelineRunner.Options(outputDirectory: output, toolDirectory: bin ?? executableDirectory(),
                                                  jobs: jobs, force: force)
             options.accept = Set(accept.map { $0.replacingOccurrences(of: ":", with: " ") })
+            options.killGrace = .milliseconds(Int((killGrace * 1000).rounded()))
             let runner = PipelineRunner(definition: definition, parameters: try common.parameters(), options: options)
             let display = Display(bar: progress == .bar || (progress == .auto && isatty(STDERR_FILENO) == 1))
             let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
