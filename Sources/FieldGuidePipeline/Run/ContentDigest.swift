@@ -34,8 +34,13 @@ enum ContentDigest {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
-            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+            #if canImport(Darwin)
+            let (m, c) = (info.st_mtimespec, info.st_ctimespec)
+            #else
+            let (m, c) = (info.st_mtim, info.st_ctim)
+            #endif
+            modified = Int64(m.tv_sec) * 1_000_000_000 + Int64(m.tv_nsec)
+            changed = Int64(c.tv_sec) * 1_000_000_000 + Int64(c.tv_nsec)
         }
 
         init() {}

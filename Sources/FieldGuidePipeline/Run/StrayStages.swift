@@ -50,6 +50,7 @@ enum StrayStages {
     /// The file a stage's process group is recorded in, beside its staging directory.
     static func record(for stageDirectory: String) -> String { stageDirectory + ".pgid" }
 
+    #if os(Linux)
     /// Each recorded group with the time (seconds since the epoch) its record was written.
     private static func records(in staging: String) -> [(pid_t, Double)] {
         let fm = FileManager.default
@@ -78,6 +79,8 @@ enum StrayStages {
         guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
         return boot + ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
+
+    #endif
 
     private static func processes() -> [pid_t] {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
