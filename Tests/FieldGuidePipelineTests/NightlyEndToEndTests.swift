@@ -331,7 +331,8 @@ struct NightlyEndToEndTests {
         #expect(emitter != nil, "emit-aircraft never started")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        if let emitter { kill(emitter, SIGKILL) }
+        // The stage runs in a process group of its own: it outlives the killed pipeline.
+        #expect(emitter.map(isRunning) == true)
 
         #expect(process.terminationReason == .uncaughtSignal)
         let after = h.published()
@@ -339,10 +340,12 @@ struct NightlyEndToEndTests {
         #expect(after.aircraft == before.aircraft)
         _ = try AircraftBundle(path: h.output + "/aircraft.fgb")
 
-        // The next run (the real tools again) takes the lock, clears the stale staging and publishes.
+        // The next run (the real tools again) takes the lock, stops the killed run's stage
+        // (recorded by its process group), clears the stale staging and publishes.
         h.bin = realBin
         let next = try h.run()
         #expect(next.status == 0, "\(next.log)")
+        #expect(emitter.map(isRunning) == false)
         #expect(next.summary?.status == .published)
         #expect(h.statuses(next.summary)["ingest-faa"] == .skipped)
         #expect(h.statuses(next.summary)["emit-aircraft"] == .ran)
