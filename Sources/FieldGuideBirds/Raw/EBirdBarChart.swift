@@ -64,10 +64,12 @@ public struct EBirdBarChart: Sendable {
         return numbers.map { $0! }
     }
 
-    /// The region a file name implies: `barchart-svalbard.txt` → `Svalbard`.
+    /// The region a file name implies: `barchart-svalbard.txt` → `Svalbard`; an eBird region
+    /// code stays as it is (`barchart-US-NY.txt` → `US-NY`, as `aggregate-ebd` names its files).
     public static func regionName(fromFile path: String) -> String {
         var stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         for prefix in ["barchart-", "barchart_", "ebird_"] where stem.lowercased().hasPrefix(prefix) { stem.removeFirst(prefix.count) }
+        if stem.range(of: #"^[A-Z]{2}(-[A-Z0-9]{1,4}){0,2}$"#, options: .regularExpression) != nil { return stem }
         return stem.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
 

@@ -30,21 +30,7 @@ public struct FAASourceFile: Sendable, Hashable {
     func stream(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         switch location {
         case let .file(path):
-            guard let handle = fopen(path, "rb") else {
-                throw LocatedError(.unreadable, file: name, message: "cannot open \(path): \(String(cString: strerror(errno)))")
-            }
-            defer { fclose(handle) }
-            let size = 1 << 20
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-            defer { buffer.deallocate() }
-            while true {
-                let n = fread(buffer.baseAddress, 1, size, handle)
-                if n > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
-                if n < size {
-                    if ferror(handle) != 0 { throw LocatedError(.unreadable, file: name, message: "read failed") }
-                    return
-                }
-            }
+            try CSVReader.stream(fileAt: path, displayName: name, body)
         case let .zipEntry(archivePath, entryPath):
             let archive: Archive
             do { archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read) } catch {
