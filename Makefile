@@ -11,7 +11,7 @@ ICAO_TYPES ?=
 MODES      ?=
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
-.PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize
+.PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps
 
 ## Exit statuses: a target that runs a stage ends with the stage's documented status (0 ok,
 ## 1 data rejected, 2 usage or I/O). GNU make turns every failed recipe into its own status 2,
@@ -19,7 +19,7 @@ APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 ## stage,...)); the outer make then ends with it: 2 through a failing recipe, 1 through make's
 ## question mode (-q), whose "goal not up to date" status is 1. Output streams as it comes
 ## (the inner make writes to the outer one's standard output and error, appending).
-STAGE_GOALS := all nightly faa birds validate exports
+STAGE_GOALS := all nightly faa birds validate exports ebd
 GOALS := $(or $(MAKECMDGOALS),all)
 ifeq ($(FG_STATUS_FILE)$(findstring n,$(firstword -$(MAKEFLAGS))),)
 ifneq ($(filter $(STAGE_GOALS),$(GOALS)),)
@@ -75,7 +75,7 @@ faa: build
 	@if [ -f "$(OUT)/stage/faa/registrations.csv" ]; then $(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)"); \
 	else echo "make faa: no MASTER in $(SOURCES): the manufacturer index only"; fi
 
-test: deps
+test: deps spark-deps-optional
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -90,7 +90,7 @@ bench-data: deps
 ## Every benchmark is built first, so no compile runs between timings. The nested package's
 ## build plan is made anew each time: a cached one misses files added to the main package.
 BENCH_ICAO_TYPES = $(firstword $(wildcard ../shared/data/aircraft/icao-types.json) input/aircraft/icao-types.json)
-bench: build bench-data
+bench: build bench-data spark-deps-optional
 	cd Benchmarks && $(SWIFT) build -c release --disable-build-manifest-caching
 	@rm -rf $(OUT)/bench
 	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa), $(ROUNDS) rounds"
@@ -116,6 +116,40 @@ bench: build bench-data
 	Benchmarks/.build/release/birds-bench
 	Benchmarks/.build/release/exports-bench
 	Benchmarks/.build/release/birds-artifact-bench
+	@echo "== aggregate-ebd on a generated 1M-row eBird Basic Dataset: embedded against libcsv, Spark, parity"
+	@Benchmarks/ebd-bench $(BIN) Benchmarks/.build/release $(BENCH_DATA)/ebd $(OUT)/bench-ebd 1000000 \
+	  $(if $(wildcard $(SPARK_VENV)/bin/spark-submit),$(SPARK_VENV)/bin/spark-submit)
+
+## ebd: eBird bar charts computed from the eBird Basic Dataset: make ebd EBD=FILE OUT=DIR LEVEL=state
+## [SAMPLING=file] [ENGINE=embedded|spark] (Spark in local mode; SPARK_MASTER=… for another).
+EBD ?=
+LEVEL ?= state
+ENGINE ?= embedded
+SAMPLING ?=
+SPARK_MASTER ?= local[*]
+SPARK_VENV := .build/spark-venv
+ebd: $(if $(filter spark,$(ENGINE)),spark-deps) deps
+	@$(call stage,{ [ -n "$(EBD)" ] || { echo "make ebd: give EBD=FILE (an eBird Basic Dataset file) and OUT=DIR" >&2; (exit 2); }; })
+	$(SWIFT) build -c release --product aggregate-ebd
+	@$(call stage,$(BIN)/aggregate-ebd $(EBD) --output "$(OUT)" --level "$(LEVEL)" --engine "$(ENGINE)" \
+	  $(if $(SAMPLING),--sampling "$(SAMPLING)") $(if $(filter spark,$(ENGINE)),--spark-submit $(SPARK_VENV)/bin/spark-submit --spark-master "$(SPARK_MASTER)"))
+
+## spark-deps: what --engine spark needs: a Java runtime (Debian's default-jre-headless when
+## `java` is missing) and pyspark from PyPI in a virtual environment under the build directory.
+spark-deps:
+	@command -v java >/dev/null 2>&1 || [ -n "$$JAVA_HOME" ] || { \
+	  echo "make: installing a Java runtime for Spark (default-jre-headless)"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq default-jre-headless; } \
+	  || { echo "make: could not install a Java runtime; install one (java on PATH or JAVA_HOME) for ENGINE=spark" >&2; exit 2; }
+	@[ -x $(SPARK_VENV)/bin/spark-submit ] || { echo "make: installing pyspark into $(SPARK_VENV)"; \
+	  python3 -m venv $(SPARK_VENV) && $(SPARK_VENV)/bin/pip install -q 'pyspark>=3.5,<5'; } \
+	  || { echo "make: could not install pyspark into $(SPARK_VENV) (python3 with venv and PyPI needed)" >&2; exit 2; }
+
+## spark-deps-optional: make test installs them too, so the engines' parity test runs; when
+## they cannot be installed the test says it skipped.
+spark-deps-optional:
+	@$(MAKE) --no-print-directory spark-deps || echo "make: Spark parity test will skip: $$?"
 
 ## fuzz: builds the libFuzzer targets (Fuzz/, with AddressSanitizer) and runs each for
 ## FUZZ_SECONDS over seeds from input/ and Tests/Fixtures; one line per target, fails on a crash.
@@ -141,7 +175,7 @@ readme-examples: deps
 	README_UPDATE=1 $(SWIFT) test --skip-build --filter ReadmeExamplesTests
 
 clean:
-	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench $(OUT)/bench-nightly $(OUT)/bench-nightly-small
+	rm -rf .build Benchmarks/.build $(OUT)/stage $(OUT)/bench $(OUT)/bench-nightly $(OUT)/bench-nightly-small $(OUT)/bench-ebd
 
 ## validate: the bird seed JSON check CI runs: make validate [PATHS=dir-or-files] [FORMAT=github] [STRICT=1]
 PATHS ?= input

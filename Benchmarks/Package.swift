@@ -11,6 +11,8 @@
 //   birds-bench         validating an 11,000-species bird database with hotspots (FieldGuideBirds)
 //   birds-artifact-bench  a generated 11,000-species birds artifact: size, open, identify, region/month lookups
 //   exports-bench       XML throughput and peak memory of the exports readers on 100 MB GPX and plist
+//   generate-ebd-data   a generated eBird Basic Dataset (1M rows by default) and its sampling-event file
+//   ebd-tokenize        the physical limit for aggregate-ebd: libcsv tokenizing an EBD file, bare and through FieldGuideCSV
 //
 // Build from this directory: `swift build -c release --product generate-faa-data`.
 import PackageDescription
@@ -23,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        // libcsv itself, for the tokenizing baseline (no pkg-config file: the header and `-lcsv`).
+        .systemLibrary(name: "CLibCSV", path: "Sources/CLibCSV"),
         // The seeded random generator, number formatting and the latency timer the tools share.
         .target(name: "BenchSupport"),
         .executableTarget(
@@ -60,6 +64,14 @@ let package = Package(
                 .product(name: "FieldGuideArtifactWriter", package: "FieldGuide"),
                 .product(name: "FieldGuideEmit", package: "FieldGuide"),
             ]
+        ),
+        .executableTarget(
+            name: "generate-ebd-data",
+            dependencies: ["BenchSupport", .product(name: "FieldGuideBirds", package: "FieldGuide")]
+        ),
+        .executableTarget(
+            name: "ebd-tokenize",
+            dependencies: ["BenchSupport", "CLibCSV", .product(name: "FieldGuideCSV", package: "FieldGuide")]
         ),
         .executableTarget(
             name: "exports-bench",

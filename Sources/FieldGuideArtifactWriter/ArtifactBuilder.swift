@@ -57,6 +57,23 @@ public struct ArtifactBuilder: Sendable {
         sections.append(Section(tag: tag, rows: rows, bytes: bytes))
     }
 
+    /// Adds a row table as a section: its rows and serialized bytes.
+    public mutating func addSection<Column: RowColumn>(_ tag: FourCC, _ table: RowTableBuilder<Column>) {
+        addSection(tag, rows: table.count, bytes: table.serialize())
+    }
+
+    /// Adds a row table whose string ids still count the pool in insertion order: first they
+    /// take the sorted pool's ids (`remap`, from `StringPoolBuilder.finish()`).
+    public mutating func addSection<Column: RowColumn>(_ tag: FourCC, _ table: inout RowTableBuilder<Column>, strings remap: [UInt32]) {
+        table.remapStrings(remap)
+        addSection(tag, table)
+    }
+
+    /// Adds sorted packed keys as a key-table section.
+    public mutating func addSection(_ tag: FourCC, keys: [UInt64]) {
+        addSection(tag, rows: keys.count, bytes: KeyTable.serialize(keys))
+    }
+
     /// The complete file, in memory.
     public func serialize() -> [UInt8] {
         var out: [UInt8] = []

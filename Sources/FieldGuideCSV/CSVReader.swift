@@ -10,7 +10,9 @@ import Darwin
 /// A streaming CSV parser over libcsv that numbers every record with its physical line.
 ///
 /// Feed it bytes in chunks of any size; each complete record is handed to the callback.
-/// Memory stays flat in the file size. libcsv's space trimming is switched off; a dialect that
+/// Memory stays flat in the file size, and bounded in the record size: a record longer than the
+/// dialect's `maxRecordBytes` is refused (`.tooLarge`, at the line it starts on) as soon as it
+/// passes the bound. libcsv's space trimming is switched off; a dialect that
 /// `dropsTrailingPadding` has its fields' trailing spaces removed before libcsv parses them.
 ///
 /// ```swift
@@ -41,7 +43,7 @@ public final class CSVParser {
         self.dialect = dialect
         self.file = file
         state = .allocate(capacity: 1)
-        state.initialize(to: ParseState(currentLine: firstLine, rowStartLine: firstLine))
+        state.initialize(to: ParseState(currentLine: firstLine, rowStartLine: firstLine, maxRecordBytes: dialect.maxRecordBytes))
         guard csv_init(&parser, 0) == 0 else {
             state.pointee.release()
             state.deinitialize(count: 1)
@@ -53,7 +55,7 @@ public final class CSVParser {
         // A quote byte that never appears in text: FAA fields are never quoted and `"` is data.
         csv_set_quote(&parser, dialect.quote ?? 0)
         if dialect.quote == nil { state.pointee.rejectsNUL = true }
-        if dialect.dropsTrailingPadding { padding = PaddingFilter(delimiter: dialect.delimiter) }
+        if dialect.dropsTrailingPadding { padding = PaddingFilter(delimiter: dialect.delimiter, maxRun: dialect.maxRecordBytes) }
     }
 
     deinit {
@@ -95,20 +97,44 @@ public final class CSVParser {
 
     private func parseBody(_ start: UnsafeRawPointer, _ count: Int, _ body: (CSVRecord) throws -> Void) throws {
         var base = start, remaining = count
+        /// Bytes of the (filtered) chunk left before the first run of padding past the bound.
+        var beforeOverlongRun = Int.max
         if padding != nil {
             let kept = padding!.filter(base, count: remaining)
-            guard let start = kept.baseAddress else { return }
-            base = start
+            if let start = kept.baseAddress { base = start }
             remaining = kept.count
+            if let end = padding!.overlongRunEnd { beforeOverlongRun = end }
         }
         while remaining > 0 {
             // One physical line at a time, so every record knows the line it started on.
             let newline = memchr(base, Int32(UInt8(ascii: "\n")), remaining)
             let length = newline.map { UnsafeRawPointer($0) - base + 1 } ?? remaining
+            // The records before the over-long run of padding are delivered; its line is refused.
+            if beforeOverlongRun < length { throw recordTooLong(line: state.pointee.currentLine) }
             try feed(base, length, endsLine: newline != nil, body)
             base += length
             remaining -= length
+            beforeOverlongRun -= length
         }
+        // Padding held back is only counted, but it is written out when a byte other than a
+        // delimiter or line end follows: a run past the bound is a record past it.
+        if let held = padding?.heldSpaces, held > dialect.maxRecordBytes { throw recordTooLong(line: state.pointee.currentLine) }
+    }
+
+    /// Bytes handed to libcsv at once: the record bound is checked after each piece, so a
+    /// record never grows more than this past it.
+    private static let pieceBytes = 64 << 10
+
+    private func recordTooLong(line: Int) -> LocatedError {
+        LocatedError(.tooLarge, file: file, line: line,
+                     message: "expected a record of at most \(Self.byteSize(dialect.maxRecordBytes)), found a longer one (no line breaks, or not this kind of file?); refused as it passed the bound")
+    }
+
+    /// `65536` → `64 KiB`, `1048576` → `1 MiB`; other sizes in bytes.
+    static func byteSize(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// Parses a whole in-memory buffer as the rest of the file.
@@ -134,6 +160,7 @@ public final class CSVParser {
             try [UInt8](repeating: 0x20, count: spaces).withUnsafeBytes { try feed($0.baseAddress!, spaces, endsLine: false, body) }
         }
         csv_fini(&parser, fieldCallback, rowCallback, context)
+        if let line = state.pointee.tooLongRecordLine { throw recordTooLong(line: line) }
         try deliver(body)
     }
 
@@ -142,16 +169,29 @@ public final class CSVParser {
             throw LocatedError(.malformed, file: file, line: state.pointee.currentLine,
                                message: "expected text, found a NUL byte (binary or wrongly encoded file)")
         }
-        if !state.pointee.rowInProgress {
+        // A record starts on this line unless libcsv is inside one (its state 0 is ROW_NOT_BEGUN):
+        // a quoted first field can run over several lines before any field completes.
+        if !state.pointee.rowInProgress && parser.pstate == 0 {
             state.pointee.rowStartLine = state.pointee.currentLine
         }
         let context = UnsafeMutableRawPointer(state)
-        let consumed = csv_parse(&parser, base, length, fieldCallback, rowCallback, context)
-        if consumed != length {
-            let code = csv_error(&parser)
-            let reason = String(cString: csv_strerror(code))
-            throw LocatedError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.pointee.currentLine,
-                               message: "libcsv stopped: \(reason)")
+        var offset = 0
+        while offset < length {
+            let piece = min(length - offset, Self.pieceBytes)
+            let consumed = csv_parse(&parser, base + offset, piece, fieldCallback, rowCallback, context)
+            if consumed != piece {
+                let code = csv_error(&parser)
+                let reason = String(cString: csv_strerror(code))
+                throw LocatedError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.pointee.currentLine,
+                                   message: "libcsv stopped: \(reason)")
+            }
+            offset += piece
+            // A record completed in this piece, or the one in progress: its completed fields
+            // and the field libcsv is building.
+            if let line = state.pointee.tooLongRecordLine { throw recordTooLong(line: line) }
+            if state.pointee.bytes.count + parser.entry_pos > dialect.maxRecordBytes {
+                throw recordTooLong(line: state.pointee.rowStartLine)
+            }
         }
         if endsLine { state.pointee.currentLine += 1 }
         try deliver(body)
@@ -165,108 +205,6 @@ public final class CSVParser {
     }
 }
 
-/// Drops the spaces that end each field of an unquoted file, chunk by chunk: a run of spaces
-/// followed by the delimiter or a line end is dropped, any other run is kept. A line holding
-/// nothing but spaces keeps them, so it still reads as a record (an empty line reads as none).
-/// A run at the end of a chunk is held back until the next chunk shows what follows it.
-///
-/// ```swift
-/// var filter = PaddingFilter(delimiter: UInt8(ascii: ","))
-/// filter.filter(chunk, count: n)    // "N90  ,CESSNA ,\r\n" → "N90,CESSNA,\r\n"
-/// ```
-struct PaddingFilter {
-    private let delimiter: UInt8
-    /// Spaces read but not yet written: their fate depends on the byte after them.
-    private var pending = 0
-    /// The last byte written (a line feed before the first: the input starts a line).
-    private var lastWritten: UInt8 = 0x0A
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-
-    init(delimiter: UInt8) {
-        self.delimiter = delimiter
-        capacity = 1 << 16
-        buffer = .allocate(capacity: capacity)
-    }
-
-    mutating func release() { buffer.deallocate() }
-
-    /// The chunk without its padding; valid until the next call.
-    ///
-    /// Eight bytes at a time where it can: a word's leading spaces, or its bytes up to the next
-    /// space, in one step (found with the usual zero-byte bit tricks on the word XOR spaces).
-    mutating func filter(_ chunk: UnsafeRawPointer, count: Int) -> UnsafeRawBufferPointer {
-        // Room for the held-back spaces, and for a whole word stored where fewer bytes count.
-        if count + pending + 8 > capacity {
-            buffer.deallocate()
-            while capacity < count + pending + 8 { capacity *= 2 }
-            buffer = .allocate(capacity: capacity)
-        }
-        let input = chunk.assumingMemoryBound(to: UInt8.self)
-        let output = buffer
-        let spaces: UInt64 = 0x2020_2020_2020_2020, ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var pending = self.pending, i = 0, o = 0
-        while i < count {
-            if i &+ 8 <= count {
-                let word = UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self)
-                let x = word ^ spaces  // zero bytes where the word has spaces
-                let leadingSpaces = x.trailingZeroBitCount &>> 3
-                if leadingSpaces > 0 {
-                    pending &+= leadingSpaces
-                    i &+= leadingSpaces
-                    continue
-                }
-                if pending > 0 {
-                    writeHeldSpaces(pending, before: UInt8(truncatingIfNeeded: word), output, &o)
-                    pending = 0
-                }
-                // The bytes before the word's first space (its lowest zero byte in `x`; the bit
-                // trick is exact for the lowest one). At least one: byte 0 is not a space.
-                let zeros = (x &- ones) & ~x & highs
-                let run = zeros == 0 ? 8 : zeros.trailingZeroBitCount &>> 3
-                UnsafeMutableRawPointer(output + o).storeBytes(of: word, as: UInt64.self)
-                o &+= run
-                i &+= run
-                continue
-            }
-            let byte = input[i]
-            i &+= 1
-            if byte == 0x20 {
-                pending &+= 1
-                continue
-            }
-            if pending > 0 {
-                writeHeldSpaces(pending, before: byte, output, &o)
-                pending = 0
-            }
-            output[o] = byte
-            o &+= 1
-        }
-        self.pending = pending
-        if o > 0 { lastWritten = output[o - 1] }
-        return UnsafeRawBufferPointer(start: output, count: o)
-    }
-
-    /// Writes `count` held-back spaces unless `next` shows they end a field: it is the delimiter,
-    /// or a line end on a line that has more than spaces.
-    @inline(__always)
-    private func writeHeldSpaces(_ count: Int, before next: UInt8, _ output: UnsafeMutablePointer<UInt8>, _ o: inout Int) {
-        if next == delimiter { return }
-        if Self.isLineEnd(next) && !Self.isLineEnd(o > 0 ? output[o - 1] : lastWritten) { return }
-        (output + o).update(repeating: 0x20, count: count)
-        o &+= count
-    }
-
-    /// At the end of the input: the held-back spaces of a last line that holds nothing else
-    /// (they are its only field), else none (they ended the last field).
-    mutating func finish() -> Int {
-        defer { pending = 0 }
-        return Self.isLineEnd(lastWritten) ? pending : 0
-    }
-
-    private static func isLineEnd(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
-}
-
 /// Callback state shared with libcsv through an opaque pointer.
 ///
 /// The current record's field bytes and field ends grow in buffers of their own (plain
@@ -277,6 +215,9 @@ private struct ParseState {
     var rowStartLine = 1
     var rowInProgress = false
     var rejectsNUL = false
+    /// The dialect's bound, and the line of the first completed record past it.
+    var maxRecordBytes: Int
+    var tooLongRecordLine: Int?
     var recordIndex = 0
     var bytes = GrowableBuffer<UInt8>()
     var ends = GrowableBuffer<Int>()
@@ -345,6 +286,9 @@ private func fieldCallback(_ data: UnsafeMutableRawPointer?, _ length: Int, _ co
 
 private func rowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
     let state = context!.assumingMemoryBound(to: ParseState.self)
+    if state.pointee.bytes.count > state.pointee.maxRecordBytes && state.pointee.tooLongRecordLine == nil {
+        state.pointee.tooLongRecordLine = state.pointee.rowStartLine
+    }
     state.pointee.completed.append(CSVRecord(line: state.pointee.rowStartLine, index: state.pointee.recordIndex,
                                              bytes: state.pointee.bytes.array, ends: state.pointee.ends.array))
     state.pointee.recordIndex += 1

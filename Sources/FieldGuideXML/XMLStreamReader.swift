@@ -1,6 +1,12 @@
 internal import CLibXML2
 import FieldGuideDiagnostics
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One event of a streamed XML document.
 public enum XMLEvent: Sendable, Equatable {
     /// An element opens: its qualified name (`exif:GPSLatitude`), attributes, and where.
@@ -26,11 +32,13 @@ public struct XMLAttribute: Sendable, Equatable {
 ///
 /// Untrusted input is safe to read: no network access, no external DTD or entity loading, no
 /// entity substitution, and libxml2's built-in limits refuse entity amplification
-/// ("billion laughs").
+/// ("billion laughs"). The bytes reach libxml2 through a ``StartTagScanner``, which refuses an
+/// element with more than ``XMLLimits/maxAttributesPerElement`` attributes before libxml2
+/// parses its tag; ``XMLLimits`` lists every bound.
 ///
 /// Errors are ``LocatedError``s at `file:line:column`: `.malformed` with libxml2's words for
-/// XML that is not well formed, `.refused` for an entity reference, `.unreadable` for a file
-/// that cannot be opened.
+/// XML that is not well formed, `.refused` for an entity reference, `.tooLarge` for an element
+/// past a bound, `.unreadable` for a file that cannot be opened or read.
 ///
 /// ```swift
 /// let reader = try XMLStreamReader(path: "track.gpx")
@@ -42,12 +50,21 @@ public final class XMLStreamReader {
     public let file: String
     private let reader: xmlTextReaderPtr
     private let errors = ErrorSink()
+    /// The file's bytes on their way to libxml2, scanned for start tags past the bounds.
+    private let input: ScannedInput
     private var pendingEnd: String?
 
     public init(path: String, displayName: String? = nil) throws(LocatedError) {
         file = displayName ?? path
-        guard let reader = xmlReaderForFile(path, nil, fieldguide_xml_safe_options()) else {
-            throw LocatedError(.unreadable, file: file, message: "cannot open for reading")
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw LocatedError(.unreadable, file: file, message: "cannot open for reading: \(String(cString: strerror(errno)))")
+        }
+        input = ScannedInput(descriptor: descriptor)
+        // libxml2 calls `closeScannedInput` when it frees the reader, or here when it fails.
+        guard let reader = xmlReaderForIO(readScannedInput, closeScannedInput, Unmanaged.passUnretained(input).toOpaque(),
+                                          path, nil, fieldguide_xml_safe_options()) else {
+            throw input.failure(file: file) ?? LocatedError(.unreadable, file: file, message: "cannot open for reading")
         }
         self.reader = reader
         xmlTextReaderSetStructuredErrorHandler(reader, collectError, Unmanaged.passUnretained(errors).toOpaque())
@@ -63,6 +80,8 @@ public final class XMLStreamReader {
         }
         while true {
             let status = xmlTextReaderRead(reader)
+            // The scanner's refusal first: libxml2 only saw the input end early.
+            if let failure = input.failure(file: file) { throw failure }
             if let error = errors.first { throw LocatedError(.malformed, file: file, line: error.line, column: error.column, message: error.message) }
             if status == 0 { return nil }
             if status < 0 {
@@ -119,6 +138,66 @@ public final class XMLStreamReader {
         guard let pointer else { return "" }
         return String(cString: pointer)
     }
+}
+
+/// A file's descriptor read for libxml2 (`xmlReaderForIO`), every chunk scanned by a
+/// `StartTagScanner` before libxml2 gets it: an element past the bound ends the input there
+/// (the read fails), and the reader throws the scanner's refusal instead of libxml2's words.
+private final class ScannedInput {
+    var descriptor: Int32
+    var scanner = StartTagScanner()
+    var refusal: StartTagScanner.Refusal?
+    /// `errno` of a failed read.
+    var readError: Int32?
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// The refusal or read error that ended the input, as the reader throws it.
+    func failure(file: String) -> LocatedError? {
+        if let refusal {
+            return LocatedError(.tooLarge, file: file, line: refusal.line, column: refusal.column,
+                                message: "expected at most \(grouped(XMLLimits.maxAttributesPerElement)) attributes on one element, found more on <\(refusal.element)>; refused before parsing it")
+        }
+        if let readError { return LocatedError(.unreadable, file: file, message: "read failed: \(String(cString: strerror(readError)))") }
+        return nil
+    }
+
+    func fill(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int32) -> Int32 {
+        if refusal != nil || readError != nil { return -1 }
+        var count: Int
+        repeat { count = read(descriptor, buffer, Int(length)) } while count < 0 && errno == EINTR
+        if count < 0 {
+            readError = errno
+            return -1
+        }
+        if let refused = scanner.scan(UnsafeRawBufferPointer(start: buffer, count: count)) {
+            refusal = refused
+            return -1
+        }
+        return Int32(count)
+    }
+
+    func closeDescriptor() {
+        if descriptor >= 0 { _ = close(descriptor) }
+        descriptor = -1
+    }
+}
+
+/// `1000` → `1,000`.
+private func grouped(_ n: Int) -> String {
+    let digits = Array(String(n))
+    return String(digits.enumerated().flatMap { i, d in i > 0 && (digits.count - i) % 3 == 0 ? [",", d] : [d] })
+}
+
+private func readScannedInput(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ length: Int32) -> Int32 {
+    guard let context, let buffer else { return -1 }
+    return Unmanaged<ScannedInput>.fromOpaque(context).takeUnretainedValue().fill(buffer, length)
+}
+
+private func closeScannedInput(_ context: UnsafeMutableRawPointer?) -> Int32 {
+    guard let context else { return -1 }
+    Unmanaged<ScannedInput>.fromOpaque(context).takeUnretainedValue().closeDescriptor()
+    return 0
 }
 
 /// Collects libxml2's first error with its position.

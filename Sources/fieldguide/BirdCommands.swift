@@ -6,21 +6,6 @@ import FieldGuideDiagnostics
 import Foundation
 import StageCLI
 
-/// `--bundle` (default `output/birds.fgb`) and `--format` for the bird subcommands.
-struct BirdsBundleOptions: ParsableArguments {
-    @Option(help: "The birds artifact to read.")
-    var bundle: String = "output/birds.fgb"
-
-    @Option(help: "Output format: text or json.")
-    var format: OutputFormat = .text
-
-    func open() throws(ArtifactError) -> BirdsBundle {
-        do { return try BirdsBundle(path: bundle) } catch { throw error.underlying }
-    }
-
-    func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
-}
-
 /// A bird line for text output: `House Crow (Corvus splendens)`.
 func birdLine(_ bird: BirdRecord) -> String { "\(bird.commonName) (\(bird.scientificName))" }
 
@@ -86,9 +71,13 @@ extension FieldGuideCommand {
         @Option(help: "Region (a bird location: Urban, Wetlands …).") var region: String?
         @Option(help: "Month 1–12 (with --region).") var month: Int?
         @Option(help: "Week 1–53 (with --region or --near).") var week: Int?
+        @Option(help: "Bar-chart period 1–48, four per month (BirdNET's week; with --region or --near).") var period: Int?
         @Option(help: "LAT,LON: birds at hotspots within --radius km.") var near: String?
         @Option(help: "Radius in km for --near (0 < r ≤ 500).") var radius: Double = 50
         @Option(help: "A common, scientific or localized name, or a species code.") var named: String?
+        @Option(help: "Leave out present taxa whose bar-chart frequency (--near: hotspot probability) is below this (0–1).") var minFrequency: Double = 0
+        @Option(help: "Keep only the taxa this file lists (codes, names or BirdNET labels, one a line).") var include: String?
+        @Option(help: "Leave out the taxa this file lists.") var exclude: String?
         @OptionGroup var options: BirdsBundleOptions
 
         struct Regional: Encodable {
@@ -97,10 +86,10 @@ extension FieldGuideCommand {
         }
         struct Occurrence: Encodable {
             let speciesCode: String; let commonName: String; let scientificName: String; let presence: String
-            let evidence: [OccurrenceEvidence]; let bird: BirdSummary?
+            let rarity: String?; let evidence: [OccurrenceEvidence]; let bird: BirdSummary?
             init(_ o: TaxonOccurrence) {
                 speciesCode = o.speciesCode; commonName = o.commonName; scientificName = o.scientificName
-                presence = o.presence.rawValue; evidence = o.evidence; bird = o.bird.map(BirdSummary.init)
+                presence = o.presence.rawValue; rarity = o.rarity?.rawValue; evidence = o.evidence; bird = o.bird.map(BirdSummary.init)
             }
         }
         struct Nearby: Encodable { let bird: BirdSummary; let probability: Int; let nearestHotspot: String; let distanceKm: Double; let hotspots: Int }
@@ -112,15 +101,18 @@ extension FieldGuideCommand {
         func validate() throws {
             let modes = [region != nil, near != nil, named != nil].filter { $0 }.count
             guard modes == 1 else { throw ValidationError("give one of --region (with --month or --week), --near LAT,LON, or --named TEXT") }
-            if region != nil, (month == nil) == (week == nil) { throw ValidationError("--region needs --month or --week") }
+            if region != nil, [month, week, period].compactMap({ $0 }).count != 1 { throw ValidationError("--region needs one of --month, --week or --period") }
+            if near != nil, week != nil, period != nil { throw ValidationError("--near takes --week or --period, not both") }
             if let month, !(1...12).contains(month) { throw ValidationError("--month: expected 1–12, found \(month)") }
             if let week, !(1...53).contains(week) { throw ValidationError("--week: expected 1–53, found \(week)") }
+            if let period, !(1...48).contains(period) { throw ValidationError("--period: expected 1–48, found \(period)") }
+            if !(0...1).contains(minFrequency) { throw ValidationError("--min-frequency: expected 0–1, found \(minFrequency)") }
         }
 
         /// Present taxa with what each source says; absent ones counted; unknown ones listed.
         static func text(_ r: RegionOccurrence) -> String {
             func line(_ o: TaxonOccurrence) -> String {
-                "  \(o.commonName) (\(o.scientificName)): "
+                "  \(o.commonName) (\(o.scientificName))\(o.rarity.map { " [\($0.rawValue)]" } ?? ""): "
                     + o.evidence.map { "\($0.source.rawValue): \($0.detail)" }.joined(separator: "; ")
             }
             let from = r.sources.isEmpty ? "no source covers it" : "from " + r.sources.map(\.rawValue).joined(separator: ", ")
@@ -130,18 +122,29 @@ extension FieldGuideCommand {
             return lines.joined(separator: "\n")
         }
 
+        /// The threshold and lists given.
+        func filter() throws -> SpeciesFilter {
+            SpeciesFilter(threshold: minFrequency, include: try include.map { try SpeciesFilter.list(contentsOf: $0) },
+                          exclude: try exclude.map { try SpeciesFilter.list(contentsOf: $0) } ?? [])
+        }
+
         func run() throws {
             let bundle = try options.open()
+            let filter = try self.filter()
             if let region {
                 try known("region", region, among: bundle.regionNames + bundle.observedRegionLevels)
-                let result = month.map { bundle.occurrence(inRegion: region, month: $0) } ?? bundle.occurrence(inRegion: region, week: week!)
+                let result = (month.map { bundle.occurrence(inRegion: region, month: $0) }
+                    ?? period.map { bundle.occurrence(inRegion: region, period: $0) } ?? bundle.occurrence(inRegion: region, week: week!))
+                    .filtered(filter)
                 let value = Regional(region: region, period: result.period, sources: result.sources.map(\.rawValue),
                                      present: result.present.map(Occurrence.init), absent: result.absent.map(Occurrence.init),
                                      unknown: result.unknown.map(Occurrence.init))
                 try options.emit(value) { Self.text(result) }
             } else if let near {
                 let (lat, lon) = try point(near)
-                let found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week)
+                let found = try bundle.species(near: (lat, lon), radiusKm: radius, week: week ?? period.map(BirdsBundle.week(ofPeriod:)))
+                    .filter { Double($0.probability) >= minFrequency * 100
+                        && filter.admits(speciesCode: $0.bird.speciesCode, scientificName: $0.bird.scientificName, commonName: $0.bird.commonName) }
                 let value = found.map { Nearby(bird: BirdSummary($0.bird), probability: $0.probability, nearestHotspot: $0.nearestHotspot,
                                                distanceKm: ($0.distanceKm * 10).rounded() / 10, hotspots: $0.hotspotCount) }
                 try options.emit(value) {

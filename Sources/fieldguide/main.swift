@@ -16,20 +16,47 @@ struct FieldGuideCommand: ParsableCommand {
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-struct BundleOptions: ParsableArguments {
-    @Option(help: "The aircraft artifact to read.")
-    var bundle: String = "output/aircraft.fgb"
+/// An artifact the query subcommands open: its default path and what `--help` calls it.
+protocol QueryBundle {
+    static var defaultPath: String { get }
+    static var artifactName: String { get }
+    init(path: String, verification: ArtifactFile.Verification) throws(FieldGuideError)
+}
+
+extension AircraftBundle: QueryBundle {
+    static let defaultPath = "output/aircraft.fgb"
+    static let artifactName = "aircraft"
+}
+
+extension BirdsBundle: QueryBundle {
+    static let defaultPath = "output/birds.fgb"
+    static let artifactName = "birds"
+}
+
+/// `--bundle` and `--format`, shared by every query subcommand of one artifact kind.
+struct BundleOptions<Bundle: QueryBundle>: ParsableArguments {
+    @Option(help: ArgumentHelp("The \(Bundle.artifactName) artifact to read."))
+    var bundle: String = Bundle.defaultPath
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    func open() throws(ArtifactError) -> AircraftBundle {
-        do { return try AircraftBundle(path: bundle) } catch { throw error.underlying }
+    func open() throws(ArtifactError) -> Bundle {
+        do { return try Bundle(path: bundle, verification: .full) } catch { throw error.underlying }
+    }
+
+    /// The bundle's answer to `query`; nil is a rejection naming `what` (`no engine 17020 in the bundle`).
+    func find<T>(_ what: String, _ query: (Bundle) -> T?) throws -> T {
+        guard let found = query(try open()) else { throw notFound(what) }
+        return found
     }
 
     /// Prints `value` as JSON, or `text()` as plain lines.
     func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
 }
+
+typealias AircraftOptions = BundleOptions<AircraftBundle>
+typealias BirdsBundleOptions = BundleOptions<BirdsBundle>
 
 /// Prints `value` as JSON, or `text()` as plain lines.
 func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> String) throws {
@@ -93,16 +120,14 @@ extension FieldGuideCommand {
     struct Aircraft: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Look up a registration by N-number (N90, n90 or 90).")
         @Argument var registration: String
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         func validate() throws {
             guard AircraftBundle.normalizedRegistration(registration) != nil else {
                 throw ValidationError("<registration>: expected a US N-number (N90, n90 or 90), found \(registration)")
             }
         }
         func run() throws {
-            let bundle = try options.open()
-            guard let record = bundle.aircraft(registration: registration) else { throw notFound("registration \(registration)") }
-            let info = record.info
+            let info = try options.find("registration \(registration)") { $0.aircraft(registration: registration) }.info
             try options.emit(info) { describe(info) }
         }
     }
@@ -113,7 +138,7 @@ extension FieldGuideCommand {
     struct ModeS: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "modes", abstract: "Look up a registration by Mode S hex address (AC6CD2).")
         @Argument var address: String
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         func validate() throws {
             guard address.count == 6, UInt32(address, radix: 16) != nil else {
                 throw ValidationError("<address>: expected six hex digits (AC6CD2), found \(address)")
@@ -137,11 +162,9 @@ extension FieldGuideCommand {
     struct Model: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Look up an aircraft model by ACFTREF code (0020901).")
         @Argument var code: String
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         func run() throws {
-            let bundle = try options.open()
-            guard let model = bundle.model(code: code) else { throw notFound("model \(code)") }
-            let info = model.info
+            let info = try options.find("model \(code)") { $0.model(code: code) }.info
             try options.emit(info) { describe(info) }
         }
     }
@@ -150,7 +173,7 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Manufacturers whose name starts with PREFIX, with their models.")
         @Argument var prefix: String
         @Option(help: "At most this many manufacturers.") var limit: Int = 50
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         struct Entry: Encodable { let name: String; let models: [ModelInfo] }
         func run() throws {
             let bundle = try options.open()
@@ -167,11 +190,9 @@ extension FieldGuideCommand {
     struct Engine: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Look up an engine by ENGINE code (17020).")
         @Argument var code: String
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         func run() throws {
-            let bundle = try options.open()
-            guard let engine = bundle.engine(code: code) else { throw notFound("engine \(code)") }
-            let e = engine.info
+            let e = try options.find("engine \(code)") { $0.engine(code: code) }.info
             try options.emit(e) {
                 lines([("Code", e.code), ("Manufacturer", e.manufacturer), ("Model", e.model), ("Engine type", describe(e.engineType)),
                        ("Horsepower", e.horsepower.map(String.init)), ("Thrust", e.thrustPounds.map { "\($0) lbs" })])
@@ -182,10 +203,9 @@ extension FieldGuideCommand {
     struct Enrich: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The aircraft app's enrichment fields for a registration.")
         @Argument var registration: String
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         func run() throws {
-            let bundle = try options.open()
-            guard let e = bundle.enrichment(registration: registration) else { throw notFound("registration \(registration)") }
+            let e = try options.find("registration \(registration)") { $0.enrichment(registration: registration) }
             try options.emit(e) {
                 lines([("Registration", e.registration), ("Serial number", e.serialNumber), ("Manufacturer", e.manufacturer),
                        ("Model", e.model), ("Engine type", e.engineType), ("Weight class", e.weightClass),
@@ -204,12 +224,9 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "The aircraft app's Recent Sightings lines for a registration.")
         @Argument var registration: String
         @Option(help: "Airline code shown before the manufacturer (UAL).") var airline: String?
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         func run() throws {
-            let bundle = try options.open()
-            guard let lines = bundle.sightingLines(registration: registration, airlineCode: airline) else {
-                throw notFound("registration \(registration)")
-            }
+            let lines = try options.find("registration \(registration)") { $0.sightingLines(registration: registration, airlineCode: airline) }
             try options.emit(lines) { [lines.title, lines.subtitle].compactMap { $0 }.joined(separator: "\n") }
         }
     }
@@ -217,7 +234,7 @@ extension FieldGuideCommand {
     struct Codes: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a code table (\(AircraftSchema.CodeTable.allCases.map(\.rawValue).joined(separator: ", "))).")
         @Argument var table: String
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         func validate() throws {
             guard AircraftSchema.CodeTable(rawValue: table) == nil else { return }
             throw ValidationError("<table>: unknown code table \(table); expected one of \(AircraftSchema.CodeTable.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -232,7 +249,7 @@ extension FieldGuideCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print an artifact's header, section table and manifest entry.")
         @Argument(help: "The artifact (default: --bundle).") var artifact: String?
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
         struct Report: Encodable {
             let path: String; let kind: String; let format: String; let bytes: Int
             let sections: [SectionInfo]; let manifest: Manifest.Artifact?

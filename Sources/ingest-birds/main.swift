@@ -13,7 +13,9 @@ struct IngestBirds: ParsableCommand {
         migration sessions) that go with it; directories are searched recursively. --taxonomy \
         (or an eBird/Clements taxonomy CSV among the inputs) links each bird to a species code. \
         Optional reference files: eBird bar charts (--barchart FILE, or REGION=FILE; the region \
-        defaults to the file name: barchart-svalbard.txt → Svalbard), eBird Status & Trends runs \
+        defaults to the file name: barchart-svalbard.txt → Svalbard, barchart-US-NY.txt → US-NY), \
+        bar charts aggregate-ebd computed (--computed-barcharts DIR: each replaces a downloaded \
+        chart of its region), eBird Status & Trends runs \
         (--seasons CSV) and BirdNET label lists (--labels FILE, language from the _xx suffix). \
         Every source is linked to taxa once, here. Writes species.csv, species-field-marks.csv, \
         shapes.csv, field-mark-variants.csv, watchlists.csv, watchlist-entries.csv, hotspots.csv, \
@@ -36,6 +38,10 @@ struct IngestBirds: ParsableCommand {
     @Option(name: .customLong("barchart"), parsing: .upToNextOption, help: "eBird bar-chart downloads (FILE or REGION=FILE).")
     var barCharts: [String] = []
 
+    @Option(name: .customLong("computed-barcharts"), parsing: .upToNextOption,
+            help: "Directories of bar charts aggregate-ebd computed; each replaces a downloaded chart of its region.")
+    var computedBarCharts: [String] = []
+
     @Option(help: "eBird Status & Trends species runs CSV (ebirdst_runs_2023.csv).")
     var seasons: String?
 
@@ -50,19 +56,23 @@ struct IngestBirds: ParsableCommand {
         let log = StageLog(stage: "ingest-birds")
         var ingest = BirdIngest(taxonomyPath: taxonomy)
         ingest.barCharts = barCharts
+        ingest.computedBarCharts = computedBarCharts
         ingest.seasons = seasons
         ingest.labels = labels
         let result = try ingest.run(paths: paths, outputDirectory: output)
         let report = result.report
         for file in result.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")
-            log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? ""): \(counts)")
+            log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? "")\(counts.isEmpty ? " (not read)" : ": " + counts)")
         }
         for finding in report.findings.listed ?? [] { log.info(finding.description) }
         guard report.status == .ok else {
             throw StageFailure(.dataRejected, "\(report.failure ?? "failed"); wrote only \(output)/birds-ingest.json")
         }
         // The reference files follow the seed files among the report's sources.
+        if let computed = report.linkCounts["barChartsComputed"], computed > 0 {
+            log.info("\(formatCount(computed)) bar charts computed from the EBD (\(computedBarCharts.joined(separator: ", "))), replacing \(formatCount(report.linkCounts["barChartsReplaced"] ?? 0)) downloaded")
+        }
         if report.sources.count > result.files.count {
             let c = report.counts, l = report.linkCounts
             func n(_ count: Int?) -> String { formatCount(count ?? 0) }

@@ -14,7 +14,9 @@ struct IngestFAA: ParsableCommand {
         --master-optional a download without MASTER is the reference data alone: no \
         registrations.csv (one left by an earlier run is removed), what emit-aircraft-index needs.
 
-        Exit status: 0 ok; 1 data rejected (wrong header, rejects over the threshold); 2 usage or I/O.
+        Exit status: 0 ok; 1 data rejected (wrong header, a record past 64 KiB, a ZIP entry past 512 MiB, \
+        rejects over the threshold); 2 usage or I/O. A field that is not UTF-8 is read as Latin-1 with a \
+        warning in faa-rejects.csv.
         """)
 
     @Argument(help: "Directory or ZIP archive with the FAA releasable files.")
@@ -42,6 +44,9 @@ struct IngestFAA: ParsableCommand {
         let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: located, outputDirectory: output)
         for source in report.sources {
             log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
+        }
+        if let latin1 = report.counts[NormalizedFAA.latin1Count] {
+            log.info("\(formatCount(latin1)) \(latin1 == 1 ? "field was" : "fields were") not UTF-8 and read as Latin-1 (ISO-8859-1): warnings in \(NormalizedFAA.rejectsFile)")
         }
         if located.master.isEmpty {
             log.info("no MASTER in \(sources): reference data only, no \(NormalizedFAA.registrationsFile)")

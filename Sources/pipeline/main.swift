@@ -25,7 +25,7 @@ struct PipelineCommand: ParsableCommand {
             Exit status: 0 published, unchanged or passed; 1 a stage failed, a source is missing \
             or a guard refused; 2 usage or I/O; 130 interrupted.
             """,
-        subcommands: [Run.self, Plan.self],
+        subcommands: [Run.self, Plan.self, Check.self],
         defaultSubcommand: Run.self
     )
 }
@@ -63,8 +63,11 @@ extension PipelineCommand {
         @Option(help: "Accept a guard's refusal on purpose, recorded in the run summary: shrink:SOURCE or rejects:SOURCE (repeatable).")
         var accept: [String] = []
         @Option(help: "Progress display: auto (a bar on a terminal), bar or plain.") var progress: ProgressMode = .auto
+        @Option(help: "Seconds a stopped stage (interrupted, or past its time-out) has between SIGTERM and SIGKILL.")
+        var killGrace: Double = 5
 
         func validate() throws {
+            guard killGrace >= 0, killGrace <= 3600 else { throw ValidationError("--kill-grace: expected seconds from 0 to 3600, found \(killGrace)") }
             for item in accept {
                 let parts = item.split(separator: ":")
                 guard parts.count == 2, ["shrink", "rejects"].contains(parts[0]), !parts[1].isEmpty else {
@@ -78,6 +81,7 @@ extension PipelineCommand {
             var options = PipelineRunner.Options(outputDirectory: output, toolDirectory: bin ?? executableDirectory(),
                                                  jobs: jobs, force: force)
             options.accept = Set(accept.map { $0.replacingOccurrences(of: ":", with: " ") })
+            options.killGrace = .milliseconds(Int((killGrace * 1000).rounded()))
             let runner = PipelineRunner(definition: definition, parameters: try common.parameters(), options: options)
             let display = Display(bar: progress == .bar || (progress == .auto && isatty(STDERR_FILENO) == 1))
             let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
@@ -101,6 +105,18 @@ extension PipelineCommand {
                 if summary.failure == .stageFailed, stage?.exitCode == StageExit.usageOrIO.rawValue { throw ExitCode(StageExit.usageOrIO.rawValue) }
                 throw ExitCode(StageExit(summary.failure ?? .io).rawValue)
             }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a pipeline file without running it (names, references, outputs, time-outs): exit 0, or 2 with file:line:column.")
+        @Argument(help: "The pipeline file (pipelines/nightly.yaml).") var file: String
+
+        func run() throws {
+            let definition = try PipelineDefinition.load(path: file)
+            let timeouts = Set(definition.stages.map(\.timeout.description)).sorted().joined(separator: ", ")
+            print("\(file): pipeline \(definition.name), \(definition.stages.count) stages (time-outs \(timeouts)): ok")
         }
     }
 
@@ -192,7 +208,12 @@ final class Display: @unchecked Sendable {
             case .ran: text += String(format: " in %.2f s", s.seconds)
             case .skipped: text += ": inputs unchanged since its last successful run"
             case .dropped: text += ": \(s.error ?? "an input is absent"); the stages after it run without it"
-            case .failed: text += s.exitCode.map { " (exit \($0))" } ?? (s.error.map { ": \($0)" } ?? "")
+            case .failed:
+                if let seconds = s.timedOutAfter {
+                    text += ": timed out after \(Int(seconds)) s; stopped with every process it started"
+                } else {
+                    text += s.exitCode.map { " (exit \($0))" } ?? (s.error.map { ": \($0)" } ?? "")
+                }
             default: break
             }
             if let rows = s.rows { text += "; rows read \(formatCount(rows.read)), rejected \(formatCount(rows.rejected))" }
@@ -212,6 +233,7 @@ final class Display: @unchecked Sendable {
                  + (summary.status == .published || summary.status == .unchanged ? "" : (summary.message.map { ": \($0)" } ?? "")),
                  redraw: false)
             if summary.summaryWritten { line("pipeline: summary in runs/\(summary.run).json", redraw: false) }
+            if let reason = summary.summaryError { line("pipeline: run summary not recorded: \(reason)", redraw: false) }
         }
     }
 

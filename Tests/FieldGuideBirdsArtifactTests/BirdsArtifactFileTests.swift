@@ -121,6 +121,7 @@ import TestSupport
         #expect(LocalizedLabels.language(ofFile: "BirdNET_GLOBAL_6K_V2.4_Labels_ja.txt") == "ja")
         #expect(LocalizedLabels.language(ofFile: "BirdNET_GLOBAL_6K_V2.4_Labels.txt") == "en")
         #expect(EBirdBarChart.regionName(fromFile: "/x/barchart-svalbard.txt") == "Svalbard")
+        #expect(EBirdBarChart.regionName(fromFile: "/x/barchart-US-NY-061.txt") == "US-NY-061")   // aggregate-ebd's names keep the code
     }
 }
 

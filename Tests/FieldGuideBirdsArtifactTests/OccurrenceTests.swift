@@ -57,7 +57,7 @@ struct OccurrenceTests {
         let run = try TestPaths.run("fieldguide", ["species", "--region", "Svalbard", "--month", "7", "--bundle", built.bundle.path])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("78 present in Svalbard, month 7 (from seed list, bar chart, status and trends)"))
-        #expect(run.stdout.contains("Ivory Gull (Pagophila eburnea): bar chart: frequency up to 0.117 (2,118 checklists in 4 periods); status and trends: breeding"))
+        #expect(run.stdout.contains("Ivory Gull (Pagophila eburnea) [common]: bar chart: frequency up to 0.117 (2,118 checklists in 4 periods); status and trends: breeding"))
         #expect(run.stdout.contains("51 absent (on the bar chart, none reported in the period)"))
     }
 }

@@ -4,20 +4,24 @@ import Foundation
 import Testing
 import TestSupport
 
+/// Parses `bytes` as `t.csv`, handing them to the parser `chunk` bytes at a time; every record.
+func parseInChunks(_ bytes: [UInt8], _ dialect: CSVDialect, chunk: Int) throws -> [CSVRecord] {
+    let parser = try CSVParser(dialect: dialect, file: "t.csv")
+    var records: [CSVRecord] = []
+    var offset = 0
+    while offset < bytes.count {
+        let end = min(offset + chunk, bytes.count)
+        try bytes[offset..<end].withUnsafeBytes { try parser.parse($0) { records.append($0) } }
+        offset = end
+    }
+    try parser.finish { records.append($0) }
+    return records
+}
+
 @Suite("CSV reader over libcsv")
 struct CSVReaderTests {
     func parse(_ text: String, dialect: CSVDialect = .rfc4180, chunk: Int = 3) throws -> [CSVRecord] {
-        let parser = try CSVParser(dialect: dialect, file: "t.csv")
-        var records: [CSVRecord] = []
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let end = min(offset + chunk, bytes.count)
-            try bytes[offset..<end].withUnsafeBytes { try parser.parse($0) { records.append($0) } }
-            offset = end
-        }
-        try parser.finish { records.append($0) }
-        return records
+        try parseInChunks(Array(text.utf8), dialect, chunk: chunk)
     }
 
     @Test("spaces are kept: libcsv's trimming is off")

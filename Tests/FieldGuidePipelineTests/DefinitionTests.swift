@@ -35,8 +35,9 @@ struct DefinitionTests {
         let definition = try PipelineDefinition.load(path: Self.nightly)
         let order = try definition.stageOrder().map { definition.stages[$0].name }
         func position(_ name: String) -> Int { order.firstIndex(of: name)! }
-        #expect(order.count == 6)
+        #expect(order.count == 7)
         #expect(position("ingest-faa") < position("emit-aircraft") && position("ingest-faa") < position("emit-aircraft-index"))
+        #expect(position("aggregate-ebd") < position("ingest-birds"))
         #expect(position("emit-aircraft") < position("ingest-exports"))
         #expect(position("ingest-birds") < position("ingest-exports"))
         #expect(order.last == "emit-birds")
@@ -47,9 +48,12 @@ struct DefinitionTests {
         #expect(exports.inputs.contains("ingest-birds") && !exports.inputs.contains { $0.hasSuffix("birds.fgb") })
         let emit = try #require(definition.stages.first { $0.tool == "emit-birds" })
         #expect(emit.inputs == ["ingest-birds", "ingest-exports/observations.csv"])
-        // ingest-faa and ingest-birds depend on nothing: they may run side by side.
+        // ingest-faa and aggregate-ebd depend on nothing, ingest-birds on aggregate-ebd only
+        // (its computed bar charts): they may run side by side with the FAA stages.
         let plan = try PipelinePlan(definition, parameters: ["SOURCES": TestPaths.input.path])
-        #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-birds" }!].isEmpty)
+        let aggregate = definition.stages.firstIndex { $0.name == "aggregate-ebd" }!
+        #expect(plan.dependencies[aggregate].isEmpty)
+        #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-birds" }!] == [aggregate])
         #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-faa" }!].isEmpty)
     }
 

@@ -40,6 +40,20 @@ struct MakeExitStatusTests {
         #expect(wrongPath.status == 2, "\(wrongPath.output)")
     }
 
+    @Test("make ebd: 0 for an EBD, 1 for a file that is not one, 2 without EBD= or for a sampling file alone")
+    func ebd() throws {
+        let out = try TestPaths.temporaryDirectory("make-ebd")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let ok = try Self.make(["ebd", "EBD=Tests/Fixtures/birds/ebd/ebd-small.txt", "OUT=\(out.path)", "LEVEL=county"])
+        #expect(ok.status == 0 && FileManager.default.fileExists(atPath: out.path + "/barchart-US-NY-061.txt"), "\(ok.output)")
+        let wrong = try Self.make(["ebd", "EBD=README.md", "OUT=\(out.path)/b"])
+        #expect(wrong.status == 1 && wrong.output.contains("README.md:1: not an eBird EBD header"), "\(wrong.output)")
+        let none = try Self.make(["ebd", "OUT=\(out.path)/c"])
+        #expect(none.status == 2 && none.output.contains("make ebd: give EBD=FILE"), "\(none.output)")
+        let sampling = try Self.make(["ebd", "EBD=Tests/Fixtures/birds/ebd/ebd-sampling-small.txt", "OUT=\(out.path)/d"])
+        #expect(sampling.status == 2 && sampling.output.contains("is a sampling-event file; give the EBD too"), "\(sampling.output)")
+    }
+
     @Test("make faa: 1 for a MASTER with the wrong header, 2 for a source that does not exist")
     func faa() throws {
         let out = try TestPaths.temporaryDirectory("make-faa")

@@ -90,7 +90,8 @@ struct NightlyEndToEndTests {
         let first = try h.run()
         #expect(first.status == 0, "\(first.log)")
         #expect(first.summary?.status == .published)
-        #expect(first.summary?.stages.map(\.status) == Array(repeating: .ran, count: 6))
+        // aggregate-ebd is dropped: input/ holds no eBird Basic Dataset.
+        #expect(first.summary?.stages.map(\.status) == [.ran, .ran, .ran, .dropped, .ran, .ran, .ran])
         let (current, aircraft, birds) = h.published()
         #expect(current == first.summary?.build)
         #expect(aircraft != nil && birds != nil)
@@ -107,7 +108,7 @@ struct NightlyEndToEndTests {
         let again = try h.run()
         #expect(again.status == 0, "\(again.log)")
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.map(\.status) == Array(repeating: .skipped, count: 6))
+        #expect(again.summary?.stages.map(\.status) == [.skipped, .skipped, .skipped, .dropped, .skipped, .skipped, .skipped])
         #expect(h.published().current == current)
         #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
     }
@@ -119,7 +120,7 @@ struct NightlyEndToEndTests {
         #expect(try h.run().status == 0)
         let before = h.published()
         let forced = try h.run(["--force"])
-        #expect(forced.summary?.stages.map(\.status) == Array(repeating: .ran, count: 6))
+        #expect(forced.summary?.stages.map(\.status) == [.ran, .ran, .ran, .dropped, .ran, .ran, .ran])
         #expect(forced.summary?.status == .unchanged, "\(forced.log)")
         // A second output directory built from scratch holds the same bytes.
         let other = NightlyHarness(root: h.root + "/second")
@@ -240,7 +241,7 @@ struct NightlyEndToEndTests {
         let result = try h.run(["--progress", "bar"])
         #expect(result.status == 0)
         #expect(result.log.contains("\u{1B}[2K"))
-        #expect(result.log.contains("] 6/6 stages · "))
+        #expect(result.log.contains("/7 stages · "))   // aggregate-ebd, dropped without an EBD, counts among them
         #expect(result.log.contains(" MB/s · "))
     }
 
@@ -330,7 +331,8 @@ struct NightlyEndToEndTests {
         #expect(emitter != nil, "emit-aircraft never started")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        if let emitter { kill(emitter, SIGKILL) }
+        // The stage runs in a process group of its own: it outlives the killed pipeline.
+        #expect(emitter.map(isRunning) == true)
 
         #expect(process.terminationReason == .uncaughtSignal)
         let after = h.published()
@@ -338,10 +340,12 @@ struct NightlyEndToEndTests {
         #expect(after.aircraft == before.aircraft)
         _ = try AircraftBundle(path: h.output + "/aircraft.fgb")
 
-        // The next run (the real tools again) takes the lock, clears the stale staging and publishes.
+        // The next run (the real tools again) takes the lock, stops the killed run's stage
+        // (recorded by its process group), clears the stale staging and publishes.
         h.bin = realBin
         let next = try h.run()
         #expect(next.status == 0, "\(next.log)")
+        #expect(emitter.map(isRunning) == false)
         #expect(next.summary?.status == .published)
         #expect(h.statuses(next.summary)["ingest-faa"] == .skipped)
         #expect(h.statuses(next.summary)["emit-aircraft"] == .ran)
@@ -459,7 +463,7 @@ struct NightlyEndToEndTests {
 
         let again = try h.run()
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped } == true)
+        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped || $0.name == "aggregate-ebd" } == true)
 
         // One source changed: the two FAA-owned aircraft get a new owner name (same width).
         // The shared files stay untouched: the symbolic link is replaced by an edited copy.

@@ -53,10 +53,18 @@ public enum TestPaths {
     /// Runs a built executable of this package from the package root and captures its exit
     /// status and output.
     public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try run(program: TestPaths.executable(executable), arguments)
+    }
+
+    /// Runs any program from the package root, with `environment` added to this process's,
+    /// and captures its exit status and output.
+    public static func run(program: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = TestPaths.executable(executable)
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -35,22 +35,20 @@ public final class AircraftBundle: FieldGuideBundle {
     public init(path: String, verification: ArtifactFile.Verification = .full) throws(FieldGuideError) {
         self.path = path
         do {
-            file = try ArtifactFile(path: path, expectedKind: S.kind, verification: verification)
-            strings = try StringPool(file.section(S.Section.strings), path: path)
-            if verification == .full { try strings.verify(path: path) }
-            models = try RowTable(file.section(S.Section.models), layout: .init(), tag: S.Section.models, path: path)
-            manufacturerRows = try RowTable(file.section(S.Section.manufacturers), layout: .init(), tag: S.Section.manufacturers, path: path)
-            manufacturerModels = try RowTable(file.section(S.Section.manufacturerModels), layout: .init(), tag: S.Section.manufacturerModels, path: path)
-            engines = try RowTable(file.section(S.Section.engines), layout: .init(), tag: S.Section.engines, path: path)
-            registrations = try RowTable(file.section(S.Section.registrations), layout: .init(), tag: S.Section.registrations, path: path)
-            modeS = try RowTable(file.section(S.Section.modeS), layout: .init(), tag: S.Section.modeS, path: path)
-            modelKeys = try KeyTable(file.section(S.Section.modelKeys), rows: models.count, tag: S.Section.modelKeys, path: path)
-            engineKeys = try KeyTable(file.section(S.Section.engineKeys), rows: engines.count, tag: S.Section.engineKeys, path: path)
-            registrationKeys = try KeyTable(file.section(S.Section.registrationKeys), rows: registrations.count,
-                                            tag: S.Section.registrationKeys, path: path)
-            manufacturerKeys = try KeyTable(file.section(S.Section.manufacturerKeys), rows: manufacturerRows.count,
-                                            tag: S.Section.manufacturerKeys, path: path)
-            let codes = try RowTable<S.CodeColumn>(file.section(S.Section.codes), layout: .init(), tag: S.Section.codes, path: path)
+            let opened = try OpenedArtifact(path: path, kind: S.kind, strings: S.Section.strings, verification: verification)
+            file = opened.file
+            strings = opened.strings
+            models = try opened.rows(S.Section.models)
+            manufacturerRows = try opened.rows(S.Section.manufacturers)
+            manufacturerModels = try opened.rows(S.Section.manufacturerModels)
+            engines = try opened.rows(S.Section.engines)
+            registrations = try opened.rows(S.Section.registrations)
+            modeS = try opened.rows(S.Section.modeS)
+            modelKeys = try opened.keys(S.Section.modelKeys, rows: models.count)
+            engineKeys = try opened.keys(S.Section.engineKeys, rows: engines.count)
+            registrationKeys = try opened.keys(S.Section.registrationKeys, rows: registrations.count)
+            manufacturerKeys = try opened.keys(S.Section.manufacturerKeys, rows: manufacturerRows.count)
+            let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
             var names: [String: [String: String]] = [:]
             for row in 0..<codes.count {
                 names[strings.string(codes.value(row, .table)), default: [:]][strings.string(codes.value(row, .code))] =

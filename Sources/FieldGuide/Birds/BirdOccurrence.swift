@@ -35,6 +35,9 @@ public struct OccurrenceEvidence: Sendable, Hashable, Codable {
     public let detail: String
     /// The bar chart's highest frequency over the period (0…1), when the source is a bar chart.
     public let frequency: Double?
+    /// The bar chart's rarity class over the period (`RarityScale.standard`, from the share of
+    /// all its checklists in the period that report the taxon), when the source is a bar chart.
+    public var rarity: Rarity? = nil
 }
 
 /// A taxon in a region and period, with every source's word and the answer they add up to.
@@ -50,6 +53,9 @@ public struct TaxonOccurrence: Sendable {
     public let evidence: [OccurrenceEvidence]
     /// The seed database's bird, when the taxon is one.
     public let bird: BirdRecord?
+
+    /// The region's bar chart's rarity class for the taxon in the period, when it has one.
+    public var rarity: Rarity? { evidence.first { $0.source == .barChart }?.rarity }
 }
 
 /// Everything the loaded sources say about a region in a month or week.
@@ -137,6 +143,8 @@ struct OccurrenceCollector {
         let checklists = periods.reduce(0) { $0 + samples[$1 - 1] }
         for (taxon, values) in bundle.chartTaxa(region: region) {
             let frequency = periods.map { values[$0 - 1] }.max() ?? 0
+            let reports = periods.reduce(0.0) { $0 + values[$1 - 1] * Double(samples[$1 - 1]) }
+            let rarity = RarityScale.standard.rarity(frequency: checklists > 0 ? reports / Double(checklists) : 0, checklists: checklists)
             let says: Presence = frequency > 0 ? .present : checklists > 0 ? .absent : .unknown
             let counted = "\(Self.grouped(checklists)) checklist\(checklists == 1 ? "" : "s")"
             let detail = checklists == 0 ? "no checklists in the period"
@@ -144,7 +152,7 @@ struct OccurrenceCollector {
                 : "frequency up to \(Self.decimal(frequency)) (\(counted) in \(periods.count) periods)"
             add(key: taxon.speciesCode, Entry(speciesCode: taxon.speciesCode, commonName: taxon.commonName,
                                               scientificName: taxon.scientificName, bird: taxon.bird),
-                OccurrenceEvidence(source: .barChart, says: says, detail: detail, frequency: frequency))
+                OccurrenceEvidence(source: .barChart, says: says, detail: detail, frequency: frequency, rarity: rarity))
         }
     }
 

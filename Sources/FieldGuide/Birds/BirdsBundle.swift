@@ -40,37 +40,27 @@ public final class BirdsBundle: FieldGuideBundle {
     public init(path: String, verification: ArtifactFile.Verification = .full) throws(FieldGuideError) {
         self.path = path
         do {
-            let file = try ArtifactFile(path: path, expectedKind: S.kind, verification: verification)
-            self.file = file
-            func rows<C: RowColumn>(_ tag: FourCC) throws(ArtifactError) -> RowTable<C> {
-                try RowTable(file.section(tag), layout: .init(), tag: tag, path: path)
-            }
-            func keys(_ tag: FourCC) throws(ArtifactError) -> KeyTable {
-                let section = try file.section(tag)
-                return try KeyTable(section, rows: section.count / 8, tag: tag, path: path)
-            }
-            strings = try StringPool(file.section(S.Section.strings), path: path)
-            if verification == .full { try strings.verify(path: path) }
-            speciesRows = try rows(S.Section.species)
-            locations = try rows(S.Section.speciesLocations)
-            marks = try rows(S.Section.speciesMarks)
-            shapes = try rows(S.Section.shapes)
-            variants = try rows(S.Section.variants)
-            regions = try rows(S.Section.regions)
-            regionMonths = try keys(S.Section.regionMonths)
-            regionWeeks = try keys(S.Section.regionWeeks)
-            let hotspotRows: RowTable<S.HotspotColumn> = try rows(S.Section.hotspots)
-            hotspots = hotspotRows
-            hotspotCells = try KeyTable(file.section(S.Section.hotspotCells), rows: hotspotRows.count, tag: S.Section.hotspotCells, path: path)
-            hotspotSpecies = try rows(S.Section.hotspotSpecies)
-            taxa = try rows(S.Section.taxa)
-            let nameRows: RowTable<S.NameColumn> = try rows(S.Section.names)
-            names = nameRows
-            nameKeys = try KeyTable(file.section(S.Section.nameKeys), rows: nameRows.count, tag: S.Section.nameKeys, path: path)
-            barChart = try rows(S.Section.barChart)
-            barChartValues = try rows(S.Section.barChartValues)
-            seasonRows = try rows(S.Section.seasons)
-            observations = file.info(S.Section.observations) == nil ? nil : try rows(S.Section.observations)
+            let opened = try OpenedArtifact(path: path, kind: S.kind, strings: S.Section.strings, verification: verification)
+            file = opened.file
+            strings = opened.strings
+            speciesRows = try opened.rows(S.Section.species)
+            locations = try opened.rows(S.Section.speciesLocations)
+            marks = try opened.rows(S.Section.speciesMarks)
+            shapes = try opened.rows(S.Section.shapes)
+            variants = try opened.rows(S.Section.variants)
+            regions = try opened.rows(S.Section.regions)
+            regionMonths = try opened.keys(S.Section.regionMonths)
+            regionWeeks = try opened.keys(S.Section.regionWeeks)
+            hotspots = try opened.rows(S.Section.hotspots)
+            hotspotCells = try opened.keys(S.Section.hotspotCells, rows: hotspots.count)
+            hotspotSpecies = try opened.rows(S.Section.hotspotSpecies)
+            taxa = try opened.rows(S.Section.taxa)
+            names = try opened.rows(S.Section.names)
+            nameKeys = try opened.keys(S.Section.nameKeys, rows: names.count)
+            barChart = try opened.rows(S.Section.barChart)
+            barChartValues = try opened.rows(S.Section.barChartValues)
+            seasonRows = try opened.rows(S.Section.seasons)
+            observations = file.info(S.Section.observations) == nil ? nil : try opened.rows(S.Section.observations)
             try checkReferences()
         } catch {
             throw FieldGuideError(error)
@@ -99,7 +89,6 @@ public final class BirdsBundle: FieldGuideBundle {
         }
     }
 
-    /// The section table, as stored.
     public var artifact: ArtifactFile { file }
     public var speciesCount: Int { speciesRows.count }
     public var hotspotCount: Int { hotspots.count }

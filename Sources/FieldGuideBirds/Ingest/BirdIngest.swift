@@ -64,6 +64,10 @@ public struct BirdIngest: Sendable {
     public var taxonomyPath: String?
     /// eBird bar-chart downloads: `FILE`, or `REGION=FILE` (the region otherwise comes from the file name).
     public var barCharts: [String] = []
+    /// Directories of bar charts `aggregate-ebd` computed (`barchart-REGION.txt`): each replaces
+    /// a downloaded chart of the same region. Their sources are named `aggregate-ebd/FILE`, and
+    /// `links.barChartsComputed` and `links.barChartsReplaced` count them (the manifest: without `links.`).
+    public var computedBarCharts: [String] = []
     /// eBird Status & Trends species runs CSV.
     public var seasons: String?
     /// BirdNET labels files (language from the `_xx` suffix).
@@ -85,6 +89,9 @@ public struct BirdIngest: Sendable {
             return BirdIngestResult(report: report, files: validation.files)
         }
 
+        // A seed file that does not parse (its kind unknown) is data rejected, with its
+        // line:column in the report, not a missing database.
+        if databases.isEmpty && report.status != .ok { return try done(report) }
         guard databases.count == 1 else {
             let names = databases.map(\.0.path)
             throw LocatedError(.usage, file: "", message: names.isEmpty ? "no bird database among \(paths.joined(separator: ", "))"
@@ -111,10 +118,27 @@ public struct BirdIngest: Sendable {
         }
         report.outputs = outputs
         report.counts["linkedToTaxonomy"] = databaseFile.taxonLinks.count
-        report.linkCounts = linked.counts
+        report.linkCounts = linked.counts.merging(references.counts) { $1 }
         report.sources += references.sources
+        // The taxonomy among the inputs has its warnings already (a seed file's findings).
+        Self.warn(references.latin1 + (taxonomyPath != nil ? taxonomy?.latin1Readings ?? [] : []), in: &report)
         return try done(report)
     }
+
+    /// Each value read as Latin-1 becomes a warning (rule `encoding`) at its file and line, and
+    /// the report counts them (`fieldsReadAsLatin1`).
+    static func warn(_ readings: [Latin1Reading], in report: inout StageReport) {
+        guard !readings.isEmpty else { return }
+        let warnings = readings.map {
+            StageReport.Finding(.warning, rule: Finding.Rule.encoding.rawValue, file: $0.file, line: $0.line, column: 1, message: $0.message)
+        }
+        report.findings.warnings += warnings.count
+        report.findings.listed = (report.findings.listed ?? []) + warnings
+        report.counts[latin1Count] = readings.count
+    }
+
+    /// The report's count of values that were not UTF-8 and were read as Latin-1.
+    public static let latin1Count = "fieldsReadAsLatin1"
 
     /// The stage report of a validation: every seed file as a source, every finding listed;
     /// `rejected` when there are errors.
@@ -132,6 +156,19 @@ public struct BirdIngest: Sendable {
                      rows: .init(read: records, kept: records))
     }
 
+    /// The `barchart-*.txt` files of the computed directories, by name.
+    static func computedChartFiles(in directories: [String]) throws(LocatedError) -> [String] {
+        var files: [String] = []
+        for directory in directories {
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+                throw LocatedError(directory, failed: error, doing: "cannot list the computed bar charts")
+            }
+            files += names.filter { $0.hasPrefix("barchart-") && $0.hasSuffix(".txt") }.sorted().map { directory + "/" + $0 }
+        }
+        return files
+    }
+
     static func finding(_ finding: Finding) -> StageReport.Finding {
         .init(finding.severity == .error ? .error : .warning, rule: finding.rule.rawValue, file: finding.file,
               line: finding.line, column: finding.column, message: finding.message)
@@ -143,29 +180,49 @@ public struct BirdIngest: Sendable {
         var seasons: [SpeciesSeasonRow] = []
         var labels: [LocalizedLabels] = []
         var sources: [StageReport.Source] = []
+        /// The values that were not UTF-8 and were read as Latin-1.
+        var latin1: [Latin1Reading] = []
+        /// Computed and replaced bar charts.
+        var counts: [String: Int] = [:]
     }
 
     private func readReferences(taxonomy: Taxonomy?) throws(LocatedError) -> References {
         var references = References()
-        func source(_ path: String, read: Int, kept: Int) throws(LocatedError) {
+        func source(_ path: String, read: Int, kept: Int, prefix: String = "") throws(LocatedError) {
             let digest = try FileDigest.sha256(ofFileAt: path)
-            references.sources.append(.init(file: (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
+            references.sources.append(.init(file: prefix + (path as NSString).lastPathComponent, bytes: digest.bytes, sha256: digest.digest,
                                             rows: .init(read: read, kept: kept)))
         }
         if let taxonomyPath, let taxonomy { try source(taxonomyPath, read: taxonomy.taxa.count, kept: taxonomy.taxa.count) }
+        var computedRegions: Set<String> = []
+        for path in try Self.computedChartFiles(in: computedBarCharts) {
+            let chart = try EBirdBarChart.read(path, region: EBirdBarChart.regionName(fromFile: path))
+            computedRegions.insert(chart.region)
+            references.barCharts.append(chart)
+            references.latin1 += chart.latin1Readings
+            try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1, prefix: "aggregate-ebd/")
+        }
+        var replaced = 0
         for argument in barCharts {
             let (path, region) = EBirdBarChart.argument(argument)
+            guard !computedRegions.contains(region) else { replaced += 1; continue }
             let chart = try EBirdBarChart.read(path, region: region)
             references.barCharts.append(chart)
+            references.latin1 += chart.latin1Readings
             try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1)
         }
+        if !computedBarCharts.isEmpty {
+            references.counts["barChartsComputed"] = computedRegions.count
+            references.counts["barChartsReplaced"] = replaced
+        }
         if let seasons {
-            references.seasons = try SpeciesSeasonRow.read(seasons)
+            references.seasons = try SpeciesSeasonRow.read(seasons, latin1: &references.latin1)
             try source(seasons, read: references.seasons.count, kept: references.seasons.count)
         }
         for path in labels {
             let file = try LocalizedLabels.read(path)
             references.labels.append(file)
+            references.latin1 += file.latin1Readings
             try source(path, read: file.lines, kept: file.names.count)
         }
         return references

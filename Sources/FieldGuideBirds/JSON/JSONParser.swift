@@ -87,15 +87,10 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws -> [JSONMember] {
-        try enter()
+        let empty = try opens("}")
         defer { depth -= 1 }
-        position += 1
         var members: [JSONMember] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return members
-        }
+        if empty { return members }
         while true {
             skipWhitespace()
             guard position < bytes.count else { throw pending(.malformed, "expected a key or '}', found the end of the file") }
@@ -114,51 +109,56 @@ public struct JSONParser {
             let value = try parseValue()
             members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()
-            guard position < bytes.count else { throw pending(.malformed, "expected ',' or '}' after the value of \"\(key)\", found the end of the file") }
-            switch bytes[position] {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-                    throw pending(.malformed, "expected a key after ',', found '}' (a trailing comma)")
-                }
-            case UInt8(ascii: "}"):
-                position += 1
-                return members
-            default:
-                throw pending(.malformed, "expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
-            }
+            if try closes("}", next: "a key", after: "after the value of \"\(key)\"") { return members }
         }
     }
 
     private mutating func parseArray() throws -> [JSONValue] {
-        try enter()
+        let empty = try opens("]")
         defer { depth -= 1 }
-        position += 1
         var items: [JSONValue] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return items
-        }
+        if empty { return items }
         while true {
             skipWhitespace()
             items.append(try parseValue())
             skipWhitespace()
-            guard position < bytes.count else { throw pending(.malformed, "expected ',' or ']' in an array, found the end of the file") }
-            switch bytes[position] {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                    throw pending(.malformed, "expected a value after ',', found ']' (a trailing comma)")
-                }
-            case UInt8(ascii: "]"):
-                position += 1
-                return items
-            default:
-                throw pending(.malformed, "expected ',' or ']' after an array element, found \(describeCurrent())")
+            if try closes("]", next: "a value", after: "after an array element", atEnd: "in an array") { return items }
+        }
+    }
+
+    /// Steps into an object or array at its opening bracket (one level deeper: the caller steps
+    /// out); true when `close` follows at once (`{}`, `[]`, consumed).
+    private mutating func opens(_ close: Unicode.Scalar) throws -> Bool {
+        try enter()
+        position += 1
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: close) else { return false }
+        position += 1
+        return true
+    }
+
+    /// What follows a member or an element: `,` (consumed; a trailing comma before `close` is
+    /// an error) gives false, `close` (consumed) gives true, anything else is an error. The
+    /// messages say what was expected `after` the item (or, at the end of the file, `atEnd`).
+    private mutating func closes(_ close: Unicode.Scalar, next: String, after: @autoclosure () -> String,
+                                 atEnd: @autoclosure () -> String? = nil) throws -> Bool {
+        let closeByte = UInt8(ascii: close)
+        guard position < bytes.count else {
+            throw pending(.malformed, "expected ',' or '\(close)' \(atEnd() ?? after()), found the end of the file")
+        }
+        switch bytes[position] {
+        case UInt8(ascii: ","):
+            position += 1
+            skipWhitespace()
+            if position < bytes.count, bytes[position] == closeByte {
+                throw pending(.malformed, "expected \(next) after ',', found '\(close)' (a trailing comma)")
             }
+            return false
+        case closeByte:
+            position += 1
+            return true
+        default:
+            throw pending(.malformed, "expected ',' or '\(close)' \(after()), found \(describeCurrent())")
         }
     }
 

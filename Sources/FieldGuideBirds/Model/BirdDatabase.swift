@@ -38,13 +38,6 @@ public struct BirdShape: Sendable, Hashable, Codable {
     public var name: String
     public var icon: String?
     public var source: SourceRef
-
-    public init(id: String, name: String, icon: String?, source: SourceRef) {
-        self.id = id
-        self.name = name
-        self.icon = icon
-        self.source = source
-    }
 }
 
 /// A field mark: a body area (`Crown`, `Back`) of a shape, with its variants.
@@ -54,13 +47,6 @@ public struct FieldMark: Sendable, Hashable, Codable {
     public var shapeID: String?
     public var area: String
     public var source: SourceRef
-
-    public init(id: String, shapeID: String?, area: String, source: SourceRef) {
-        self.id = id
-        self.shapeID = shapeID
-        self.area = area
-        self.source = source
-    }
 }
 
 /// One look of a field mark (`Streaked` back, `Hooked` beak).
@@ -69,13 +55,6 @@ public struct FieldMarkVariant: Sendable, Hashable, Codable {
     public var fieldMarkID: String
     public var name: String
     public var source: SourceRef
-
-    public init(id: String, fieldMarkID: String, name: String, source: SourceRef) {
-        self.id = id
-        self.fieldMarkID = fieldMarkID
-        self.name = name
-        self.source = source
-    }
 }
 
 /// A bird's field mark: the area and the variant it shows there.
@@ -85,16 +64,8 @@ public struct BirdFieldMark: Sendable, Hashable, Codable {
     public var variantID: String
     /// The variant's name as written in 1.2 (nil in 3.0/2.1, where the id says it).
     public var variantName: String?
-    public var colors: [String]
+    public var colors: [String] = []
     public var source: SourceRef
-
-    public init(area: String, variantID: String, variantName: String? = nil, colors: [String] = [], source: SourceRef) {
-        self.area = area
-        self.variantID = variantID
-        self.variantName = variantName
-        self.colors = colors
-        self.source = source
-    }
 }
 
 /// One species of the seed database, in the current model whatever generation it was read from.
@@ -115,39 +86,16 @@ public struct Bird: Sendable, Hashable, Codable {
     public var shapeID: String
     /// 0 (tiny) … 4 (very large).
     public var sizeCategory: Int
-    public var locations: [String]
-    public var months: [Int]
-    public var fieldMarks: [BirdFieldMark]
+    public var locations: [String] = []
+    public var months: [Int] = []
+    public var fieldMarks: [BirdFieldMark] = []
     public var descriptionText: String?
     public var conservationStatus: String?
     /// Keys the record lacks that birds are expected to have (`validMonths` …), in file order.
-    public var missingOptionalKeys: [String]
+    public var missingOptionalKeys: [String] = []
     public var source: SourceRef
     /// Field name → path relative to the record in the file it was read from.
     public var layout: BirdLayout
-
-    public init(id: String, commonName: String, scientificName: String, imageName: String? = nil, family: String? = nil,
-                order: String? = nil, rarity: String? = nil, shapeID: String, sizeCategory: Int, locations: [String] = [],
-                months: [Int] = [], fieldMarks: [BirdFieldMark] = [], descriptionText: String? = nil,
-                conservationStatus: String? = nil, missingOptionalKeys: [String] = [], source: SourceRef, layout: BirdLayout) {
-        self.id = id
-        self.commonName = commonName
-        self.scientificName = scientificName
-        self.imageName = imageName
-        self.family = family
-        self.order = order
-        self.rarity = rarity
-        self.shapeID = shapeID
-        self.sizeCategory = sizeCategory
-        self.locations = locations
-        self.months = months
-        self.fieldMarks = fieldMarks
-        self.descriptionText = descriptionText
-        self.conservationStatus = conservationStatus
-        self.missingOptionalKeys = missingOptionalKeys
-        self.source = source
-        self.layout = layout
-    }
 }
 
 /// Where each field of a bird record lives in its generation's layout.
@@ -192,22 +140,7 @@ public struct BirdDatabase: Sendable, Hashable, Codable {
     public var fieldMarks: [FieldMark]
     public var variants: [FieldMarkVariant]
     /// Declared vocabularies (1.2: `reference_data.locations`, `reference_data.colors`).
-    public var declaredLocations: [String]
-    public var declaredColors: [String]
+    public var declaredLocations: [String] = []
+    public var declaredColors: [String] = []
     public var birds: [Bird]
-
-    public init(generation: SchemaGeneration, version: String?, totalSpecies: Int?, description: String?, shapes: [BirdShape],
-                fieldMarks: [FieldMark], variants: [FieldMarkVariant], declaredLocations: [String] = [],
-                declaredColors: [String] = [], birds: [Bird]) {
-        self.generation = generation
-        self.version = version
-        self.totalSpecies = totalSpecies
-        self.description = description
-        self.shapes = shapes
-        self.fieldMarks = fieldMarks
-        self.variants = variants
-        self.declaredLocations = declaredLocations
-        self.declaredColors = declaredColors
-        self.birds = birds
-    }
 }

@@ -5,14 +5,6 @@ public struct HotspotSpecies: Sendable, Hashable, Codable {
     public var validWeeks: [Int]
     public var probability: Int
     public var source: SourceRef
-
-    public init(id: String?, birdID: String, validWeeks: [Int], probability: Int, source: SourceRef) {
-        self.id = id
-        self.birdID = birdID
-        self.validWeeks = validWeeks
-        self.probability = probability
-        self.source = source
-    }
 }
 
 /// A birding hotspot with its weekly species list.
@@ -30,18 +22,6 @@ public struct Hotspot: Sendable, Hashable, Codable {
     public var imageName: String?
     public var species: [HotspotSpecies]
     public var source: SourceRef
-
-    public init(id: String, name: String, locality: String?, latitude: Double, longitude: Double, imageName: String?,
-                species: [HotspotSpecies], source: SourceRef) {
-        self.id = id
-        self.name = name
-        self.locality = locality
-        self.latitude = latitude
-        self.longitude = longitude
-        self.imageName = imageName
-        self.species = species
-        self.source = source
-    }
 }
 
 /// One weekly point of a migration trajectory.
@@ -52,15 +32,6 @@ public struct TrajectoryPoint: Sendable, Hashable, Codable {
     public var longitude: Double
     public var probability: Int
     public var source: SourceRef
-
-    public init(id: String?, week: Int, latitude: Double, longitude: Double, probability: Int, source: SourceRef) {
-        self.id = id
-        self.week = week
-        self.latitude = latitude
-        self.longitude = longitude
-        self.probability = probability
-        self.source = source
-    }
 }
 
 /// A bird's migration between two weeks of the year, as weekly points.
@@ -72,16 +43,6 @@ public struct MigrationSession: Sendable, Hashable, Codable {
     public var hemisphere: String?
     public var points: [TrajectoryPoint]
     public var source: SourceRef
-
-    public init(id: String, birdID: String, startWeek: Int, endWeek: Int, hemisphere: String?, points: [TrajectoryPoint], source: SourceRef) {
-        self.id = id
-        self.birdID = birdID
-        self.startWeek = startWeek
-        self.endWeek = endWeek
-        self.hemisphere = hemisphere
-        self.points = points
-        self.source = source
-    }
 }
 
 /// `home_data.json`: hotspots and migration sessions (other home-screen sections are counted only).
@@ -90,10 +51,4 @@ public struct HomeData: Sendable, Hashable, Codable {
     public var migrationSessions: [MigrationSession]
     /// Top-level sections not modelled here (`community_observations` …) and their sizes.
     public var otherSections: [String: Int]
-
-    public init(hotspots: [Hotspot], migrationSessions: [MigrationSession], otherSections: [String: Int]) {
-        self.hotspots = hotspots
-        self.migrationSessions = migrationSessions
-        self.otherSections = otherSections
-    }
 }

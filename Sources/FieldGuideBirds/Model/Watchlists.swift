@@ -28,27 +28,13 @@ public struct WatchlistEntry: Sendable, Hashable, Codable {
     public var id: String?
     public var name: String?
     public var scientificName: String?
-    public var images: [String]
-    public var rarity: [String]
-    public var locations: [String]
+    public var images: [String] = []
+    public var rarity: [String] = []
+    public var locations: [String] = []
     /// Seconds since 2001-01-01.
-    public var dates: [Double]
-    public var observedBy: [String]
+    public var dates: [Double] = []
+    public var observedBy: [String] = []
     public var source: SourceRef
-
-    public init(list: List, id: String?, name: String?, scientificName: String?, images: [String] = [], rarity: [String] = [],
-                locations: [String] = [], dates: [Double] = [], observedBy: [String] = [], source: SourceRef) {
-        self.list = list
-        self.id = id
-        self.name = name
-        self.scientificName = scientificName
-        self.images = images
-        self.rarity = rarity
-        self.locations = locations
-        self.dates = dates
-        self.observedBy = observedBy
-        self.source = source
-    }
 }
 
 /// A personal (`watchlists.json`) or shared (`sharedWatchlists.json`) watchlist.
@@ -72,19 +58,4 @@ public struct Watchlist: Sendable, Hashable, Codable {
     public var entries: [WatchlistEntry]
     public var isShared: Bool
     public var source: SourceRef
-
-    public init(id: String, title: String, location: String?, startDate: Double, endDate: Double, mainImageName: String?,
-                dateRange: String?, userImages: [String], entries: [WatchlistEntry], isShared: Bool, source: SourceRef) {
-        self.id = id
-        self.title = title
-        self.location = location
-        self.startDate = startDate
-        self.endDate = endDate
-        self.mainImageName = mainImageName
-        self.dateRange = dateRange
-        self.userImages = userImages
-        self.entries = entries
-        self.isShared = isShared
-        self.source = source
-    }
 }

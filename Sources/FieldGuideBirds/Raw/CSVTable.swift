@@ -15,8 +15,11 @@ package struct CSVTable: Sendable {
     package var file: String
     package var columns: [String: Int]
     package var rows: [(line: Int, fields: [String])]
+    /// The values that were not UTF-8 and were read as Latin-1.
+    package var latin1Readings: [Latin1Reading] = []
 
-    /// Reads `path`; a header without every `required` column is refused with its line.
+    /// Reads `path`; a header without every `required` column is refused with its line. A value
+    /// that is not UTF-8 is read as Latin-1 and listed in `latin1Readings`.
     package static func read(_ path: String, required: [String]) throws(LocatedError) -> CSVTable {
         var table = CSVTable(file: path, columns: [:], rows: [])
         try records(at: path) { record throws(LocatedError) in
@@ -30,7 +33,16 @@ package struct CSVTable: Sendable {
                 return
             }
             if record.count == 1, record[0].isEmpty { return }
-            table.rows.append((record.line, record.fields))
+            var fields: [String] = []
+            for i in 0..<record.count {
+                let (text, isLatin1) = record.text(i)
+                if isLatin1 {
+                    let column = table.columns.first { $0.value == i }?.key ?? "field \(i + 1)"
+                    table.latin1Readings.append(Latin1Reading(file: path, line: record.line, field: column, value: text))
+                }
+                fields.append(text)
+            }
+            table.rows.append((record.line, fields))
         }
         if table.columns.isEmpty { throw LocatedError(.empty, file: path, line: 1, message: "expected a header, found an empty file") }
         return table

@@ -1,8 +1,12 @@
+import FieldGuideCSV
 import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
 /// A BirdNET labels file: `Scientific name_Common name` per line, in one language.
+///
+/// Read whole, within `BoundedRead.labelsFileBytes` (16 MiB); a line that is not UTF-8 is read
+/// as Latin-1 and listed in `latin1Readings`.
 ///
 /// ```swift
 /// let labels = try LocalizedLabels.read("BirdNET_GLOBAL_6K_V2.4_Labels_de.txt")
@@ -15,19 +19,19 @@ public struct LocalizedLabels: Sendable {
     public var language: String
     public var names: [String: String]
     public var lines: Int
+    /// The lines that were not UTF-8 and were read as Latin-1.
+    public var latin1Readings: [Latin1Reading] = []
 
     /// Reads a labels file; a line without `_` is refused with its line number.
     public static func read(_ path: String) throws(LocatedError) -> LocalizedLabels {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw LocatedError(path, failed: error, doing: "cannot read the labels file")
-        }
+        var bytes = try BoundedRead.bytes(atPath: path, limit: BoundedRead.labelsFileBytes, what: "a labels file")
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var labels = LocalizedLabels(file: path, language: language(ofFile: path), names: [:], lines: 0)
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (index, raw) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let (text, isLatin1) = FileText.decode(raw)
+            let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
+            if isLatin1 { labels.latin1Readings.append(Latin1Reading(file: path, line: index + 1, field: "label", value: line)) }
             guard let underscore = line.firstIndex(of: "_") else {
                 throw LocatedError(.malformed, file: path, line: index + 1, message: "expected \"Scientific name_Common name\", found \"\(line)\"")
             }

@@ -1,3 +1,4 @@
+import FieldGuideCSV
 import FieldGuideDiagnostics
 
 /// One species of `ebirdst_runs_2023.csv`: resident flag and season date ranges.
@@ -19,15 +20,18 @@ public struct SpeciesSeasonRow: Sendable, Hashable {
     public static func == (a: SpeciesSeasonRow, b: SpeciesSeasonRow) -> Bool { a.speciesCode == b.speciesCode }
     public func hash(into hasher: inout Hasher) { hasher.combine(speciesCode) }
 
-    /// Reads the Status & Trends runs CSV (through FieldGuideCSV).
+    /// Reads the Status & Trends runs CSV (through FieldGuideCSV); the values that were not
+    /// UTF-8, read as Latin-1, are added to `latin1` for the caller to warn about.
     ///
     /// ```swift
-    /// let rows = try SpeciesSeasonRow.read("ebirdst_runs_2023.csv")
+    /// var latin1: [Latin1Reading] = []
+    /// let rows = try SpeciesSeasonRow.read("ebirdst_runs_2023.csv", latin1: &latin1)
     /// rows.first { $0.speciesCode == "acafly" }?.breeding?.start   // 531
     /// ```
-    public static func read(_ path: String) throws(LocatedError) -> [SpeciesSeasonRow] {
+    public static func read(_ path: String, latin1: inout [Latin1Reading]) throws(LocatedError) -> [SpeciesSeasonRow] {
         let table = try CSVTable.read(path, required: ["species_code", "scientific_name", "common_name", "is_resident",
                                                        "breeding_start", "breeding_end", "nonbreeding_start", "nonbreeding_end"])
+        latin1 += table.latin1Readings
         var rows: [SpeciesSeasonRow] = []
         for row in table.rows {
             func range(_ name: String) throws(LocatedError) -> (start: Int, end: Int)? {

@@ -58,6 +58,9 @@ public struct Taxonomy: Sendable {
     /// The order column's name in this version (`ORDER1` or `ORDER`).
     public let orderColumn: String
     public let hasConceptIDs: Bool
+    /// The values that were not UTF-8 and were read as Latin-1 (the ingest and `validate` warn
+    /// about each).
+    public var latin1Readings: [Latin1Reading] = []
     private let byScientificName: [String: Int]
     private let byFoldedCommonName: [String: Int]
 
@@ -88,12 +91,15 @@ public struct Taxonomy: Sendable {
     }
 
     /// Reads the whole file: a `LocatedError` for a file that cannot be read (`.unreadable`),
-    /// another header (`.wrongHeader`) or a row without a species code (`.malformed`).
+    /// another header (`.wrongHeader`), a row without a species code (`.malformed`) or a record
+    /// past the CSV bound (`.tooLarge`). A value that is not UTF-8 is read as Latin-1 and listed
+    /// in `latin1Readings`.
     public static func read(fileAt path: String, displayName: String? = nil) throws(LocatedError) -> Taxonomy {
         let name = displayName ?? path
         var columns: [String: Int] = [:]
         var taxa: [Taxon] = []
         var orderColumn = "ORDER"
+        var readings: [Latin1Reading] = []
         do {
             try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
                 if record.index == 0 {
@@ -107,9 +113,12 @@ public struct Taxonomy: Sendable {
                     orderColumn = columns["ORDER1"] != nil ? "ORDER1" : "ORDER"
                     return
                 }
+                var warned: Set<String> = []
                 func field(_ column: String) -> String {
                     guard let index = columns[column], index < record.count else { return "" }
-                    return record[index].trimmingSpaces
+                    let (text, isLatin1) = record.text(index)
+                    if isLatin1 && warned.insert(column).inserted { readings.append(Latin1Reading(file: name, line: record.line, field: column, value: text.trimmingSpaces)) }
+                    return text.trimmingSpaces
                 }
                 if record.count == 1 && field("CATEGORY").isEmpty { return }   // a blank line
                 let taxon = Taxon(taxonOrder: Int(field("TAXON_ORDER")), category: field("CATEGORY"), speciesCode: field("SPECIES_CODE"),
@@ -127,7 +136,9 @@ public struct Taxonomy: Sendable {
             throw LocatedError(name, failed: error)
         }
         if columns.isEmpty { throw LocatedError(.wrongHeader, file: name, line: 1, message: "expected a taxonomy header, found an empty file") }
-        return Taxonomy(file: name, taxa: taxa, orderColumn: orderColumn, hasConceptIDs: columns["TAXON_CONCEPT_ID"] != nil)
+        var taxonomy = Taxonomy(file: name, taxa: taxa, orderColumn: orderColumn, hasConceptIDs: columns["TAXON_CONCEPT_ID"] != nil)
+        taxonomy.latin1Readings = readings
+        return taxonomy
     }
 
     public func taxon(scientificName: String) -> Taxon? {

@@ -35,6 +35,8 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
         case binomial
         /// A bird whose name or family disagrees with the eBird/Clements taxonomy.
         case taxonomy
+        /// A value in a CSV or text file that is not valid UTF-8, read as Latin-1.
+        case encoding
     }
 
     public var severity: Severity

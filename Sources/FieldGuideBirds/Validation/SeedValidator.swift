@@ -147,7 +147,11 @@ public struct SeedValidator: Sendable {
                 let sink = FindingSink(file: source.path, document: nil)
                 var content = SeedFile.Content.none
                 do {
-                    content = .taxonomy(try Taxonomy.read(fileAt: source.path))
+                    let taxonomy = try Taxonomy.read(fileAt: source.path)
+                    for reading in taxonomy.latin1Readings {
+                        sink.add(.warning, .encoding, at: SourceLocation(line: reading.line, column: 1), reading.message)
+                    }
+                    content = .taxonomy(taxonomy)
                 } catch {
                     if error.kind.isUsageOrIO { throw error }
                     if error.kind == .wrongHeader && !source.explicit { continue }
@@ -308,7 +312,8 @@ public struct SeedValidator: Sendable {
         return out
     }
 
+    /// A seed file's bytes, within `BoundedRead.seedFileBytes` (a larger file is refused before it is read).
     static func readBytes(_ path: String) throws(LocatedError) -> [UInt8] {
-        do { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch { throw LocatedError(path, failed: error) }
+        try BoundedRead.bytes(atPath: path, limit: BoundedRead.seedFileBytes, what: "a bird seed file")
     }
 }

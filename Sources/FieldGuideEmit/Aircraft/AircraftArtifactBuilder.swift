@@ -398,8 +398,8 @@ public struct AircraftArtifactBuilder {
 
         artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
                             bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
-        artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
-        artifact.addSection(S.Section.modeS, rows: modeS.count, bytes: modeS.serialize())
+        artifact.addSection(S.Section.registrationKeys, keys: sortedKeys)
+        artifact.addSection(S.Section.modeS, modeS)
         let (sections, manufacturerCount) = referenceSections.finished()
         for section in sections { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
 

@@ -40,8 +40,8 @@ extension BirdsArtifactBuilder {
                     barValues.append(v)
                 }
             }
-            artifact.addSection(S.Section.barChart, rows: barChart.count, bytes: barChart.serialize())
-            artifact.addSection(S.Section.barChartValues, rows: barValues.count, bytes: barValues.serialize())
+            artifact.addSection(S.Section.barChart, barChart)
+            artifact.addSection(S.Section.barChartValues, barValues)
         }
     }
 }

@@ -43,15 +43,10 @@ extension BirdsArtifactBuilder {
             }
         }
 
-        mutating func remap(_ remap: [UInt32]) {
-            hotspots.remapStrings(remap)
-            species.remapStrings(remap)
-        }
-
-        func add(to artifact: inout ArtifactBuilder) {
-            artifact.addSection(S.Section.hotspots, rows: hotspots.count, bytes: hotspots.serialize())
-            artifact.addSection(S.Section.hotspotCells, rows: cells.count, bytes: KeyTable.serialize(cells))
-            artifact.addSection(S.Section.hotspotSpecies, rows: species.count, bytes: species.serialize())
+        mutating func add(to artifact: inout ArtifactBuilder, strings remap: [UInt32]) {
+            artifact.addSection(S.Section.hotspots, &hotspots, strings: remap)
+            artifact.addSection(S.Section.hotspotCells, keys: cells)
+            artifact.addSection(S.Section.hotspotSpecies, &species, strings: remap)
         }
     }
 }

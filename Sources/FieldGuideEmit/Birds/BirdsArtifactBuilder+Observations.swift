@@ -33,14 +33,11 @@ extension BirdsArtifactBuilder {
             }
         }
 
-        /// Final string ids, then the rows in order (region ids sort as their strings once remapped).
-        mutating func remap(_ remap: [UInt32]) {
+        /// `OBSV`: final string ids, then the rows in order (region ids sort as their strings once remapped).
+        mutating func add(to artifact: inout ArtifactBuilder, strings remap: [UInt32]) {
             observations.remapStrings(remap)
             observations.sort(by: [.taxonRow, .region, .month, .week, .latitude, .longitude, .count])
-        }
-
-        func add(to artifact: inout ArtifactBuilder) {
-            artifact.addSection(S.Section.observations, rows: observations.count, bytes: observations.serialize())
+            artifact.addSection(S.Section.observations, observations)
         }
     }
 }

@@ -61,12 +61,10 @@ extension BirdsArtifactBuilder {
             weekKeys.sort()
         }
 
-        mutating func remap(_ remap: [UInt32]) { regions.remapStrings(remap) }
-
-        func add(to artifact: inout ArtifactBuilder) {
-            artifact.addSection(S.Section.regions, rows: regions.count, bytes: regions.serialize())
-            artifact.addSection(S.Section.regionMonths, rows: monthKeys.count, bytes: KeyTable.serialize(monthKeys))
-            artifact.addSection(S.Section.regionWeeks, rows: weekKeys.count, bytes: KeyTable.serialize(weekKeys))
+        mutating func add(to artifact: inout ArtifactBuilder, strings remap: [UInt32]) {
+            artifact.addSection(S.Section.regions, &regions, strings: remap)
+            artifact.addSection(S.Section.regionMonths, keys: monthKeys)
+            artifact.addSection(S.Section.regionWeeks, keys: weekKeys)
         }
     }
 }

@@ -28,7 +28,7 @@ extension BirdsArtifactBuilder {
         }
 
         func add(to artifact: inout ArtifactBuilder) {
-            artifact.addSection(S.Section.seasons, rows: seasons.count, bytes: seasons.serialize())
+            artifact.addSection(S.Section.seasons, seasons)
         }
     }
 }

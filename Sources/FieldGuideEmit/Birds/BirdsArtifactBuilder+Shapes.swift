@@ -26,14 +26,9 @@ extension BirdsArtifactBuilder {
             }
         }
 
-        mutating func remap(_ remap: [UInt32]) {
-            shapes.remapStrings(remap)
-            variants.remapStrings(remap)
-        }
-
-        func add(to artifact: inout ArtifactBuilder) {
-            artifact.addSection(S.Section.shapes, rows: shapes.count, bytes: shapes.serialize())
-            artifact.addSection(S.Section.variants, rows: variants.count, bytes: variants.serialize())
+        mutating func add(to artifact: inout ArtifactBuilder, strings remap: [UInt32]) {
+            artifact.addSection(S.Section.shapes, &shapes, strings: remap)
+            artifact.addSection(S.Section.variants, &variants, strings: remap)
         }
     }
 }

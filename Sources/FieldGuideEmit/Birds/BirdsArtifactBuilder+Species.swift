@@ -66,15 +66,10 @@ extension BirdsArtifactBuilder {
             }
         }
 
-        mutating func remap(_ remap: [UInt32]) {
-            species.remapStrings(remap)
-            marks.remapStrings(remap)
-        }
-
-        func add(to artifact: inout ArtifactBuilder) {
-            artifact.addSection(S.Section.species, rows: species.count, bytes: species.serialize())
-            artifact.addSection(S.Section.speciesLocations, rows: locations.count, bytes: locations.serialize())
-            artifact.addSection(S.Section.speciesMarks, rows: marks.count, bytes: marks.serialize())
+        mutating func add(to artifact: inout ArtifactBuilder, strings remap: [UInt32]) {
+            artifact.addSection(S.Section.species, &species, strings: remap)
+            artifact.addSection(S.Section.speciesLocations, locations)
+            artifact.addSection(S.Section.speciesMarks, &marks, strings: remap)
         }
     }
 }

@@ -32,15 +32,10 @@ extension BirdsArtifactBuilder {
             }
         }
 
-        mutating func remap(_ remap: [UInt32]) {
-            taxa.remapStrings(remap)
-            names.remapStrings(remap)
-        }
-
-        func add(to artifact: inout ArtifactBuilder) {
-            artifact.addSection(S.Section.taxa, rows: taxa.count, bytes: taxa.serialize())
-            artifact.addSection(S.Section.names, rows: names.count, bytes: names.serialize())
-            artifact.addSection(S.Section.nameKeys, rows: nameKeys.count, bytes: KeyTable.serialize(nameKeys))
+        mutating func add(to artifact: inout ArtifactBuilder, strings remap: [UInt32]) {
+            artifact.addSection(S.Section.taxa, &taxa, strings: remap)
+            artifact.addSection(S.Section.names, &names, strings: remap)
+            artifact.addSection(S.Section.nameKeys, keys: nameKeys)
         }
     }
 }

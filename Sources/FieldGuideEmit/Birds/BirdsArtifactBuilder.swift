@@ -127,19 +127,16 @@ public struct BirdsArtifactBuilder {
         var observations = Observations(input.observed, taxa: input.taxa, pool: &pool)
 
         let (poolBytes, remap) = pool.finish()
-        observations.remap(remap)
-        speciesTables.remap(remap); shapes.remap(remap); regions.remap(remap); hotspots.remap(remap); taxa.remap(remap)
-
         var artifact = ArtifactBuilder(kind: S.kind)
         artifact.addSection(S.Section.strings, rows: remap.count, bytes: poolBytes)
-        speciesTables.add(to: &artifact)
-        shapes.add(to: &artifact)
-        regions.add(to: &artifact)
-        hotspots.add(to: &artifact)
-        taxa.add(to: &artifact)
+        speciesTables.add(to: &artifact, strings: remap)
+        shapes.add(to: &artifact, strings: remap)
+        regions.add(to: &artifact, strings: remap)
+        hotspots.add(to: &artifact, strings: remap)
+        taxa.add(to: &artifact, strings: remap)
         barCharts.add(to: &artifact)
         seasons.add(to: &artifact)
-        observations.add(to: &artifact)
+        observations.add(to: &artifact, strings: remap)
 
         counts["species"] = speciesTables.species.count
         counts["regions"] = regions.regions.count

@@ -36,14 +36,6 @@ public struct ObservationResolution: Sendable, Hashable, Codable {
     /// The registration's own status when the observation names one: an aircraft resolved by
     /// its ICAO type alone is `resolved` while its registration stays `unknown` here.
     public var registrationStatus: ResolutionStatus?
-
-    public init(status: ResolutionStatus, reason: String? = nil, id: String? = nil, name: String? = nil, candidates: [String] = []) {
-        self.status = status
-        self.reason = reason
-        self.id = id
-        self.name = name
-        self.candidates = candidates
-    }
 }
 
 /// What a subject is looked up as.

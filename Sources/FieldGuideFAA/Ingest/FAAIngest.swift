@@ -110,9 +110,13 @@ public struct FAAIngest: Sendable {
         /// Starts with the reference files' rejects and entries; returns their joins, or
         /// throws their error.
         /// The stage report: the sources read so far, finding counts from the rejects, the join counts.
+        /// `fieldsReadAsLatin1` counts the fields that were not UTF-8 (each a warning in the rejects report).
         func report(_ status: StageReport.Status, failure: String? = nil, outputs: [StageReport.Output] = []) -> StageReport {
-            StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
-                        findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
+            var counts = counts
+            let latin1 = rejects.issues.lazy.filter { $0.reason == FileText.latin1Reason }.count
+            if latin1 > 0 { counts[NormalizedFAA.latin1Count] = latin1 }
+            return StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
+                               findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
         }
 
         mutating func start(with read: ReferenceRead) throws -> ReferenceRead.Output {
@@ -186,12 +190,8 @@ public struct FAAIngest: Sendable {
                 try modelsOut.write { ModelFastPath.write(record, into: &$0) }
                 return .kept([])
             }
-            switch FAANormalizer.model(record, file: file) {
-            case let .kept(model, warnings):
-                if let duplicate = Self.claim(model.code, line: record.line, file: file, in: &modelCodes) { return duplicate }
-                try modelsOut.write(NormalizedFAA.fields(model))
-                return .kept(warnings)
-            case let .rejected(issues): return .rejected(issues)
+            return try Self.keepFirst(FAANormalizer.model(record, file: file), code: \.code, line: record.line, file: file, codes: &modelCodes) {
+                try modelsOut.write(NormalizedFAA.fields($0))
             }
         }
         read.entries.append(modelRows)
@@ -199,17 +199,26 @@ public struct FAAIngest: Sendable {
         let enginesOut = try CSVFileSink(path: out(NormalizedFAA.enginesFile), header: NormalizedFAA.engineHeader)
         var engineCodes: [String: Int] = [:]
         let engineRows = try readFile(sources.engine, kind: .engine, rejects: &read.rejects) { record, file in
-            switch FAANormalizer.engine(record, file: file) {
-            case let .kept(engine, warnings):
-                if let duplicate = Self.claim(engine.code, line: record.line, file: file, in: &engineCodes) { return duplicate }
-                try enginesOut.write(NormalizedFAA.fields(engine))
-                return .kept(warnings)
-            case let .rejected(issues): return .rejected(issues)
+            try Self.keepFirst(FAANormalizer.engine(record, file: file), code: \.code, line: record.line, file: file, codes: &engineCodes) {
+                try enginesOut.write(NormalizedFAA.fields($0))
             }
         }
         read.entries.append(engineRows)
 
         return (MasterMerge.Joins(models: FAAJoinKeys(modelCodes.keys), engines: FAAJoinKeys(engineCodes.keys)), [modelsOut, enginesOut])
+    }
+
+    /// A normalized reference row's fate: rejected as the normalizer found it, rejected when an
+    /// earlier row has its code, else written (`write`) and kept with its warnings.
+    private static func keepFirst<Record>(_ outcome: FAANormalizer.Outcome<Record>, code: (Record) -> String, line: Int, file: String,
+                                          codes: inout [String: Int], write: (Record) throws -> Void) rethrows -> RowOutcome {
+        switch outcome {
+        case let .kept(value, warnings):
+            if let duplicate = claim(code(value), line: line, file: file, in: &codes) { return duplicate }
+            try write(value)
+            return .kept(warnings)
+        case let .rejected(issues): return .rejected(issues)
+        }
     }
 
     /// Takes `code` for the row at `line`, or rejects the row when an earlier one has it.

@@ -11,6 +11,17 @@ public struct FAASourceFile: Sendable, Hashable {
         case zipEntry(archive: String, entry: String)
     }
 
+    /// The largest ZIP entry read, uncompressed: 512 MiB, nearly three times the real MASTER.txt
+    /// (about 190 MB). An entry that declares more is refused before anything is extracted; one
+    /// whose declared size lies is refused once that many bytes have come out.
+    public static let maxEntryBytes = 512 << 20
+
+    static func entryTooLarge(_ name: String, declared: UInt64?) -> LocatedError {
+        let found = declared.map { "one of \($0 >> 20) MiB" } ?? "more bytes coming out than that"
+        return LocatedError(.tooLarge, file: name,
+                            message: "expected a ZIP entry of at most \(maxEntryBytes >> 20) MiB uncompressed, found \(found); refused before extracting the rest")
+    }
+
     /// The name reports use (`MASTER-2.txt`).
     public let name: String
     public let location: Location
@@ -19,21 +30,7 @@ public struct FAASourceFile: Sendable, Hashable {
     func stream(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         switch location {
         case let .file(path):
-            guard let handle = fopen(path, "rb") else {
-                throw LocatedError(.unreadable, file: name, message: "cannot open \(path): \(String(cString: strerror(errno)))")
-            }
-            defer { fclose(handle) }
-            let size = 1 << 20
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-            defer { buffer.deallocate() }
-            while true {
-                let n = fread(buffer.baseAddress, 1, size, handle)
-                if n > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
-                if n < size {
-                    if ferror(handle) != 0 { throw LocatedError(.unreadable, file: name, message: "read failed") }
-                    return
-                }
-            }
+            try CSVReader.stream(fileAt: path, displayName: name, body)
         case let .zipEntry(archivePath, entryPath):
             let archive: Archive
             do { archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read) } catch {
@@ -42,8 +39,16 @@ public struct FAASourceFile: Sendable, Hashable {
             guard let entry = archive[entryPath] else {
                 throw LocatedError(.missingFile, file: archivePath, message: "no entry \(entryPath)")
             }
+            let limit = Self.maxEntryBytes
+            guard entry.uncompressedSize <= UInt64(limit) else {
+                throw Self.entryTooLarge(name, declared: entry.uncompressedSize)
+            }
             do {
+                // The declared size may lie: the bytes that come out are counted too.
+                var extracted = 0
                 _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
+                    extracted += data.count
+                    if extracted > limit { throw Self.entryTooLarge(name, declared: nil) }
                     try data.withUnsafeBytes { try body($0) }
                 }
             } catch let error as LocatedError {

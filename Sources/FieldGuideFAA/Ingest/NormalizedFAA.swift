@@ -12,6 +12,9 @@ public enum NormalizedFAA {
     public static let registrationsFile = "registrations.csv"
     public static let reportFile = "faa-ingest.json"
     public static let rejectsFile = "faa-rejects.csv"
+    /// The report's count of fields that were not UTF-8 and were read as Latin-1 (present when
+    /// there are any; each is a warning in the rejects report with its file, line and field).
+    public static let latin1Count = "fieldsReadAsLatin1"
     /// The stage that writes the hand-off (its report's `stage`).
     package static let producer = "ingest-faa"
     /// Every hand-off file the emit stage reads.

@@ -22,76 +22,86 @@ package enum FAANormalizer {
 
     /// An ACFTREF record.
     package static func model(_ record: CSVRecord, file: String) -> Outcome<AircraftModel> {
-        var f = FieldReader(record: record, file: file, columns: FAALayout.aircraftReference)
-        if f.isRejected { return .rejected(f.issues) }
-        var model = AircraftModel(code: f.required(0), manufacturer: f.text(1), model: f.text(2))
-        model.aircraftType = f.code(3, FAACodeTables.aircraftType)
-        model.engineType = f.code(4, FAACodeTables.engineType)
-        model.category = f.code(5, FAACodeTables.aircraftCategory)
-        model.builderCertification = f.code(6, FAACodeTables.builderCertification)
-        model.engineCount = f.integer(7)
-        model.seatCount = f.integer(8)
-        model.weightClass = weightClass(&f, 9)
-        let speed = f.integer(10)
-        model.cruiseSpeedMPH = speed == 0 ? nil : speed
-        model.typeCertificateDataSheet = f.text(11)
-        model.typeCertificateHolder = f.text(12)
-        return f.isRejected ? .rejected(f.issues) : .kept(model, warnings: f.issues)
+        read(record, file: file, columns: FAALayout.aircraftReference) { f in
+            var model = AircraftModel(code: f.required(0), manufacturer: f.text(1), model: f.text(2))
+            model.aircraftType = f.code(3, FAACodeTables.aircraftType)
+            model.engineType = f.code(4, FAACodeTables.engineType)
+            model.category = f.code(5, FAACodeTables.aircraftCategory)
+            model.builderCertification = f.code(6, FAACodeTables.builderCertification)
+            model.engineCount = f.integer(7)
+            model.seatCount = f.integer(8)
+            model.weightClass = weightClass(&f, 9)
+            let speed = f.integer(10)
+            model.cruiseSpeedMPH = speed == 0 ? nil : speed
+            model.typeCertificateDataSheet = f.text(11)
+            model.typeCertificateHolder = f.text(12)
+            return model
+        }
     }
 
     /// An ENGINE record.
     package static func engine(_ record: CSVRecord, file: String) -> Outcome<EngineModel> {
-        var f = FieldReader(record: record, file: file, columns: FAALayout.engine)
-        if f.isRejected { return .rejected(f.issues) }
-        var engine = EngineModel(code: f.required(0), manufacturer: f.text(1), model: f.text(2))
-        engine.engineType = f.code(3, FAACodeTables.engineType)
-        engine.horsepower = f.integer(4)
-        engine.thrustPounds = f.integer(5)
-        return f.isRejected ? .rejected(f.issues) : .kept(engine, warnings: f.issues)
+        read(record, file: file, columns: FAALayout.engine) { f in
+            var engine = EngineModel(code: f.required(0), manufacturer: f.text(1), model: f.text(2))
+            engine.engineType = f.code(3, FAACodeTables.engineType)
+            engine.horsepower = f.integer(4)
+            engine.thrustPounds = f.integer(5)
+            return engine
+        }
     }
 
     /// A MASTER record.
     package static func registration(_ record: CSVRecord, file: String) -> Outcome<Registration> {
-        var f = FieldReader(record: record, file: file, columns: FAALayout.master)
+        read(record, file: file, columns: FAALayout.master) { f in
+            let mark = f.required(0)
+            if !mark.isEmpty, let problem = markProblem(mark) {
+                f.reject(0, value: mark, problem)
+            }
+            var r = Registration(nNumber: "N" + mark)
+            r.serialNumber = f.text(1)
+            r.modelCode = f.text(2)
+            r.engineCode = f.text(3)
+            r.yearManufactured = f.integer(4)
+            r.registrantType = f.code(5, FAACodeTables.registrantType)
+            r.name = f.text(6)
+            r.street = f.text(7)
+            r.street2 = f.text(8)
+            r.city = f.text(9)
+            r.state = f.text(10)
+            r.zip = zip(f.text(11))
+            r.region = f.code(12, FAACodeTables.region)
+            r.county = f.text(13)
+            r.country = f.text(14)
+            r.lastActionDate = f.date(15)
+            r.certificateIssueDate = f.date(16)
+            r.airworthiness = airworthiness(&f, 17)
+            r.aircraftType = f.code(18, FAACodeTables.aircraftType)
+            r.engineType = f.code(19, FAACodeTables.engineType)
+            r.status = f.code(20, FAACodeTables.status)
+            r.modeS = modeS(&f, octal: 21, hex: 33)
+            let fractional = f.text(22)
+            if !fractional.isEmpty && fractional != "Y" {
+                f.warn(22, value: fractional, "expected Y or blank; read as not fractional")
+            }
+            r.fractionalOwner = fractional == "Y"
+            r.airworthinessDate = f.date(23)
+            r.otherNames = (24...28).map { f.text($0) }.filter { !$0.isEmpty }
+            r.expirationDate = f.date(29)
+            r.uniqueID = f.text(30)
+            r.kitManufacturer = f.text(31)
+            r.kitModel = f.text(32)
+            return r
+        }
+    }
+
+    /// A record of the given layout: refused when its shape is wrong; otherwise `build` reads
+    /// its fields, and any field `build` rejects refuses it, with every issue found.
+    private static func read<Record>(_ record: CSVRecord, file: String, columns: [FAAColumn],
+                                     _ build: (inout FieldReader) -> Record) -> Outcome<Record> {
+        var f = FieldReader(record: record, file: file, columns: columns)
         if f.isRejected { return .rejected(f.issues) }
-        let mark = f.required(0)
-        if !mark.isEmpty, let problem = markProblem(mark) {
-            f.reject(0, value: mark, problem)
-        }
-        var r = Registration(nNumber: "N" + mark)
-        r.serialNumber = f.text(1)
-        r.modelCode = f.text(2)
-        r.engineCode = f.text(3)
-        r.yearManufactured = f.integer(4)
-        r.registrantType = f.code(5, FAACodeTables.registrantType)
-        r.name = f.text(6)
-        r.street = f.text(7)
-        r.street2 = f.text(8)
-        r.city = f.text(9)
-        r.state = f.text(10)
-        r.zip = zip(f.text(11))
-        r.region = f.code(12, FAACodeTables.region)
-        r.county = f.text(13)
-        r.country = f.text(14)
-        r.lastActionDate = f.date(15)
-        r.certificateIssueDate = f.date(16)
-        r.airworthiness = airworthiness(&f, 17)
-        r.aircraftType = f.code(18, FAACodeTables.aircraftType)
-        r.engineType = f.code(19, FAACodeTables.engineType)
-        r.status = f.code(20, FAACodeTables.status)
-        r.modeS = modeS(&f, octal: 21, hex: 33)
-        let fractional = f.text(22)
-        if !fractional.isEmpty && fractional != "Y" {
-            f.warn(22, value: fractional, "expected Y or blank; read as not fractional")
-        }
-        r.fractionalOwner = fractional == "Y"
-        r.airworthinessDate = f.date(23)
-        r.otherNames = (24...28).map { f.text($0) }.filter { !$0.isEmpty }
-        r.expirationDate = f.date(29)
-        r.uniqueID = f.text(30)
-        r.kitManufacturer = f.text(31)
-        r.kitModel = f.text(32)
-        return f.isRejected ? .rejected(f.issues) : .kept(r, warnings: f.issues)
+        let value = build(&f)
+        return f.isRejected ? .rejected(f.issues) : .kept(value, warnings: f.issues)
     }
 
     /// Why a mark is not an N-number, or nil: 1-5 characters, a digit 1-9 first, then digits,
@@ -158,7 +168,7 @@ package enum FAANormalizer {
 
     /// CERTIFICATION: the class (first character) and the class's operation codes after it.
     static func airworthiness(_ f: inout FieldReader, _ i: Int) -> Airworthiness {
-        let raw = Array(f.raw(i).utf8)
+        let raw = f.raw(i)
         let certification = f.text(i)
         guard let first = raw.first, first != 0x20 else {
             return Airworthiness(certification: certification, classification: nil, operations: [])

@@ -4,12 +4,15 @@ import FieldGuideCore
 /// Reads the fields of one FAA record, collecting a `RowIssue` for everything it refuses.
 ///
 /// Text is trimmed of its space padding; numbers must be digits; dates must be real
-/// `YYYYMMDD` dates; codes are looked up in their table (unknown → warning, kept raw).
+/// `YYYYMMDD` dates; codes are looked up in their table (unknown → warning, kept raw). A field
+/// that is not valid UTF-8 is read as Latin-1 with a warning (`FileText`), once per field.
 struct FieldReader {
     let record: CSVRecord
     let file: String
     let columns: [FAAColumn]
     private(set) var issues: [RowIssue] = []
+    /// Fields already warned about as Latin-1 (a field may be read more than once).
+    private var latin1Fields: Set<Int> = []
 
     init(record: CSVRecord, file: String, columns: [FAAColumn]) {
         self.record = record
@@ -20,18 +23,20 @@ struct FieldReader {
 
     var isRejected: Bool { issues.contains { $0.severity == .rejected } }
 
-    /// Field `i` with leading and trailing spaces removed.
-    func text(_ i: Int) -> String {
-        record.withField(i) { buffer in
+    /// Field `i` with leading and trailing spaces removed: UTF-8, or Latin-1 with a warning.
+    mutating func text(_ i: Int) -> String {
+        let (value, isLatin1) = record.withField(i) { buffer in
             var start = 0, end = buffer.count
             while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
             while end > start, buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09 { end -= 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+            return FileText.decode(UnsafeBufferPointer(rebasing: buffer[start..<end]))
         }
+        if isLatin1 && latin1Fields.insert(i).inserted { warn(i, value: value, FileText.latin1Reason) }
+        return value
     }
 
-    /// Field `i` as written, padding included.
-    func raw(_ i: Int) -> String { record[i] }
+    /// The bytes of field `i` as written, padding included.
+    func raw(_ i: Int) -> [UInt8] { record.withField(i) { Array($0) } }
 
     /// A non-blank field; blank rejects the row.
     mutating func required(_ i: Int) -> String {

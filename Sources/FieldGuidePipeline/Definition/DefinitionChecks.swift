@@ -78,13 +78,50 @@ extension PipelineDefinition {
         return names
     }
 
+    /// What a pipeline, stage or source name may be: it names directories
+    /// (`OUTPUT/.pipeline/NAME`, `stages/NAME`), so never `.`, `..` or a path.
+    public static let identifierRule = "a name of ASCII letters, digits, '-' and '_', starting with a letter or digit, at most 64 characters"
+
+    /// `[A-Za-z0-9][A-Za-z0-9_-]*`, at most 64 characters.
+    public static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.utf8.first, text.utf8.count <= 64, Self.isAlphanumeric(first) else { return false }
+        return text.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
+
+    static let fileNameRule = "ASCII letters, digits, '.', '-' and '_', not starting with '.'"
+
+    /// A tool's or a path component's name: `[A-Za-z0-9_-][A-Za-z0-9._-]*` (so never `.` or
+    /// `..`, never hidden), at most 255 bytes.
+    static func isFileName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first != UInt8(ascii: "."), text.utf8.count <= 255 else { return false }
+        return text.utf8.allSatisfy { isAlphanumeric($0) || "._-".utf8.contains($0) }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// Why `path` cannot be a declared output, or nil: outputs are relative, normalized paths
+    /// of file names (`reports/rejects.csv`): no `/` at either end, no `//`, `.` or `..`, no
+    /// hidden names (the cache keeps its record as `.stage.json`).
+    static func outputPathProblem(_ path: String) -> String? {
+        if path.hasPrefix("/") { return "relative, not absolute" }
+        let components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if components.contains("..") { return "no '..'" }
+        if components.contains(where: \.isEmpty) || components.contains(".") { return "normalized: no empty or '.' components" }
+        if components.count > 8 { return "at most 8 directories deep" }
+        if let bad = components.first(where: { !isFileName($0) }) { return "each name of \(fileNameRule), not '\(bad)'" }
+        return nil
+    }
+
+    /// Names in the output directory that an artifact cannot take.
+    static let reservedNames: Set = ["current", "previous", "builds", "runs", "manifest.json", "changes.md", "changes.json", "reports"]
+
     /// Every check that does not need the file system.
     func check(_ document: Document) throws(LocatedError) {
         func fail(_ steps: [PathStep], _ message: String) -> LocatedError { document.error(at: steps, message) }
-        let namePattern = { (s: String) in
-            !s.isEmpty && s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
-        }
-        guard namePattern(name) else { throw fail([.key("name")], "expected a name of letters, digits, '-', '_' or '.', found '\(name)'") }
+        guard Self.isIdentifier(name) else { throw fail([.key("name")], "expected \(Self.identifierRule), found '\(name)'") }
         guard !stages.isEmpty else { throw fail([.key("stages")], "expected at least one stage") }
 
         func checkParameters(_ text: String, _ steps: [PathStep]) throws(LocatedError) {
@@ -95,7 +132,9 @@ extension PipelineDefinition {
 
         for (key, source) in sources.sorted(by: { $0.key < $1.key }) {
             let at: [PathStep] = [.key("sources"), .key(key)]
-            guard namePattern(key), key != Self.outputReference else { throw fail(at, "'\(key)' cannot name a source") }
+            guard Self.isIdentifier(key), key != Self.outputReference else {
+                throw fail(at, "'\(key)' cannot name a source: expected \(Self.identifierRule), not 'out'")
+            }
             let given = [source.path, source.paths, source.glob].compactMap { $0 }
             guard given.count == 1 else { throw fail(at, "expected exactly one of path, paths or glob, found \(given.count)") }
             try checkParameters(given[0], at)
@@ -104,13 +143,18 @@ extension PipelineDefinition {
         var seen = Set<String>()
         for (i, stage) in stages.enumerated() {
             let at: [PathStep] = [.key("stages"), .index(i)]
-            guard namePattern(stage.name), stage.name != Self.outputReference else {
-                throw fail(at + [.key("name")], "'\(stage.name)' cannot name a stage (letters, digits, '-', '_', '.'; not 'out')")
+            guard Self.isIdentifier(stage.name), stage.name != Self.outputReference else {
+                throw fail(at + [.key("name")], "'\(stage.name)' cannot name a stage: expected \(Self.identifierRule), not 'out'")
             }
             guard seen.insert(stage.name).inserted else { throw fail(at + [.key("name")], "a second stage named '\(stage.name)'") }
             guard sources[stage.name] == nil else { throw fail(at + [.key("name")], "'\(stage.name)' names both a source and a stage") }
-            guard !stage.tool.isEmpty, !stage.tool.contains("/") else {
-                throw fail(at + [.key("tool")], "expected an executable name from the tool directory, found '\(stage.tool)'")
+            guard Self.isFileName(stage.tool) else {
+                throw fail(at + [.key("tool")], "expected an executable name from the tool directory (\(Self.fileNameRule)), found '\(stage.tool)'")
+            }
+            for (j, output) in stage.outputs.enumerated() {
+                if let problem = Self.outputPathProblem(output) {
+                    throw fail(at + [.key("outputs"), .index(j)], "expected a path inside the stage's directory (\(problem)), found '\(output)'")
+                }
             }
             for (j, input) in stage.inputs.enumerated() {
                 guard let ref = reference(input) else {
@@ -144,6 +188,12 @@ extension PipelineDefinition {
             for (field, refs) in [("artifacts", publish.artifacts), ("reports", publish.reports)] {
                 let names = refs.map { ($0 as NSString).lastPathComponent }
                 if Set(names).count != names.count { throw fail([.key("publish"), .key(field)], "two files share a name") }
+            }
+            // Artifacts are published under their names in the build and beside `current`.
+            for (j, ref) in publish.artifacts.enumerated() where Self.reservedNames.contains((ref as NSString).lastPathComponent) {
+                throw fail([.key("publish"), .key("artifacts"), .index(j)],
+                           "'\((ref as NSString).lastPathComponent)' is a name the output directory keeps for itself "
+                           + "(\(Self.reservedNames.sorted().joined(separator: ", "))); rename the stage's output")
             }
         }
         for (field, limits) in [("shrink", guards.shrink), ("rejects", guards.rejects)] {

@@ -81,13 +81,18 @@ public struct StageSpec: Sendable, Equatable, Decodable {
     public var report: String?
     /// Skip the stage when its fingerprint matches its last successful run (default true).
     public var cache: Bool
+    /// How long the stage may run (`timeout: 90s`, `30m`, `2h` or a number of seconds; default
+    /// ``StageTimeout/default``, one hour). Past it the stage and every process it started are
+    /// stopped and the run fails.
+    public var timeout: StageTimeout
 
-    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache }
+    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache, timeout }
 
     public init(name: String, tool: String, inputs: [String], outputs: [String], args: [ArgSpec],
-                report: String? = nil, cache: Bool = true, description: String? = nil) {
+                report: String? = nil, cache: Bool = true, description: String? = nil, timeout: StageTimeout = .default) {
         self.name = name; self.tool = tool; self.inputs = inputs; self.outputs = outputs
         self.args = args; self.report = report; self.cache = cache; self.description = description
+        self.timeout = timeout
     }
 
     public init(from decoder: Decoder) throws {
@@ -100,6 +105,56 @@ public struct StageSpec: Sendable, Equatable, Decodable {
         args = try c.decodeIfPresent([ArgSpec].self, forKey: .args) ?? []
         report = try c.decodeIfPresent(String.self, forKey: .report)
         cache = try c.decodeIfPresent(Bool.self, forKey: .cache) ?? true
+        timeout = try c.decodeIfPresent(StageTimeout.self, forKey: .timeout) ?? .default
+    }
+}
+
+/// A stage's time-out: whole seconds, written `90`, `90s`, `30m` or `2h`, from 1 s to 7 days.
+///
+/// ```yaml
+/// - name: ingest-faa
+///   timeout: 20m
+/// ```
+public struct StageTimeout: Sendable, Equatable, Decodable, CustomStringConvertible {
+    /// Seconds.
+    public var seconds: Int
+
+    /// One hour: generous for every stage of the nightly (the full FAA ingest takes seconds).
+    public static let `default` = StageTimeout(seconds: 3600)
+    /// The longest time-out a pipeline file may ask for.
+    public static let maximum = 7 * 24 * 3600
+
+    public init(seconds: Int) { self.seconds = seconds }
+
+    /// `90`, `90s`, `30m`, `2h`; nil for anything else or outside 1 s … 7 days.
+    public init?(_ text: String) {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600]
+        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+        var unit = 1
+        if let last = digits.last, let scale = units[last] {
+            unit = scale
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.count <= 9,
+              let value = Int(digits), value * unit >= 1, value * unit <= Self.maximum else { return nil }
+        seconds = value * unit
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text: String
+        if let number = try? c.decode(Int.self) { text = String(number) } else { text = try c.decode(String.self) }
+        guard let value = StageTimeout(text) else {
+            throw DecodingError.dataCorruptedError(
+                in: c, debugDescription: "expected a time-out such as 90s, 30m or 2h (whole seconds, minutes or hours, 1 s to 7 days)")
+        }
+        self = value
+    }
+
+    public var description: String {
+        if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
+        if seconds % 60 == 0 { return "\(seconds / 60)m" }
+        return "\(seconds)s"
     }
 }
 

@@ -159,7 +159,7 @@ public struct PipelinePlan: Sendable {
                 arguments: arguments(index, paths: paths), template: argumentTemplate(index),
                 inputs: spec.inputs.map { input($0, dropped: dropped) },
                 outputs: spec.outputs, report: spec.report.map(PlannedStage.Report.init(file:)), cache: spec.cache,
-                dependencies: dependencies[index], directory: directory, dropped: reason)
+                dependencies: dependencies[index], directory: directory, timeout: .seconds(spec.timeout.seconds), dropped: reason)
         }
         return definition.stages.indices.map { planned[$0]! }
     }
@@ -246,6 +246,8 @@ struct PlannedStage: Sendable {
     let dependencies: [Int]
     /// This run's output directory for the stage (`{out}`).
     let directory: String
+    /// How long it may run before it is stopped with every process it started.
+    var timeout: Duration = .seconds(StageTimeout.default.seconds)
     /// Why the stage does not run (an optional source it needs is absent), if it does not.
     var dropped: String? = nil
 }

@@ -29,6 +29,8 @@ struct Publisher {
     let staging: String
     /// Guards whose refusal is accepted on purpose (`shrink MASTER`): recorded, not refusing.
     var accept: Set<String> = []
+    /// The output directory, walked without following links (removing, linking outputs in).
+    var tree: OutputTree
 
     static let currentLink = "current"
     static let previousLink = "previous"
@@ -48,14 +50,7 @@ struct Publisher {
     func publish(file: (String) -> String?, onGuard: (RunSummary.Guard) -> Void) throws(PipelineError) -> Outcome {
         let fm = FileManager.default
         let build = staging + "/build"
-        do {
-            try? fm.removeItem(atPath: build)
-            try fm.createDirectory(atPath: build + "/reports", withIntermediateDirectories: true)
-            for ref in spec.artifacts { if let path = file(ref) { try Self.link(path, to: build + "/" + (ref as NSString).lastPathComponent) } }
-            for ref in spec.reports { if let path = file(ref) { try Self.link(path, to: build + "/reports/" + (ref as NSString).lastPathComponent) } }
-        } catch {
-            throw PipelineError(.io, "assembling the build in \(build): \(SystemReason.of(error))")
-        }
+        try assemble(build, file: file)
 
         // One manifest for the build: every emit stage's entries.
         var manifest = Manifest(format: .init(major: Int(ArtifactFormat.majorVersion), minor: Int(ArtifactFormat.minorVersion)), tool: .init(name: ToolInfo.name, version: ToolInfo.version), built: nil, artifacts: [])
@@ -80,7 +75,9 @@ struct Publisher {
         let current = Self.currentBuild(in: outputDirectory)
         let currentManifestData = current.flatMap { fm.contents(atPath: $0 + "/manifest.json") }
         if let current, let currentManifestData, [UInt8](currentManifestData) == manifestBytes {
-            try? fm.removeItem(atPath: build)
+            try? tree.remove(Self.relative(build, to: outputDirectory))
+            // A run killed while publishing may have swapped `current` but not every name beside it.
+            try pointNames(manifest, onlyMissing: true)
             return .unchanged(build: Self.relative(current, to: outputDirectory))
         }
 
@@ -116,56 +113,73 @@ struct Publisher {
         }
 
         // Move the build in, then swap the links: previous first, current last (the commit point).
-        let buildsDir = outputDirectory + "/" + Self.buildsDirectory
+        let buildsDir = try tree.directory(Self.buildsDirectory)
         var name = runID
         var suffix = 2
         while fm.fileExists(atPath: buildsDir + "/" + name) { name = "\(runID)-\(suffix)"; suffix += 1 }
         let relativeBuild = Self.buildsDirectory + "/" + name
-        do {
-            try fm.createDirectory(atPath: buildsDir, withIntermediateDirectories: true)
-            try fm.moveItem(atPath: build, toPath: buildsDir + "/" + name)
-            if let current {
-                try Self.swapLink(outputDirectory + "/" + Self.previousLink, to: Self.relative(current, to: outputDirectory))
-            }
-            try Self.swapLink(outputDirectory + "/" + Self.currentLink, to: relativeBuild)
-            for file in manifest.artifacts.map(\.file) + ["manifest.json", "changes.md"] {
-                try Self.swapLink(outputDirectory + "/" + file, to: Self.currentLink + "/" + file)
-            }
-        } catch let error as PipelineError {
-            throw error
-        } catch {
-            throw PipelineError(.io, "publishing \(relativeBuild): \(SystemReason.of(error))")
+        guard rename(build, buildsDir + "/" + name) == 0 else {
+            throw PipelineError(.io, "publishing \(relativeBuild): cannot move the build in: \(SystemReason.errnoText)")
         }
-        prune(buildsDir)
+        if let current {
+            try Self.swapLink(outputDirectory + "/" + Self.previousLink, to: Self.relative(current, to: outputDirectory))
+        }
+        try Self.swapLink(outputDirectory + "/" + Self.currentLink, to: relativeBuild)
+        try pointNames(manifest, onlyMissing: false)
+        prune()
         return .published(build: relativeBuild, changes: report)
     }
 
-    /// Removes old builds beyond `keep`, never the current or previous one.
-    private func prune(_ buildsDir: String) {
+    /// Links the build's files into the new build directory, from the stages' cached outputs.
+    /// Each must be a regular file inside its stage's directory, reached without a link.
+    private func assemble(_ build: String, file: (String) -> String?) throws(PipelineError) {
+        let relativeBuild = Self.relative(build, to: outputDirectory)
+        try tree.remove(relativeBuild)
+        try tree.directory(relativeBuild + "/reports")
+        for (refs, folder) in [(spec.artifacts, ""), (spec.reports, "reports/")] {
+            for ref in refs {
+                guard let path = file(ref) else { continue }
+                let destination = build + "/" + folder + (ref as NSString).lastPathComponent
+                do {
+                    try tree.link(Self.relative(path, to: outputDirectory), to: destination)
+                } catch {
+                    throw PipelineError(.io, "assembling the build in \(build): \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// Points `OUTPUT/NAME` at `current/NAME` for every artifact, the manifest and the change
+    /// page; with `onlyMissing`, only the names that are absent or point elsewhere.
+    private func pointNames(_ manifest: Manifest, onlyMissing: Bool) throws(PipelineError) {
+        for file in manifest.artifacts.map(\.file) + ["manifest.json", "changes.md"] {
+            let path = outputDirectory + "/" + file, target = Self.currentLink + "/" + file
+            if onlyMissing, (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target { continue }
+            try Self.swapLink(path, to: target)
+        }
+    }
+
+    /// Removes old builds beyond `keep`, never the current or previous one. Removal never
+    /// follows a link (`builds` itself, or anything inside a build).
+    private func prune() {
         let fm = FileManager.default
         let keepTargets = Set([Self.currentLink, Self.previousLink].compactMap {
             try? fm.destinationOfSymbolicLink(atPath: outputDirectory + "/" + $0)
         }.map { ($0 as NSString).lastPathComponent })
-        let builds = ((try? fm.contentsOfDirectory(atPath: buildsDir)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        let builds = ((try? tree.names(in: Self.buildsDirectory)) ?? []).filter { !$0.hasPrefix(".") }
         var kept = 0
         for build in builds.reversed() {
             if keepTargets.contains(build) || kept < spec.keep {
                 kept += 1
                 continue
             }
-            try? fm.removeItem(atPath: buildsDir + "/" + build)
+            try? tree.remove(Self.buildsDirectory + "/" + build)
         }
     }
 
 
     static func relative(_ path: String, to base: String) -> String {
         path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
-    }
-
-    /// A hard link (outputs are never rewritten in place, so sharing the inode is safe), or a copy.
-    static func link(_ source: String, to destination: String) throws {
-        let fm = FileManager.default
-        do { try fm.linkItem(atPath: source, toPath: destination) } catch { try fm.copyItem(atPath: source, toPath: destination) }
     }
 
     /// Points the symbolic link at `path` to `target` by renaming a fresh link over it: readers

@@ -1,19 +1,71 @@
 import FieldGuideCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// SHA-256 fingerprints of files and directory trees, for deciding whether a stage must run.
+/// SHA-256 fingerprints of files and directory trees, for deciding whether a stage must run,
+/// and the file stamps that tell whether a source changed while a stage read it.
 enum ContentDigest {
     /// One file under a path: its path relative to the listed root, size and SHA-256.
     struct Entry: Sendable, Equatable {
         var relative: String
         var bytes: Int
         var sha256: String
+        /// What `stat` said just before the file was hashed.
+        var stamp = Stamp()
+    }
+
+    /// A file's identity and change times: any write, truncation or replacement changes one
+    /// of them (`ctime` cannot be set back).
+    struct Stamp: Sendable, Equatable {
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+        var size: Int64 = 0
+        var modified: Int64 = 0
+        var changed: Int64 = 0
+
+        /// The stamp of the file at `path` (links followed), nil when it cannot be read.
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            #if canImport(Darwin)
+            let (m, c) = (info.st_mtimespec, info.st_ctimespec)
+            #else
+            let (m, c) = (info.st_mtim, info.st_ctim)
+            #endif
+            modified = Int64(m.tv_sec) * 1_000_000_000 + Int64(m.tv_nsec)
+            changed = Int64(c.tv_sec) * 1_000_000_000 + Int64(c.tv_nsec)
+        }
+
+        init() {}
+    }
+
+    /// A source as it was fingerprinted: one digest, its size, and every file's entry.
+    struct Source: Sendable {
+        var sha256: String
+        var bytes: Int
+        var paths: [String]
+        var files: [(path: String, entry: Entry)]
+        /// Wall-clock nanoseconds when hashing started: a file changed less than a second
+        /// before it may change again within the same timestamp tick, so it is hashed again.
+        var hashedAt: Int64
     }
 
     /// Every regular file at or under `path` (symbolic links followed, hidden names skipped),
     /// sorted by relative path.
     static func entries(under path: String) throws(PipelineError) -> [Entry] {
-        var out: [Entry] = []
+        try files(under: path).map(\.entry)
+    }
+
+    /// Every regular file at or under `path` with its full path.
+    static func files(under path: String) throws(PipelineError) -> [(path: String, entry: Entry)] {
+        var out: [(path: String, entry: Entry)] = []
         func visit(_ full: String, _ relative: String) throws(PipelineError) {
             if Glob.isDirectory(full) {
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: full)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
@@ -21,9 +73,10 @@ enum ContentDigest {
                     try visit(full + "/" + name, relative.isEmpty ? name : relative + "/" + name)
                 }
             } else {
+                let stamp = Stamp(path: full) ?? Stamp()
                 do {
                     let (digest, bytes) = try FileDigest.sha256(ofFileAt: full)
-                    out.append(Entry(relative: relative, bytes: bytes, sha256: digest))
+                    out.append((full, Entry(relative: relative, bytes: bytes, sha256: digest, stamp: stamp)))
                 } catch {
                     throw PipelineError(.io, "\(full): cannot read for fingerprinting: \(SystemReason.of(error))")
                 }
@@ -35,15 +88,63 @@ enum ContentDigest {
 
     /// One digest over several paths: each path's name, then its files' names, sizes and hashes.
     static func digest(of paths: [String]) throws(PipelineError) -> (sha256: String, bytes: Int) {
+        let source = try source(paths)
+        return (source.sha256, source.bytes)
+    }
+
+    /// A source's digest with the stamps of the files that went into it.
+    static func source(_ paths: [String]) throws(PipelineError) -> Source {
+        let hashedAt = Self.now()
         var lines: [String] = []
         var bytes = 0
+        var files: [(path: String, entry: Entry)] = []
         for path in paths {
             lines.append("path \(path)")
-            for entry in try entries(under: path) {
-                lines.append("file \(entry.relative) \(entry.bytes) \(entry.sha256)")
-                bytes += entry.bytes
+            for file in try Self.files(under: path) {
+                lines.append("file \(file.entry.relative) \(file.entry.bytes) \(file.entry.sha256)")
+                bytes += file.entry.bytes
+                files.append(file)
             }
         }
-        return (FileDigest.sha256(Array(lines.joined(separator: "\n").utf8)), bytes)
+        return Source(sha256: FileDigest.sha256(Array(lines.joined(separator: "\n").utf8)), bytes: bytes, paths: paths,
+                      files: files, hashedAt: hashedAt)
+    }
+
+    /// What changed in `source` since it was fingerprinted, or nil: a file added, removed,
+    /// written or replaced (by its stamp; a file changed just before hashing is hashed again).
+    static func change(in source: Source) -> String? {
+        var now: [String: Entry] = [:]
+        for path in source.paths {
+            guard let files = try? Self.files(stampsOnly: path) else { return "\(path) can no longer be read" }
+            for file in files { now[file.path] = file.entry }
+        }
+        let before = Dictionary(source.files.map { ($0.path, $0.entry) }, uniquingKeysWith: { a, _ in a })
+        if let added = now.keys.sorted().first(where: { before[$0] == nil }) { return "\(added) appeared" }
+        for (path, entry) in source.files {
+            guard let stamp = now[path]?.stamp else { return "\(path) disappeared" }
+            if stamp.size != entry.stamp.size { return "\(path) went from \(entry.stamp.size) to \(stamp.size) bytes" }
+            if stamp != entry.stamp { return "\(path) was rewritten or replaced" }
+            if entry.stamp.changed >= source.hashedAt - 1_000_000_000,
+               (try? FileDigest.sha256(ofFileAt: path).digest) != entry.sha256 {
+                return "\(path) was rewritten"
+            }
+        }
+        return nil
+    }
+
+    /// The files under `path` with their stamps only (nothing hashed).
+    private static func files(stampsOnly path: String) throws -> [(path: String, entry: Entry)] {
+        if Glob.isDirectory(path) {
+            let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }.sorted()
+            return try names.flatMap { try files(stampsOnly: path + "/" + $0) }
+        }
+        guard let stamp = Stamp(path: path) else { throw PipelineError(.io, "\(path): cannot stat") }
+        return [(path, Entry(relative: "", bytes: Int(stamp.size), sha256: "", stamp: stamp))]
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

@@ -41,6 +41,9 @@ public final class PipelineRunner: Sendable {
         public var force: Bool
         /// Guards whose refusal is accepted for this run (`shrink MASTER`), recorded as such.
         public var accept: Set<String> = []
+        /// How long a stopped stage (interrupted, or past its time-out) has between SIGTERM
+        /// and SIGKILL.
+        public var killGrace: Duration = .seconds(5)
 
         public init(outputDirectory: String, toolDirectory: String, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                     environment: [String: String] = ProcessInfo.processInfo.environment, force: Bool = false) {
@@ -81,16 +84,13 @@ public final class PipelineRunner: Sendable {
         defer { close(lockFD) }
 
         let plan: PipelinePlan
-        do { plan = try PipelinePlan(definition, parameters: parameters) } catch {
-            recorder.fail(error)
-            return recorder.finish()
-        }
         let work = stateDirectory + "/staging/" + recorder.runID
-        cleanStaleStaging()
         do {
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            try clearLeftovers()
+            plan = try PipelinePlan(definition, parameters: parameters)
+            try tree.directory(stateRelative + "/staging/" + recorder.runID)
         } catch {
-            recorder.fail(PipelineError(.io, "\(work): cannot create the staging directory: \(SystemReason.of(error))"))
+            recorder.fail(error)
             return recorder.finish()
         }
         let layout = StageLayout(cache: stateDirectory + "/stages", staging: work + "/stages")
@@ -98,7 +98,8 @@ public final class PipelineRunner: Sendable {
         onEvent(.started(run: recorder.runID, stages: plan.order.map { stages[$0].name }))
 
         let executor = StageExecutor(cache: StageCache(directory: layout.cache), trash: work + "/replaced",
-                                     environment: options.environment, force: options.force, cancellation: cancellation, emit: onEvent)
+                                     environment: options.environment, force: options.force, cancellation: cancellation,
+                                     tree: tree, grace: options.killGrace, emit: onEvent)
         let scheduler = StageScheduler(stages: stages, order: plan.order, jobs: options.jobs, cancellation: cancellation)
         let results = scheduler.run(executor.execute) { onEvent(.stageFinished($0)) }
         guard recorder.record(stages: results, cancelled: cancellation.isCancelled) else { return recorder.finish() }
@@ -108,7 +109,7 @@ public final class PipelineRunner: Sendable {
             onEvent(.publishing(recorder.summary.message ?? ""))
         } else {
             recorder.passed()
-            try? FileManager.default.removeItem(atPath: work)
+            try? tree.remove(stateRelative + "/staging/" + recorder.runID)
         }
         return recorder.finish()
     }
@@ -116,14 +117,14 @@ public final class PipelineRunner: Sendable {
     /// Assembles, guards and publishes the build from the stages' cached outputs.
     private func publish(_ spec: PublishSpec, layout: StageLayout, work: String, dropped: Set<String>, recorder: inout RunRecorder) {
         let publisher = Publisher(outputDirectory: options.outputDirectory, spec: spec, guards: definition.guards,
-                                  runID: recorder.runID, staging: work, accept: options.accept)
+                                  runID: recorder.runID, staging: work, accept: options.accept, tree: tree)
         do {
             let outcome = try publisher.publish(file: { ref in
                 guard case .stageFile(let stage, let file)? = definition.reference(ref) else { return ref }
                 return dropped.contains(stage) ? nil : layout.cached(stage) + "/" + file
             }, onGuard: { recorder.guardChecked($0) })
             recorder.record(outcome, staging: work)
-            if case .refused = outcome {} else { try? FileManager.default.removeItem(atPath: work) }
+            if case .refused = outcome {} else { try? tree.remove(stateRelative + "/staging/" + recorder.runID) }
         } catch {
             recorder.fail(error)
         }
@@ -131,14 +132,17 @@ public final class PipelineRunner: Sendable {
 
     // MARK: Run state
 
+    /// The output directory, walked without following links.
+    private var tree: OutputTree { OutputTree(root: options.outputDirectory) }
+
+    /// The state directory relative to the output directory.
+    private var stateRelative: String { ".pipeline/" + definition.name }
+
     /// An exclusive lock on the pipeline's state: two runs never share staging or the cache.
+    /// The state directory must be a real directory inside the output (never a link).
     private func acquireLock() throws(PipelineError) -> Int32 {
-        do {
-            try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw PipelineError(.io, "\(stateDirectory): cannot create: \(SystemReason.of(error))")
-        }
-        let fd = open(stateDirectory + "/lock", O_CREAT | O_RDWR, 0o644)
+        try tree.directory(stateRelative)
+        let fd = open(stateDirectory + "/lock", O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PipelineError(.io, "\(stateDirectory)/lock: cannot open: \(SystemReason.errnoText)") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
@@ -147,11 +151,43 @@ public final class PipelineRunner: Sendable {
         return fd
     }
 
-    /// Staging left by killed runs (the lock says no other run is using it).
-    private func cleanStaleStaging() {
-        let dir = stateDirectory + "/staging"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
-            try? FileManager.default.removeItem(atPath: dir + "/" + name)
+    /// What killed runs left, removed under the lock: their stage processes, their staging, and
+    /// the temporary files of a swap or a summary write whose process is gone. The directories the pipeline keeps must
+    /// be real directories: a link planted in their place is refused before anything is deleted.
+    private func clearLeftovers() throws(PipelineError) {
+        for directory in ["runs", "builds", stateRelative + "/stages"] { _ = try tree.isDirectory(directory) }
+        try tree.directory(stateRelative + "/staging")
+        StrayStages.stop(staging: stateDirectory + "/staging")
+        try tree.removeContents(of: stateRelative + "/staging")
+        for (directory, names) in [("", try tree.names(in: "")), ("runs", try tree.names(in: "runs"))] {
+            for name in names where Leftover.isStale(name) {
+                try tree.remove(directory.isEmpty ? name : directory + "/" + name)
+            }
         }
+    }
+}
+
+/// Temporary files named after the process that wrote them: `current.tmp-PID` (a link being
+/// swapped), `.NAME.tmp-PID-RANDOM` (an atomic write).
+enum Leftover {
+    /// The writing process's id in a temporary file's name, or nil for any other name.
+    static func pid(in name: String) -> pid_t? {
+        guard let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
+        let rest = name[marker.upperBound...]
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 10, let pid = pid_t(digits) else { return nil }
+        let tail = rest.dropFirst(digits.count)
+        // `-RANDOM` after the pid (an atomic write's temporary file), or nothing (a link swap's).
+        guard tail.isEmpty || (tail.first == "-" && tail.dropFirst().allSatisfy { $0.isASCII && $0.isNumber } && tail.count > 1) else {
+            return nil
+        }
+        return pid
+    }
+
+    /// A temporary file whose writer is no longer running (a live process keeps its files: it
+    /// may be a refused run writing its summary beside this one).
+    static func isStale(_ name: String) -> Bool {
+        guard let pid = pid(in: name), pid > 0 else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 }

@@ -49,8 +49,12 @@ struct RunRecorder {
     mutating func record(stages: [RunSummary.Stage], cancelled: Bool) -> Bool {
         summary.stages = stages
         if let failed = stages.first(where: { $0.status == .failed }) {
-            summary.message = "stage \(failed.name) failed" + (failed.exitCode.map { " (exit \($0))" } ?? "")
-                + (failed.error.flatMap { $0.split(separator: "\n").last.map { ": \($0)" } } ?? "")
+            if let seconds = failed.timedOutAfter {
+                summary.message = "stage \(failed.name) timed out after \(Int(seconds)) s (its time-out); the stage and every process it started were stopped"
+            } else {
+                summary.message = "stage \(failed.name) failed" + (failed.exitCode.map { " (exit \($0))" } ?? "")
+                    + (failed.error.flatMap { $0.split(separator: "\n").last.map { ": \($0)" } } ?? "")
+            }
             summary.failure = .stageFailed
             return false
         }
@@ -95,13 +99,17 @@ struct RunRecorder {
     func finish() -> RunSummary {
         var summary = summary
         summary.seconds = Self.seconds(since: start)
+        let runs = outputDirectory + "/runs"
         do {
-            let runs = outputDirectory + "/runs"
+            // A link planted as runs/ is not followed: the summary is not written then.
+            try OutputTree(root: outputDirectory).directory("runs")
             try JSON.write(summary, to: runs + "/" + summary.run + ".json")
-            try Self.pointLatest(at: summary.run, in: runs)
             summary.summaryWritten = true
+            try Self.pointLatest(at: summary.run, in: runs)
+        } catch let error as PipelineError {
+            summary.summaryError = error.message
         } catch {
-            summary.message = (summary.message.map { $0 + "; " } ?? "") + "run summary not written: \(error)"
+            summary.summaryError = "\(error)"
         }
         emit(.finished(summary))
         return summary
@@ -140,9 +148,13 @@ struct RunRecorder {
         f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         let base = f.string(from: Date())
         try? FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
+        // Never through a link planted as runs/: the id is then ours, unrecorded.
+        let directory = open(runs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard directory >= 0 else { return base }
+        defer { close(directory) }
         var id = base
         for n in 2...10_000 {
-            let fd = open(runs + "/" + id + ".json", O_CREAT | O_EXCL | O_WRONLY, 0o644)
+            let fd = openat(directory, id + ".json", O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 {
                 let bytes = placeholder(id)
                 _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

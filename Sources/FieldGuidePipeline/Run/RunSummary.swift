@@ -44,6 +44,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var rows: Manifest.Rows?
         /// The last lines the stage printed, when it failed.
         public var error: String?
+        /// Seconds after which the stage was stopped for running past its time-out.
+        public var timedOutAfter: Double? = nil
     }
 
     public struct Guard: Codable, Sendable, Equatable {
@@ -73,6 +75,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
     /// Whether `runs/RUN.json` was written (not part of the file: a full or read-only disk
     /// leaves none, and nothing should claim there is one).
     public var summaryWritten = false
+    /// Why `runs/RUN.json` (or `runs/latest.json`) was not written, when it was not.
+    public var summaryError: String?
 
     enum CodingKeys: String, CodingKey {
         case pipeline, run, started, seconds, status, message, failure, parameters, stages, guards, build, changes

@@ -23,16 +23,22 @@ final class StageExecutor: Sendable {
     /// Run every stage even when its fingerprint matches.
     let force: Bool
     let cancellation: Cancellation
+    /// The output directory, for removing and checking without following links.
+    let tree: OutputTree
+    /// How long a stopped stage has between SIGTERM and SIGKILL.
+    let grace: Duration
     let emit: @Sendable (PipelineEvent) -> Void
     private let digests = DigestMemo()
 
     init(cache: StageCache, trash: String, environment: [String: String], force: Bool, cancellation: Cancellation,
-         emit: @escaping @Sendable (PipelineEvent) -> Void) {
+         tree: OutputTree, grace: Duration = .seconds(5), emit: @escaping @Sendable (PipelineEvent) -> Void) {
         self.cache = cache
         self.trash = trash
         self.environment = environment
         self.force = force
         self.cancellation = cancellation
+        self.tree = tree
+        self.grace = grace
         self.emit = emit
     }
 
@@ -66,31 +72,53 @@ final class StageExecutor: Sendable {
 
     /// Runs the tool into the stage's staging directory, checks what it left, caches it.
     private func run(_ stage: PlannedStage, fingerprint: String, into result: inout RunSummary.Stage) throws(PipelineError) {
-        try? FileManager.default.removeItem(atPath: stage.directory)
-        do {
-            try FileManager.default.createDirectory(atPath: stage.directory, withIntermediateDirectories: true)
-        } catch {
-            throw PipelineError(.io, "\(stage.directory): cannot create: \(SystemReason.of(error))")
-        }
+        let directory = tree.relative(stage.directory) ?? stage.directory
+        try tree.remove(directory)
+        try tree.directory(directory)
         emit(.stageStarted(stage: stage.name, command: [stage.executable] + stage.arguments, inputBytes: result.inputBytes))
-        let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment)
+        let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment, grace: grace)
         guard cancellation.register(child) else { throw PipelineError(.cancelled, "not started: the run was interrupted") }
         defer { cancellation.unregister(child) }
         let tail = LineTail(limit: 12)
-        let status = try child.run { [emit] line in
+        // The process group is recorded so that the next run can stop it if this one is killed.
+        let groupRecord = StrayStages.record(for: stage.directory)
+        let ending = try child.run(timeout: stage.timeout, onStart: { pid in
+            _ = FileManager.default.createFile(atPath: groupRecord, contents: Data("\(pid)\n".utf8))
+        }) { [emit] line in
             tail.append(line)
             emit(.stageLine(stage: stage.name, line: line))
         }
-        result.exitCode = status
-        guard status == 0 else { throw PipelineError(cancellation.isCancelled ? .cancelled : .stageFailed, tail.text) }
-        if let missing = stage.outputs.first(where: { !FileManager.default.fileExists(atPath: stage.directory + "/" + $0) }) {
-            throw PipelineError(.stageFailed, "\(stage.tool) exited 0 but did not write its declared output \(missing)")
+        if ending.timedOut {
+            result.timedOutAfter = Double(stage.timeout.components.seconds)
+            throw PipelineError(.stageFailed, tail.text + (tail.text.isEmpty ? "" : "\n")
+                                + "timed out after \(stage.timeout.components.seconds) s: stopped with every process it started")
         }
+        result.exitCode = ending.status
+        guard ending.status == 0 else { throw PipelineError(cancellation.isCancelled ? .cancelled : .stageFailed, tail.text) }
+        for output in stage.outputs {
+            guard FileManager.default.fileExists(atPath: stage.directory + "/" + output) else {
+                throw PipelineError(.stageFailed, "\(stage.tool) exited 0 but did not write its declared output \(output)")
+            }
+            do { try tree.requireRegularFile(directory + "/" + output) } catch {
+                throw PipelineError(.stageFailed, "\(stage.tool) exited 0 but its declared output \(output) is not a file inside its directory: \(error.message)")
+            }
+        }
+        try checkSourcesUnchanged(stage)
         let summary = try ReportSummary(stage.report, in: stage.directory, tool: stage.tool)
         let record = try StageRecord.make(stage: stage.name, fingerprint: fingerprint, directory: stage.directory)
         try cache.store(record, from: stage.directory, trash: trash)
         result.status = .ran
         (result.counts, result.rows) = (summary.counts, summary.rows)
+    }
+
+    /// Fails the stage when a source it read changed after it was fingerprinted: what the
+    /// stage read is then not what its fingerprint (and the run summary) would record.
+    private func checkSourcesUnchanged(_ stage: PlannedStage) throws(PipelineError) {
+        for input in stage.inputs where !input.dropped {
+            guard case .source(let name)? = input.target, let change = digests.change(in: name) else { continue }
+            throw PipelineError(.stageFailed, "source '\(name)' changed while the run read it (\(change)): what \(stage.name) read "
+                                + "may mix old and new content, so nothing of it is kept; run again once the source is complete")
+        }
     }
 
     /// SHA-256 over the tool, the command line with parameters set, every input's content and
@@ -169,14 +197,19 @@ struct ReportSummary: Sendable, Equatable {
 /// Source and tool digests, each taken once per run however many stages read them.
 private final class DigestMemo: @unchecked Sendable {
     private let lock = NSLock()
-    private var sources: [String: (sha256: String, bytes: Int)] = [:]
+    private var sources: [String: ContentDigest.Source] = [:]
     private var tools: [String: String] = [:]
 
     func source(_ name: String, paths: [String]) throws(PipelineError) -> (sha256: String, bytes: Int) {
-        if let known = locked({ sources[name] }) { return known }
-        let digest = try ContentDigest.digest(of: paths)
+        if let known = locked({ sources[name] }) { return (known.sha256, known.bytes) }
+        let digest = try ContentDigest.source(paths)
         locked { sources[name] = digest }
-        return digest
+        return (digest.sha256, digest.bytes)
+    }
+
+    /// What changed in the source `name` since its digest was taken, or nil.
+    func change(in name: String) -> String? {
+        locked { sources[name] }.flatMap(ContentDigest.change(in:))
     }
 
     func tool(_ path: String) throws(PipelineError) -> String {

@@ -1,0 +1,75 @@
+/// Text from a file's bytes: UTF-8 when they are valid UTF-8, otherwise Latin-1 (ISO-8859-1,
+/// each byte the code point of the same number), so `JON\u{C9}THON` written by a Latin-1 system
+/// reads `JONÉTHON`, never `JON\u{FFFD}THON`. The caller warns about every Latin-1 reading
+/// (file, line, field): nothing is replaced or guessed silently.
+///
+/// Valid UTF-8 costs one validation pass (ASCII is checked a word at a time by the standard
+/// library); only bytes that fail it take the Latin-1 path.
+///
+/// ```swift
+/// let (text, isLatin1) = FileText.decode([0x4A, 0x4F, 0x4E, 0xC9, 0x54, 0x48, 0x4F, 0x4E])
+/// // ("JONÉTHON", true)
+/// ```
+public enum FileText {
+    /// The words every reader's warning uses for a value read as Latin-1.
+    public static let latin1Reason = "not valid UTF-8; read as Latin-1 (ISO-8859-1)"
+
+    /// `bytes` as UTF-8, or as Latin-1 when they are not UTF-8 (`isLatin1` says which).
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, isLatin1: Bool) {
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, false) }
+        return (latin1(bytes), true)
+    }
+
+    /// `bytes` as UTF-8, or as Latin-1 when they are not UTF-8.
+    public static func decode(_ bytes: some Collection<UInt8>) -> (text: String, isLatin1: Bool) {
+        if let text = bytes.withContiguousStorageIfAvailable({ decode($0) }) { return text }
+        return Array(bytes).withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// Every byte as the code point of its value.
+    static func latin1(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: bytes.lazy.map { Unicode.Scalar($0) })
+        return String(scalars)
+    }
+}
+
+extension CSVRecord {
+    /// Field `i` as text, untrimmed: UTF-8, or Latin-1 when it is not valid UTF-8 (`isLatin1`
+    /// true: the reader warns with the record's line and the field's name).
+    ///
+    /// ```swift
+    /// let (name, isLatin1) = record.text(6)
+    /// if isLatin1 { warn(line: record.line, field: "NAME", FileText.latin1Reason) }
+    /// ```
+    public func text(_ i: Int) -> (text: String, isLatin1: Bool) {
+        withField(i) { FileText.decode($0) }
+    }
+}
+
+/// A value that was not valid UTF-8 and was read as Latin-1: where it was and what it became.
+/// Readers that have no rejects report of their own collect these for their stage to report
+/// as warnings.
+///
+/// ```swift
+/// let reading = Latin1Reading(file: "taxonomy.csv", line: 12, field: "PRIMARY_COM_NAME", value: "Pinson des Ardennes é")
+/// reading.description   // taxonomy.csv:12: PRIMARY_COM_NAME "Pinson des Ardennes é": not valid UTF-8; read as Latin-1 (ISO-8859-1)
+/// ```
+public struct Latin1Reading: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var field: String
+    public var value: String
+
+    public init(file: String, line: Int, field: String, value: String) {
+        self.file = file
+        self.line = line
+        self.field = field
+        self.value = value
+    }
+
+    /// The warning's words without its place: `FIELD "value": not valid UTF-8; read as Latin-1 (ISO-8859-1)`.
+    public var message: String { "\(field) \"\(value)\": \(FileText.latin1Reason)" }
+
+    public var description: String { "\(file):\(line): \(message)" }
+}

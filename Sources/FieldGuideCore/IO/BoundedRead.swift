@@ -1,0 +1,45 @@
+import FieldGuideDiagnostics
+import Foundation
+
+/// Reads a whole file only when its size is within a documented bound: a larger file is
+/// refused (`.tooLarge`) from its size, before a byte of it is read.
+///
+/// For the inputs read whole rather than streamed: the bird seed JSON (parsed with positions
+/// for its findings) and the BirdNET labels lists.
+///
+/// ```swift
+/// let bytes = try BoundedRead.bytes(atPath: "bird_database.json", limit: BoundedRead.seedFileBytes, what: "a bird seed file")
+/// ```
+public enum BoundedRead {
+    /// The largest bird seed file read: 128 MiB (a world checklist of 11,000 species with
+    /// field marks is about 15 MB).
+    public static let seedFileBytes = 128 << 20
+    /// The largest BirdNET labels list read: 16 MiB (the real ones are about 250 KB).
+    public static let labelsFileBytes = 16 << 20
+
+    /// The file's bytes; `.tooLarge` when it holds more than `limit`, `.missingFile` or
+    /// `.unreadable` in the system's words when it cannot be read.
+    public static func bytes(atPath path: String, limit: Int, what: String) throws(LocatedError) -> [UInt8] {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch { throw LocatedError(path, failed: error) }
+        defer { try? handle.close() }
+        do {
+            let size = try handle.seekToEnd()
+            guard size <= UInt64(limit) else {
+                throw LocatedError(.tooLarge, file: path,
+                                   message: "expected \(what) of at most \(limit >> 20) MiB, found \(size >> 20) MiB; refused before reading it")
+            }
+            try handle.seek(toOffset: 0)
+            // One more byte than the limit: a file that grew while read is refused too.
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else {
+                throw LocatedError(.tooLarge, file: path, message: "expected \(what) of at most \(limit >> 20) MiB, found more (it grew while read)")
+            }
+            return [UInt8](data)
+        } catch let error as LocatedError {
+            throw error
+        } catch {
+            throw LocatedError(path, failed: error)
+        }
+    }
+}

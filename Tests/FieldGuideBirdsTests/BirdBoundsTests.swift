@@ -1,0 +1,89 @@
+import FieldGuideCore
+import Foundation
+import Testing
+import TestSupport
+
+/// A copy of `input/birds` in a fresh directory, for files to be changed in.
+private func birdsCopy() throws -> URL {
+    let directory = try TestPaths.temporaryDirectory("birds-bounds")
+    let copy = directory.appendingPathComponent("birds")
+    try FileManager.default.copyItem(at: TestPaths.input.appendingPathComponent("birds"), to: copy)
+    return copy
+}
+
+/// Replaces the first `old` in the file at `url` with `new` bytes.
+private func replace(_ old: String, with new: [UInt8], in url: URL) throws {
+    var bytes = [UInt8](try Data(contentsOf: url))
+    let needle = Array(old.utf8)
+    guard let at = (0...(bytes.count - needle.count)).first(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }) else {
+        Issue.record("\(old) not in \(url.lastPathComponent)")
+        return
+    }
+    bytes.replaceSubrange(at..<(at + needle.count), with: new)
+    try Data(bytes).write(to: url)
+}
+
+private func report(_ directory: String) throws -> StageReport {
+    try JSONDecoder().decode(StageReport.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/birds-ingest.json")))
+}
+
+@Suite("ingest-birds on hostile and legacy files", .serialized)
+struct BirdBoundsTests {
+    @Test("an unparseable bird database: exit 1 with a rejected report and the line:col validate finds (not 'no bird database', exit 2)")
+    func unparseableDatabase() throws {
+        let birds = try birdsCopy()
+        try replace("\"birds\"", with: Array("\"birds\" {{".utf8), in: birds.appendingPathComponent("bird_database.json"))
+        let out = birds.deletingLastPathComponent().appendingPathComponent("out").path
+        let run = try TestPaths.run("ingest-birds", [birds.path, "--output", out])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(!run.stderr.contains("error: no bird database among"))
+        let validate = try TestPaths.run("validate", [birds.path])
+        let place = try #require(validate.stdout.split(separator: "\n").first { $0.contains("bird_database.json:") && $0.contains("error") })
+        #expect(run.stderr.contains(String(place)), "\(place)")
+        let written = try report(out)
+        #expect(written.status == .rejected && written.findings.errors == 1)
+        #expect(written.findings.listed?.first { $0.severity == .error }.map { "\($0.file):\($0.line!):\($0.column!)" }
+            == place.split(separator: ":").prefix(3).joined(separator: ":"))
+    }
+
+    @Test("Latin-1 bytes in the taxonomy, a bar chart, the Status & Trends runs and a labels list: read as Latin-1, each warned at file:line, counted; the hand-off is UTF-8")
+    func latin1References() throws {
+        let birds = try birdsCopy()
+        try replace("Gray Heron,Ardea", with: Array("Gray H".utf8) + [0xE9] + Array("ron,Ardea".utf8), in: birds.appendingPathComponent("taxonomy/taxonomy.csv"))
+        let chart = birds.appendingPathComponent("ebird/barchart-fenland.txt"), runs = birds.appendingPathComponent("ebird/ebirdst_runs_example.csv")
+        let labels = birds.appendingPathComponent("names/BirdNET_Labels_de.txt")
+        try replace("Gray Heron\t", with: Array("Gray H".utf8) + [0xE9] + Array("ron\t".utf8), in: chart)
+        try replace("Bohemian Waxwing,", with: Array("Bohemian Waxw".utf8) + [0xEF] + Array("ng,".utf8), in: runs)
+        try replace("_Graureiher", with: Array("_Graur".utf8) + [0xE9] + Array("iher".utf8), in: labels)
+        let out = birds.deletingLastPathComponent().appendingPathComponent("out").path
+        let run = try TestPaths.run("ingest-birds", [birds.path, "--output", out, "--barchart", chart.path, "--seasons", runs.path, "--labels", labels.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for place in ["taxonomy.csv:3:1: warning: PRIMARY_COM_NAME \"Gray Héron\": not valid UTF-8; read as Latin-1 (ISO-8859-1)",
+                      "barchart-fenland.txt:", "ebirdst_runs_example.csv:3:1: warning: common_name \"Bohemian Waxwïng\"",
+                      "BirdNET_Labels_de.txt:2:1: warning: label \"Ardea cinerea_Grauréiher\""] {
+            #expect(run.stderr.contains(place), "\(place)")
+        }
+        let written = try report(out)
+        #expect(written.counts["fieldsReadAsLatin1"] == 3)   // the references'; the taxonomy's is a seed file's finding
+        #expect(written.findings.listed?.filter { $0.rule == "encoding" }.count == 4)
+        let names = try String(contentsOfFile: out + "/names.csv", encoding: .utf8)
+        #expect(names.contains("Grauréiher") && !names.contains("\u{FFFD}"))
+    }
+
+    @Test("a bar chart of one 2 MiB line is refused as it passes the 1 MiB record bound (exit 1); a seed file past 128 MiB is refused from its size")
+    func bounds() throws {
+        let birds = try birdsCopy()
+        let chart = birds.deletingLastPathComponent().appendingPathComponent("barchart-long.txt")
+        try Data(repeating: UInt8(ascii: "x"), count: 2 << 20).write(to: chart)
+        let out = birds.deletingLastPathComponent().appendingPathComponent("out").path
+        let long = try TestPaths.run("ingest-birds", [birds.path, "--output", out, "--barchart", chart.path])
+        #expect(long.status == 1 && long.stderr.contains("barchart-long.txt:1: expected a record of at most 1 MiB, found a longer one"), "\(long.stderr)")
+        // A sparse file: 129 MiB declared, nothing written.
+        let huge = birds.appendingPathComponent("watchlists.json")
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 129 << 20)
+        try handle.close()
+        let big = try TestPaths.run("ingest-birds", [birds.path, "--output", out])
+        #expect(big.status == 1 && big.stderr.contains("watchlists.json: expected a bird seed file of at most 128 MiB, found 129 MiB; refused before reading it"), "\(big.stderr)")
+    }
+}

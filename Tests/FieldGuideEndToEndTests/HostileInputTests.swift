@@ -1,0 +1,164 @@
+import FieldGuideCore
+import Foundation
+import Testing
+import TestSupport
+
+/// The MASTER.txt of `input/faa` with `change` applied to its bytes.
+private func master(_ change: (inout [UInt8]) -> Void) throws -> Data {
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/MASTER.txt")))
+    change(&bytes)
+    return Data(bytes)
+}
+
+/// The offset just after the first CRLF (the start of line 2) plus `column`.
+private func line2(_ bytes: [UInt8], column: Int = 0) -> Int {
+    var i = 0
+    while !(bytes[i] == 0x0D && bytes[i + 1] == 0x0A) { i += 1 }
+    return i + 2 + column
+}
+
+private func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+@Suite("Hostile input through the stage executables: bounds, encodings, exit statuses", .serialized)
+struct HostileInputTests {
+    @Test("an attribute bomb (one plist element, 200,000 attributes) is refused at its line in well under a second of parsing; the other files import")
+    func attributeBomb() throws {
+        let directory = try TestPaths.temporaryDirectory("attribute-bomb")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let attributes = (0..<200_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
+        try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\" \(attributes)>\n<array/>\n</plist>\n"
+            .write(to: directory.appendingPathComponent("bomb.plist"), atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out").path
+        let start = ContinuousClock.now
+        let run = try TestPaths.run("ingest-exports", [directory.path + "/bomb.plist", "input/exports/gpx", "--output", out])
+        // Minutes before the bound (libxml2's attribute handling is quadratic); a generous ceiling.
+        #expect(ContinuousClock.now - start < .seconds(30))
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("bomb.plist:2:1: expected at most 1,000 attributes on one element, found more on <plist>; refused before parsing it"))
+        #expect(run.stderr.contains("lake-walk.gpx: gpx: 5 records"))
+        let rejects = try text(out + "/exports-rejects.csv")
+        #expect(rejects.contains("bomb.plist,2,(file),tooLarge,"))
+        #expect(try text(out + "/exports-ingest.json").contains("\"failedFiles\" : 1"))
+    }
+
+    @Test("a MASTER.txt of one long line without a line break: refused at line 2 as it passes 64 KiB, exit 1, report rejected")
+    func longLine() throws {
+        let long = try master { bytes in
+            bytes.removeSubrange(line2(bytes)...)
+            bytes += [UInt8](repeating: UInt8(ascii: "A"), count: 4 << 20)
+        }
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": long])
+        let out = try TestPaths.temporaryDirectory("long-line").path
+        let run = try TestPaths.run("ingest-faa", [sources, "--output", out])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("MASTER.txt:2: expected a record of at most 64 KiB, found a longer one"), "\(run.stderr)")
+        let report = try JSONDecoder().decode(StageReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/faa-ingest.json")))
+        #expect(report.status == .rejected && report.failure?.hasPrefix("MASTER.txt:2:") == true)
+    }
+
+    @Test("a Latin-1 byte in a MASTER name is read as Latin-1 (JONÉTHON), warned at file:line:field, counted, printed, and reaches the artifact as UTF-8")
+    func latin1Name() throws {
+        let changed = try master { bytes in
+            let at = line2(bytes, column: 58)   // the NAME field of line 2: PETERSEN → JON\xC9THON
+            bytes.replaceSubrange(at..<(at + 8), with: Array("JON".utf8) + [0xC9] + Array("THON".utf8))
+        }
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": changed])
+        let out = try TestPaths.temporaryDirectory("latin1").path
+        let run = try TestPaths.run("ingest-faa", [sources, "--output", out + "/stage"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("MASTER.txt: 20 rows read, 20 kept, 0 rejected, 1 warnings"))
+        #expect(run.stderr.contains("1 field was not UTF-8 and read as Latin-1 (ISO-8859-1): warnings in faa-rejects.csv"))
+        let rejects = try text(out + "/stage/faa-rejects.csv")
+        #expect(rejects.contains("warning,MASTER.txt,2,NAME,"), "\(rejects)")
+        #expect(rejects.contains("JONÉTHON") && rejects.contains("not valid UTF-8; read as Latin-1 (ISO-8859-1)"))
+        let registrations = try text(out + "/stage/registrations.csv")
+        #expect(registrations.contains("JONÉTHON") && !registrations.contains("\u{FFFD}"))
+        let report = try JSONDecoder().decode(StageReport.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/stage/faa-ingest.json")))
+        #expect(report.counts["fieldsReadAsLatin1"] == 1 && report.findings.warnings == 1)
+
+        #expect(try TestPaths.run("emit-aircraft", [out + "/stage", "--output", out]).status == 0)
+        let mark = String(decoding: [UInt8](changed)[line2([UInt8](changed))..<line2([UInt8](changed), column: 5)], as: UTF8.self)
+            .trimmingCharacters(in: .whitespaces)
+        let aircraft = try TestPaths.run("fieldguide", ["aircraft", "N" + mark, "--bundle", out + "/aircraft.fgb"])
+        #expect(aircraft.stdout.contains("JONÉTHON"), "\(aircraft.stdout)")
+    }
+
+    @Test("a NUL byte in an FAA file is data rejected (exit 1) at its line, read in one pass or in two halves")
+    func nulByte() throws {
+        let small = try master { bytes in bytes[line2(bytes, column: 10)] = 0 }
+        let out = try TestPaths.temporaryDirectory("nul").path
+        let one = try TestPaths.run("ingest-faa", [try FAAFixtures.inputCopy(overriding: ["MASTER.txt": small]), "--output", out])
+        #expect(one.status == 1 && one.stderr.contains("MASTER.txt:2: expected text, found a NUL byte"), "\(one.stderr)")
+        // Past the 8 MiB threshold, MASTER is read in two halves on two threads: a NUL in the second.
+        let big = try master { bytes in
+            let rows = Array(bytes[line2(bytes)...])
+            while bytes.count < 9 << 20 { bytes += rows }
+            bytes[bytes.count - rows.count + 10] = 0
+        }
+        let halves = try TestPaths.run("ingest-faa", [try FAAFixtures.inputCopy(overriding: ["MASTER.txt": big]), "--output", out])
+        #expect(halves.status == 1 && halves.stderr.contains("expected text, found a NUL byte"), "\(halves.stderr)")
+        #expect(!halves.stderr.contains("rows read"))
+    }
+
+    @Test("an eBird CSV with a record past 1 MiB: that file is refused at its line (exit 1), the others import")
+    func longCSVRecord() throws {
+        let directory = try TestPaths.temporaryDirectory("long-csv")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let header = try text(TestPaths.input.appendingPathComponent("exports").path + "/ebird/MyEBirdData.csv").split(separator: "\n")[0]
+        try (header + "\n\"" + String(repeating: "x", count: 2 << 20) + "\"\n").write(to: directory.appendingPathComponent("MyEBirdData.csv"), atomically: true, encoding: .utf8)
+        let run = try TestPaths.run("ingest-exports", [directory.path + "/MyEBirdData.csv", "input/exports/gpx", "--output", directory.path + "/out"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("MyEBirdData.csv:2: expected a record of at most 1 MiB, found a longer one"), "\(run.stderr)")
+        #expect(run.stderr.contains("lake-walk.gpx: gpx: 5 records"))
+    }
+
+    @Test("disk full: each stage says which file it could not write and why (exit 2), and the artifact already there is untouched")
+    func diskFull() throws {
+        let directory = try TestPaths.temporaryDirectory("disk-full")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let small = directory.appendingPathComponent("small").path
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        guard try command("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small]) == 0 else {
+            print("note: skipping: cannot mount a small tmpfs here (not root, or not permitted)")
+            return
+        }
+        defer { _ = try? command("/bin/umount", [small]) }
+        let stage = directory.appendingPathComponent("stage").path
+        #expect(try TestPaths.run("ingest-faa", ["input/faa", "--output", stage]).status == 0)
+        #expect(try TestPaths.run("emit-aircraft", [stage, "--output", small + "/a"]).status == 0)
+        let published = try Data(contentsOf: URL(fileURLWithPath: small + "/a/aircraft.fgb"))
+        // Fill what is left, then write again.
+        fill(small + "/filler")
+        for (stageName, arguments, file) in [
+            ("emit-aircraft", [stage, "--output", small + "/a"], small + "/a/aircraft.fgb"),
+            ("ingest-faa", ["input/faa", "--output", small + "/faa"], small + "/faa/"),
+            ("ingest-birds", ["input/birds", "--output", small + "/birds"], small + "/birds/"),
+        ] {
+            let run = try TestPaths.run(stageName, arguments)
+            #expect(run.status == 2, "\(stageName): \(run.stderr)")
+            #expect(run.stderr.contains("\(stageName): error: \(file)") && run.stderr.contains("write failed: No space left on device"), "\(run.stderr)")
+            #expect(!run.stderr.contains("cannot read artifact"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: small + "/a/aircraft.fgb")) == published)
+    }
+}
+
+/// Writes 4 KiB blocks to `path` until the file system refuses one.
+private func fill(_ path: String) {
+    let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+    defer { close(fd) }
+    let block = [UInt8](repeating: 0, count: 4096)
+    while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == 4096 {}
+}
+
+/// Runs a system command quietly; its exit status.
+private func command(_ path: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
