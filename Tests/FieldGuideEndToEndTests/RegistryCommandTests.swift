@@ -13,6 +13,14 @@ struct RegistryCommandTests {
         try body(try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path), directory)
     }
 
+    /// Writes `contents` to `name` in `directory` and runs `fieldguide enrich --from` on it.
+    static func enrich(_ contents: String, _ name: String, in directory: URL, bundle: String,
+                       _ extra: [String] = []) throws -> (path: String, run: (status: Int32, stdout: String, stderr: String)) {
+        let file = directory.appendingPathComponent(name)
+        try contents.write(to: file, atomically: true, encoding: .utf8)
+        return (file.path, try TestPaths.run("fieldguide", ["enrich", "--from", file.path, "--bundle", bundle] + extra))
+    }
+
     @Test("registrations: a count line and aligned rows; JSON with the total and full records")
     func output() throws {
         try Self.withArtifact { bundle, _ in
@@ -60,9 +68,8 @@ struct RegistryCommandTests {
     @Test("enrich --from: a list (comments, blank lines, bad values), a CSV with registration and Mode S columns, JSON lines")
     func batch() throws {
         try Self.withArtifact { bundle, directory in
-            let list = directory.appendingPathComponent("list.txt")
-            try "N250JT\r\n# seen at PANC\r\n\r\n100a\r\nA1B2C3\r\nADF7C7\r\nnot an id\r\n".write(to: list, atomically: true, encoding: .utf8)
-            let csv = try TestPaths.run("fieldguide", ["enrich", "--from", list.path, "--bundle", bundle])
+            let (list, csv) = try Self.enrich("N250JT\r\n# seen at PANC\r\n\r\n100a\r\nA1B2C3\r\nADF7C7\r\nnot an id\r\n", "list.txt",
+                                              in: directory, bundle: bundle)
             #expect(csv.status == 0, "\(csv.stderr)")
             let rows = csv.stdout.split(separator: "\n").map(String.init)
             #expect(rows.count == 6 && rows[0].hasPrefix("line,input,status,matched_by,registration,mode_s_hex,"))
@@ -71,11 +78,10 @@ struct RegistryCommandTests {
             #expect(rows[3].hasPrefix("5,A1B2C3,found,mode_s,N250JT,"))
             #expect(rows[4] == "6,ADF7C7,not_found" + String(repeating: ",", count: 23))
             #expect(rows[5].hasPrefix("7,not an id,invalid,"))
-            #expect(csv.stderr.contains("enriched 3 of 5 inputs from \(list.path) (1 not found, 1 invalid)"))
+            #expect(csv.stderr.contains("enriched 3 of 5 inputs from \(list) (1 not found, 1 invalid)"))
 
-            let captures = directory.appendingPathComponent("captures.csv")
-            try "icao,manufacturer,registration,mode_s_hex\nB738,Boeing,N250JT,\nC172,Cessna,,a00002\n".write(to: captures, atomically: true, encoding: .utf8)
-            let json = try TestPaths.run("fieldguide", ["enrich", "--from", captures.path, "--format", "json", "--bundle", bundle])
+            let json = try Self.enrich("icao,manufacturer,registration,mode_s_hex\nB738,Boeing,N250JT,\nC172,Cessna,,a00002\n", "captures.csv",
+                                       in: directory, bundle: bundle, ["--format", "json"]).run
             let lines = json.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(lines.count == 2 && lines[0]?["line"] as? Int == 2 && lines[1]?["matchedBy"] as? String == "mode_s")
             #expect((lines[1]?["enrichment"] as? [String: Any])?["registration"] as? String == "N101BZ")
@@ -85,23 +91,17 @@ struct RegistryCommandTests {
     @Test("enrich --from: a CSV without an identifier column exits 1 at its header; empty exits 1; missing exits 2; both forms is usage")
     func batchErrors() throws {
         try Self.withArtifact { bundle, directory in
-            let noColumn = directory.appendingPathComponent("no-column.csv")
-            try "icao,model\nB738,737-800\n".write(to: noColumn, atomically: true, encoding: .utf8)
-            let wrong = try TestPaths.run("fieldguide", ["enrich", "--from", noColumn.path, "--bundle", bundle])
+            let (noColumn, wrong) = try Self.enrich("icao,model\nB738,737-800\n", "no-column.csv", in: directory, bundle: bundle)
             #expect(wrong.status == 1 && wrong.stderr.contains("no-column.csv:1: no identifier column (expected a column named registration or mode_s_hex, or one N-number or Mode S address per line; found icao,model)"), "\(wrong.stderr)")
-            let empty = directory.appendingPathComponent("empty.txt")
-            try Data().write(to: empty)
-            let nothing = try TestPaths.run("fieldguide", ["enrich", "--from", empty.path, "--bundle", bundle])
+            let nothing = try Self.enrich("", "empty.txt", in: directory, bundle: bundle).run
             #expect(nothing.status == 1 && nothing.stderr.contains("empty.txt: nothing to enrich"), "\(nothing.stderr)")
             let missing = try TestPaths.run("fieldguide", ["enrich", "--from", directory.appendingPathComponent("nope.txt").path, "--bundle", bundle])
             #expect(missing.status == 2 && missing.stderr.contains("nope.txt: cannot open: No such file or directory"), "\(missing.stderr)")
-            let both = try TestPaths.run("fieldguide", ["enrich", "N250JT", "--from", noColumn.path, "--bundle", bundle])
+            let both = try TestPaths.run("fieldguide", ["enrich", "N250JT", "--from", noColumn, "--bundle", bundle])
             #expect(both.status == 2 && both.stderr.contains("found both"))
             let bad = try TestPaths.run("fieldguide", ["enrich", "hello world", "--bundle", bundle])
             #expect(bad.status == 2 && bad.stderr.contains("expected an N-number (N250JT) or a Mode S address (A1B2C3), found hello world"))
-            let unquoted = directory.appendingPathComponent("unterminated.csv")
-            try "registration\n\"N250JT\n".write(to: unquoted, atomically: true, encoding: .utf8)
-            let open = try TestPaths.run("fieldguide", ["enrich", "--from", unquoted.path, "--bundle", bundle])
+            let open = try Self.enrich("registration\n\"N250JT\n", "unterminated.csv", in: directory, bundle: bundle).run
             #expect(open.status == 1 && open.stderr.contains("unterminated.csv:2"), "\(open.stderr)")
         }
     }
