@@ -36,7 +36,7 @@ struct CraftedAircraftArtifactTests {
         .init(owner: "a", state: "CA"), .init(owner: "s", model: "d", state: "NM"), .init(model: "c", serialNumber: "CR6-031"),
     ]
 
-    static let searchSections: Set<String> = ["XSTR", "OWRD", "OWNP", "MNAM", "RBMD", "RBST", "RBSN", "PRIV"]
+    static let searchSections: Set<String> = ["XSTR", "OWRD", "OWNP", "MNAM", "RBMD", "MREG", "RBST", "RBSN", "PRIV"]
 
     @Test("one word of each section's first rows set to huge and mid values: no crash in any query")
     func everySectionWord() throws {

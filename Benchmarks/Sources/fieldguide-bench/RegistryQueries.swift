@@ -1,5 +1,6 @@
 import BenchSupport
 import FieldGuide
+import FieldGuideArtifact
 
 /// Registry searches drawn from the FAA files the artifact was built from, the way a person
 /// types them: an owner's first word cut to four letters, two words with the second cut to

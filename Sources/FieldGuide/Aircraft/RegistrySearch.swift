@@ -68,6 +68,12 @@ extension AircraftBundle {
     /// page.records.first?.name        // "NORTHWIND CHARTER CORP"
     /// ```
     public func registrations(matching query: RegistrationQuery, offset: Int = 0, limit: Int = 50) throws(LocatedError) -> RegistrationMatches {
+        try registrations(matching: query, offset: offset, limit: limit, checking: .byCost)
+    }
+
+    /// `registrations(matching:offset:limit:)` with the sets that do not drive checked one way.
+    package func registrations(matching query: RegistrationQuery, offset: Int, limit: Int,
+                               checking: RegistrySearchChecking) throws(LocatedError) -> RegistrationMatches {
         guard (1...RegistrationQuery.maxLimit).contains(limit) else {
             throw Self.usage("limit", "out of range", expected: "1…\(RegistrationQuery.maxLimit)", found: String(limit))
         }
@@ -78,8 +84,11 @@ extension AircraftBundle {
         let plan = try RegistrySearchPlan(query: query, bundle: self, search: search)
         var total = 0
         var records: [RegistrationRecord] = []
-        if let driver = plan.driver {
-            plan.forEachMatch(driving: driver) { row in
+        if let driver = plan.driver, checking == .byCost, let page = plan.directPage(driving: driver, offset: offset, limit: limit) {
+            total = page.total
+            records = page.rows.map { RegistrationRecord(bundle: self, row: $0) }
+        } else if let driver = plan.driver {
+            plan.forEachMatch(driving: driver, checking: checking) { row in
                 if total >= offset && records.count < limit { records.append(RegistrationRecord(bundle: self, row: row)) }
                 total += 1
             }

@@ -1,33 +1,32 @@
 import FieldGuideArtifact
 import FieldGuideDiagnostics
 
-/// A `RegistrationQuery` resolved against the artifact's search sections: for each filter, the
-/// stretches of a sorted index that hold its registrations (with their number) and the test a
-/// registration must pass. The filter with the fewest rows drives; the others test its rows.
+/// A `RegistrationQuery` resolved against the artifact's search sections: each filter (each
+/// word of an owner filter) is a set of registrations held in stretches of a sorted index. The
+/// smallest set drives; a registration it yields is checked against each other set where that
+/// is cheapest: a cursor walking the set's one stretch, a bitmap of its rows, or a test of the
+/// registration's own field when the set is far larger than the driver.
 struct RegistrySearchPlan {
     typealias S = AircraftSchema
 
-    struct Filter {
-        /// The index whose `ranges` hold the filter's `REGS` rows.
+    struct RowSet {
+        /// The index whose `ranges` hold the set's `REGS` rows (ascending within a range).
         let table: RowTable<S.RegistrationRowColumn>
         let ranges: [Range<Int>]
         /// Rows in `ranges`, repeats included.
         let estimate: Int
-        /// True when the rows of `ranges` are exactly the filter's matches (no test needed when it drives).
-        let exact: Bool
+        /// The same membership, decided from the registration itself.
         let test: (Int) -> Bool
     }
 
     private let registrations: RowTable<S.RegistrationColumn>
-    private(set) var filters: [Filter] = []
+    private(set) var sets: [RowSet] = []
     /// `MODL` rows the model filter matched.
     private(set) var models: [Int] = []
-    /// Set when a filter can match nothing (a state or serial number the artifact never holds).
-    private var matchesNothing = false
 
-    /// The filter with the fewest rows, or nil when nothing can match.
+    /// The set with the fewest rows, or nil when one set is empty (nothing can match).
     var driver: Int? {
-        matchesNothing ? nil : filters.indices.min { filters[$0].estimate < filters[$1].estimate }
+        sets.contains { $0.ranges.isEmpty } ? nil : sets.indices.min { sets[$0].estimate < sets[$1].estimate }
     }
 
     init(query: RegistrationQuery, bundle: AircraftBundle, search: RegistrySearchTables) throws(LocatedError) {
@@ -53,9 +52,8 @@ struct RegistrySearchPlan {
         guard words.count <= RegistrationQuery.maxOwnerWords else {
             throw AircraftBundle.usage("owner", "too many words", expected: "at most \(RegistrationQuery.maxOwnerWords)", found: String(words.count))
         }
-        // The word whose prefix has the fewest registrations drives; the name test checks every word.
-        var best: (ranges: [Range<Int>], estimate: Int)?
-        for word in words {
+        let strings = bundle.strings, registrations = bundle.registrations
+        for word in Set(words).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             var ranges: [Range<Int>] = [], estimate = 0
             for entry in search.prefixRange(search.ownerWords, .word, word) {
                 let first = Int(search.ownerWords.value(entry, .firstPosting))
@@ -63,19 +61,11 @@ struct RegistrySearchPlan {
                 let lower = min(first, upper)
                 if lower < upper { ranges.append(lower..<upper); estimate += upper - lower }
             }
-            if best == nil || estimate < best!.estimate { best = (ranges, estimate) }
+            let test = OwnerTest([word])
+            sets.append(RowSet(table: search.ownerPostings, ranges: ranges, estimate: estimate) { row in
+                test.matches(strings.bytes(registrations.value(row, .name)))
+            })
         }
-        let strings = bundle.strings, registrations = bundle.registrations
-        let all = UInt32(1) << UInt32(words.count) - 1
-        filters.append(Filter(table: search.ownerPostings, ranges: best!.ranges, estimate: best!.estimate, exact: words.count == 1) { row in
-            var matched: UInt32 = 0
-            RegistrySearchFolding.forEachWord(in: strings.bytes(registrations.value(row, .name))) { nameWord in
-                for (i, word) in words.enumerated() where matched & (1 << UInt32(i)) == 0 && nameWord.starts(with: word) {
-                    matched |= 1 << UInt32(i)
-                }
-            }
-            return matched == all
-        })
     }
 
     private mutating func addModel(_ text: String, _ bundle: AircraftBundle, _ search: RegistrySearchTables) throws(LocatedError) {
@@ -85,7 +75,7 @@ struct RegistrySearchPlan {
             models = [model.row]
             codes = [bundle.models.value(model.row, .code)]
         } else if let id = bundle.strings.id(of: String(decoding: code, as: UTF8.self)), id != 0,
-                  !RegistrySearchTables.equalRange(search.byModel, in: registrations, .modelCode, id).isEmpty {
+                  !RegistrySearchTables.equalRanges(search.byModel, in: registrations, .modelCode, [id]).isEmpty {
             codes = [id]  // a code registrations name that ACFTREF lacks
         } else {
             let key = Array(RegistrySearchFolding.modelKey(text).utf8)
@@ -94,12 +84,15 @@ struct RegistrySearchPlan {
             }
             models = search.prefixRange(search.modelNames, .name, key).map { Int(search.modelNames.value($0, .modelRow)) }
                 .filter { $0 < bundle.models.count }
-            codes = Set(models.map { bundle.models.value($0, .code) }).filter { $0 != 0 }.sorted()
+            codes = Self.sortedUnique(models.map { bundle.models.value($0, .code) }.filter { $0 != 0 })
         }
-        let ranges = codes.map { RegistrySearchTables.equalRange(search.byModel, in: registrations, .modelCode, $0) }.filter { !$0.isEmpty }
-        let wanted = Set(codes), table = registrations
-        add(Filter(table: search.byModel, ranges: ranges, estimate: ranges.map(\.count).reduce(0, +), exact: true) {
-            wanted.contains(table.value($0, .modelCode))
+        // A model's registrations are a stretch of RBMD (MREG); a code ACFTREF lacks is searched.
+        let ranges = models.isEmpty ? RegistrySearchTables.equalRanges(search.byModel, in: registrations, .modelCode, codes)
+            : models.map { search.registrations(ofModel: $0) }.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
+                .reduce(into: [Range<Int>]()) { unique, range in if unique.last != range { unique.append(range) } }
+        let table = registrations
+        sets.append(RowSet(table: search.byModel, ranges: ranges, estimate: ranges.map(\.count).reduce(0, +)) { row in
+            Self.contains(codes, table.value(row, .modelCode))
         })
     }
 
@@ -115,52 +108,101 @@ struct RegistrySearchPlan {
         let asWritten = AircraftBundle.trimmedASCII(text, uppercase: false)
         guard !asWritten.isEmpty else { throw AircraftBundle.usage("serial", "nothing to search for", expected: "a serial number", found: "\"\(text)\"") }
         let forms = [asWritten, AircraftBundle.trimmedASCII(text, uppercase: true)]
-        let ids = Set(forms.compactMap { bundle.strings.id(of: String(decoding: $0, as: UTF8.self)) }).filter { $0 != 0 }.sorted()
+        let ids = Self.sortedUnique(forms.compactMap { bundle.strings.id(of: String(decoding: $0, as: UTF8.self)) }.filter { $0 != 0 })
         addEqual(ids, .serialNumber, search.bySerial)
     }
 
     /// A filter of the registrations whose `column` is one of `ids` (string ids), through `index`.
     private mutating func addEqual(_ ids: [UInt32], _ column: S.RegistrationColumn, _ index: RowTable<S.RegistrationRowColumn>) {
-        let ranges = ids.map { RegistrySearchTables.equalRange(index, in: registrations, column, $0) }.filter { !$0.isEmpty }
+        let ranges = RegistrySearchTables.equalRanges(index, in: registrations, column, ids)
         let table = registrations
-        add(Filter(table: index, ranges: ranges, estimate: ranges.map(\.count).reduce(0, +), exact: true) {
+        sets.append(RowSet(table: index, ranges: ranges, estimate: ranges.map(\.count).reduce(0, +)) {
             ids.contains(table.value($0, column))
         })
     }
 
-    private mutating func add(_ filter: Filter) {
-        if filter.ranges.isEmpty { matchesNothing = true }
-        filters.append(filter)
+    private static func sortedUnique(_ ids: [UInt32]) -> [UInt32] {
+        ids.sorted().reduce(into: []) { unique, id in if unique.last != id { unique.append(id) } }
+    }
+
+    /// Whether sorted `ids` hold `id` (a binary search).
+    private static func contains(_ ids: [UInt32], _ id: UInt32) -> Bool {
+        let index = RegistrySearchTables.partition(ids.count) { ids[$0] < id }
+        return index < ids.count && ids[index] == id
     }
 
     // MARK: Running
 
-    /// Calls `body` with every `REGS` row that passes every filter, in ascending order, once.
-    func forEachMatch(driving driver: Int, _ body: (Int) -> Void) {
-        let tests = filters.indices.filter { $0 != driver || !filters[driver].exact }.map { filters[$0].test }
-        forEachCandidate(filters[driver]) { row in
-            if tests.allSatisfy({ $0(row) }) { body(row) }
+    /// The page and total read straight from the index when one set of one stretch is the
+    /// whole query (a state, a model code, one owner word); nil otherwise.
+    func directPage(driving driver: Int, offset: Int, limit: Int) -> (total: Int, rows: [Int])? {
+        guard sets.count == 1, sets[driver].ranges.count == 1 else { return nil }
+        let set = sets[driver], range = set.ranges[0]
+        let page = min(range.lowerBound + offset, range.upperBound)..<min(range.lowerBound + offset + limit, range.upperBound)
+        return (range.count, page.map { Int(set.table.value($0, .registrationRow)) }.filter { $0 < registrations.count })
+    }
+
+    /// Calls `body` with every `REGS` row in every set, in ascending order, once.
+    func forEachMatch(driving driver: Int, checking: RegistrySearchChecking = .byCost, _ body: (Int) -> Void) {
+        let rowCount = registrations.count
+        var others = sets.indices.filter { $0 != driver }.map { index -> Membership in
+            let set = sets[index]
+            if set.ranges.count == 1 && checking != .testing { return .cursor(set.table, set.ranges[0], set.ranges[0].lowerBound) }
+            // Marking costs a set's size; testing a registration costs a random read of it.
+            if checking == .marking || (checking == .byCost && set.estimate <= 32 * sets[driver].estimate + 4_096) {
+                var bits = [UInt64](repeating: 0, count: (rowCount + 63) / 64)
+                Self.forEachRow(of: set, below: rowCount) { bits[$0 >> 6] |= 1 << UInt64($0 & 63) }
+                return .bitmap(bits)
+            }
+            return .test(set.test)
+        }
+        forEachCandidate(sets[driver]) { row in
+            for index in others.indices where !others[index].contains(row) { return }
+            body(row)
         }
     }
 
-    /// The rows of `filter`'s ranges in ascending order, each once, skipping any past `REGS`.
-    /// One range is in order already; a few rows are sorted, many are marked in a bitmap.
-    private func forEachCandidate(_ filter: Filter, _ body: (Int) -> Void) {
-        let rowCount = registrations.count
-        func forEachRow(_ visit: (Int) -> Void) {
-            for range in filter.ranges {
-                for index in range {
-                    let row = Int(filter.table.value(index, .registrationRow))
-                    if row < rowCount { visit(row) }
-                }
+    /// How a row's membership of a set is decided.
+    private enum Membership {
+        /// The set's one stretch, walked forward as the rows ascend.
+        case cursor(RowTable<S.RegistrationRowColumn>, Range<Int>, Int)
+        case bitmap([UInt64])
+        case test((Int) -> Bool)
+
+        mutating func contains(_ row: Int) -> Bool {
+            switch self {
+            case let .cursor(table, range, position):
+                let next = RegistrySearchTables.partition(from: position, range.upperBound) { Int(table.value($0, .registrationRow)) < row }
+                self = .cursor(table, range, next)
+                return next < range.upperBound && Int(table.value(next, .registrationRow)) == row
+            case let .bitmap(bits):
+                return bits[row >> 6] & (1 << UInt64(row & 63)) != 0
+            case let .test(test):
+                return test(row)
             }
         }
-        if filter.ranges.count == 1 {
-            forEachRow(body)
-        } else if filter.estimate <= max(64, rowCount / 32) {
+    }
+
+    /// Every row of `set`'s ranges below `rowCount` (a crafted index may point past `REGS`).
+    private static func forEachRow(of set: RowSet, below rowCount: Int, _ visit: (Int) -> Void) {
+        for range in set.ranges {
+            for index in range {
+                let row = Int(set.table.value(index, .registrationRow))
+                if row < rowCount { visit(row) }
+            }
+        }
+    }
+
+    /// The rows of `set` in ascending order, each once. One range is in order already; a few
+    /// rows are sorted, more are marked in a bitmap.
+    private func forEachCandidate(_ set: RowSet, _ body: (Int) -> Void) {
+        let rowCount = registrations.count
+        if set.ranges.count == 1 {
+            Self.forEachRow(of: set, below: rowCount, body)
+        } else if set.estimate <= 256 {
             var rows: [Int] = []
-            rows.reserveCapacity(filter.estimate)
-            forEachRow { rows.append($0) }
+            rows.reserveCapacity(set.estimate)
+            Self.forEachRow(of: set, below: rowCount) { rows.append($0) }
             rows.sort()
             var previous = -1
             for row in rows where row != previous {
@@ -169,7 +211,7 @@ struct RegistrySearchPlan {
             }
         } else {
             var bits = [UInt64](repeating: 0, count: (rowCount + 63) / 64)
-            forEachRow { bits[$0 >> 6] |= 1 << UInt64($0 & 63) }
+            Self.forEachRow(of: set, below: rowCount) { bits[$0 >> 6] |= 1 << UInt64($0 & 63) }
             for (index, word) in bits.enumerated() {
                 var word = word
                 while word != 0 {
@@ -179,4 +221,47 @@ struct RegistrySearchPlan {
             }
         }
     }
+}
+
+/// Whether every query word starts some word of an owner's name: the words held in one
+/// buffer, so testing thousands of names touches no reference counts.
+private final class OwnerTest: @unchecked Sendable {
+    private let bytes: UnsafeMutableRawBufferPointer
+    private let ranges: UnsafeMutableBufferPointer<Range<Int>>
+    private let all: UInt32
+
+    init(_ words: [[UInt8]]) {
+        bytes = .allocate(byteCount: max(1, words.map(\.count).reduce(0, +)), alignment: 1)
+        ranges = .allocate(capacity: words.count)
+        var offset = 0
+        for (i, word) in words.enumerated() {
+            bytes.baseAddress!.advanced(by: offset).copyMemory(from: word, byteCount: word.count)
+            ranges[i] = offset..<offset + word.count
+            offset += word.count
+        }
+        all = UInt32(1) << UInt32(words.count) - 1
+    }
+
+    deinit {
+        bytes.deallocate()
+        ranges.deallocate()
+    }
+
+    func matches(_ name: UnsafeRawBufferPointer) -> Bool {
+        var matched: UInt32 = 0
+        let bytes = UnsafeRawBufferPointer(self.bytes), ranges = UnsafeBufferPointer(self.ranges)
+        RegistrySearchFolding.forEachWord(in: name) { nameWord in
+            for i in 0..<ranges.count where matched & (1 << UInt32(i)) == 0 && ranges[i].count <= nameWord.count {
+                let word = UnsafeRawBufferPointer(rebasing: bytes[ranges[i]])
+                if compare(UnsafeRawBufferPointer(rebasing: nameWord[0..<word.count]), word) == 0 { matched |= 1 << UInt32(i) }
+            }
+        }
+        return matched == all
+    }
+}
+
+/// How a registry search checks the sets that do not drive: by their cost (the default), or
+/// always one way (for tests: every way must give the same matches).
+package enum RegistrySearchChecking: Sendable, CaseIterable {
+    case byCost, marking, testing
 }

@@ -13,6 +13,7 @@ package struct RegistrySearchTables: Sendable {
     let ownerPostings: RowTable<S.RegistrationRowColumn>
     let modelNames: RowTable<S.ModelNameColumn>
     let byModel: RowTable<S.RegistrationRowColumn>
+    let modelRegistrations: RowTable<S.ModelRegistrationsColumn>
     let byState: RowTable<S.RegistrationRowColumn>
     let bySerial: RowTable<S.RegistrationRowColumn>
 
@@ -30,8 +31,16 @@ package struct RegistrySearchTables: Sendable {
         ownerPostings = try table(S.Section.ownerPostings)
         modelNames = try table(S.Section.modelNames)
         byModel = try table(S.Section.registrationsByModel)
+        modelRegistrations = try table(S.Section.modelRegistrations)
         byState = try table(S.Section.registrationsByState)
         bySerial = try table(S.Section.registrationsBySerial)
+    }
+
+    /// Model `row`'s stretch of `byModel` (empty for a row outside `MREG`, clamped to `byModel`).
+    func registrations(ofModel row: Int) -> Range<Int> {
+        guard let first = modelRegistrations.number(row, .first), let count = modelRegistrations.number(row, .count) else { return 0..<0 }
+        let upper = min(first + count, byModel.count)
+        return min(first, upper)..<upper
     }
 
     /// The rows of `table` (sorted by `column`, an `XSTR` id) whose string starts with `prefix`.
@@ -47,18 +56,33 @@ package struct RegistrySearchTables: Sendable {
         }
     }
 
-    /// The rows of a `REGS`-row table sorted by `column` of the registrations whose value is `id`.
-    static func equalRange(_ table: RowTable<S.RegistrationRowColumn>, in registrations: RowTable<S.RegistrationColumn>,
-                           _ column: S.RegistrationColumn, _ id: UInt32) -> Range<Int> {
+    /// The rows of a `REGS`-row table sorted by `column` of the registrations whose value is
+    /// one of `ids` (ascending): a range per id that has rows. Each search starts where the last
+    /// ended and gallops, so a thousand model codes cost little more than their ranges.
+    static func equalRanges(_ table: RowTable<S.RegistrationRowColumn>, in registrations: RowTable<S.RegistrationColumn>,
+                            _ column: S.RegistrationColumn, _ ids: [UInt32]) -> [Range<Int>] {
         func value(_ index: Int) -> UInt32 { registrations.value(Int(table.value(index, .registrationRow)), column) }
-        let lower = partition(table.count) { value($0) < id }
-        let upper = partition(table.count) { value($0) <= id }
-        return lower..<max(lower, upper)
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for id in ids {
+            let lower = partition(from: start, table.count) { value($0) < id }
+            let upper = max(lower, partition(from: lower, table.count) { value($0) <= id })
+            if lower < upper { ranges.append(lower..<upper) }
+            start = upper
+        }
+        return ranges
     }
 
-    /// The first index in `0..<count` for which `isBefore` is false (true on a prefix of them).
-    static func partition(_ count: Int, _ isBefore: (Int) -> Bool) -> Int {
-        var low = 0, high = count
+    /// The first index in `start..<count` for which `isBefore` is false (true on a prefix of
+    /// them): galloping from `start`, then a binary search.
+    static func partition(from start: Int = 0, _ count: Int, _ isBefore: (Int) -> Bool) -> Int {
+        var low = start, high = start, step = 1
+        while high < count && isBefore(high) {
+            low = high + 1
+            high = start + step
+            step *= 2
+        }
+        high = min(high, count)
         while low < high {
             let mid = (low + high) / 2
             if isBefore(mid) { low = mid + 1 } else { high = mid }

@@ -44,6 +44,8 @@ public enum AircraftSchema {
         public static let modelNames = FourCC("MNAM")
         /// `REGS` rows with a model code, by code (string id) then row.
         public static let registrationsByModel = FourCC("RBMD")
+        /// Each model's stretch of `RBMD` (its code's registrations), parallel to `MODL`.
+        public static let modelRegistrations = FourCC("MREG")
         /// `REGS` rows with a state, by state (string id) then row.
         public static let registrationsByState = FourCC("RBST")
         /// `REGS` rows with a serial number, by serial number (string id) then row.
@@ -130,6 +132,12 @@ public enum AircraftSchema {
     /// One `REGS` row number: the rows of `OWNP`, `RBMD`, `RBST` and `RBSN`.
     public enum RegistrationRowColumn: Int, RowColumn {
         case registrationRow
+        public var kind: ColumnKind { .u32 }
+    }
+
+    public enum ModelRegistrationsColumn: Int, RowColumn {
+        /// The model's first row in `RBMD`, and how many follow.
+        case first, count
         public var kind: ColumnKind { .u32 }
     }
 

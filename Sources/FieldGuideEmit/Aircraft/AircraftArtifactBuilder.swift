@@ -10,8 +10,13 @@ import FieldGuideWorkers
 ///
 /// Models are sorted by code, manufacturers by folded name, registrations by N-number and the
 /// Mode S index by address; strings are pooled once; each keyed table gets a parallel section
-/// of packed keys. The bytes depend only on the records, never on their arrival order, nor on
-/// whether the reference data comes before or after the registrations.
+/// of packed keys; the registry search gets sorted tables of its own (`RegistrySearchSections`).
+/// The bytes depend only on the records, never on their arrival order, nor on whether the
+/// reference data comes before or after the registrations.
+///
+/// A builder made with a `redaction` (`OwnerRedaction.individuals`) leaves out the owner name,
+/// co-owner names and street lines of the registrant types it names, before they reach the
+/// string pool, and cuts their ZIP code to five digits.
 ///
 /// Registrations are taken as `registrations.csv` records and interned from their bytes: the
 /// 316K-row MASTER never becomes Swift strings here. Their links to model and engine rows are
@@ -365,8 +370,9 @@ public struct AircraftArtifactBuilder {
     ///
     /// Each part's pool is sorted on a thread of its own (unless `Part.sortStrings()` sorted it
     /// already) and the pools are merged; each part's registrations then get their final
-    /// string ids and links on a thread of their own, and the reference data's sections are
-    /// made on another thread while this one orders the registrations.
+    /// string ids and links on a thread of their own, and the reference data's sections and the
+    /// registry search's (`RegistrySearchSections`) are made on two other threads while this
+    /// one writes the registrations and the Mode S index. `PRIV` records the redaction.
     public mutating func build() -> (artifact: ArtifactBuilder, counts: [String: Int]) {
         if !parts.contains(where: { $0.reference != nil }) { add(ReferenceData(models: [], engines: [])) }
         var parts = self.parts

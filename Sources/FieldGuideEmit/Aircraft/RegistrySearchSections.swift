@@ -11,7 +11,7 @@ import FieldGuideArtifactWriter
 ///   by word; a word prefix is a stretch of `OWRD`;
 /// * `MNAM`: each model row under its folded name;
 /// * `RBMD`, `RBST`, `RBSN`: the registrations ordered by model code, state and serial number
-///   (string ids compare as their strings), then N-number.
+///   (string ids compare as their strings), then N-number; `MREG`: each model's stretch of `RBMD`.
 ///
 /// A registration whose owner is withheld has an empty name and so no owner words. Every sort
 /// is on integer keys (`RadixSort`); the bytes depend only on the registrations.
@@ -73,6 +73,10 @@ struct RegistrySearchSections {
                 for (index, id) in column(key).enumerated() where id != 0 { keys.append(UInt64(id) << 32 | UInt64(sortedRow[index])) }
                 RadixSort.sort(keys: &keys)
                 sections.append((tag, keys.count, Self.serializeRows(keys)))
+                if key == .modelCode {
+                    let ranges = Self.modelRegistrations(codes: models.values(of: .code), byCode: keys)
+                    sections.append((S.Section.modelRegistrations, ranges.count, ranges.serialize()))
+                }
             }
             return sections
         }
@@ -114,6 +118,24 @@ struct RegistrySearchSections {
             names.append(UInt64(key.withUnsafeBytes { search.intern($0) }) << 32 | UInt64(row))
         }
         return names
+    }
+
+    /// Each model's stretch of `RBMD` (`byCode`: code id << 32 | row, sorted), found by walking
+    /// the models in code order beside it.
+    private static func modelRegistrations(codes: [UInt32], byCode: [UInt64]) -> RowTableBuilder<S.ModelRegistrationsColumn> {
+        var table = RowTableBuilder<S.ModelRegistrationsColumn>()
+        for _ in codes { _ = table.appendRow() }
+        var order = [UInt32](0..<UInt32(codes.count)), keys = codes.map { UInt64($0) }
+        RadixSort.sort(keys: &keys, values: &order)
+        var start = 0
+        for (code, model) in zip(keys, order) {
+            while start < byCode.count && byCode[start] >> 32 < code { start += 1 }
+            var end = start
+            while end < byCode.count && byCode[end] >> 32 == code { end += 1 }
+            table[Int(model), .first] = UInt32(start)
+            table[Int(model), .count] = UInt32(end - start)
+        }
+        return table
     }
 
     /// Gives the keys' high halves (provisional string ids) their final values, then sorts them.
