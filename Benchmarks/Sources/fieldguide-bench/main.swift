@@ -121,15 +121,9 @@ struct FieldGuideBench: ParsableCommand {
         lookup("manufacturers(prefix:) 4 letters", prefixes, counting: true) { bundle.manufacturers(prefix: $0).count }
 
         // Registry searches: a page of 20 records (not decoded) and the total; "found" is the average total.
-        for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets where ProcessInfo.processInfo.environment["SET"].map({ name.hasPrefix($0) }) ?? true {
+        for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets {
             let (summary, total) = LatencyProbe(batch: 1, timerOverhead: overhead, warmUp: min(queries.count, 1_000)).measure(queries) {
                 (try? bundle.registrations(matching: $0, limit: 20))?.total ?? 0
-            }
-            if ProcessInfo.processInfo.environment["SLOW"] != nil {
-                let timed = queries.map { q -> (Double, RegistrationQuery, Int) in
-                    let t = Timer.now(); let n = (try? bundle.registrations(matching: q, limit: 20))?.total ?? 0
-                    return (Double(Timer.now() - t), q, n) }.sorted { $0.0 > $1.0 }.prefix(4)
-                for (t, q, n) in timed { print("SLOW \(name) \(duration(nanoseconds: t)) \(q.owner ?? "") \(q.model ?? "") \(q.state ?? "") n=\(n)") }
             }
             rows.append(Row(name: "registrations: " + name, calls: queries.count, summary: summary,
                             found: String(format: "%.1f avg", Double(total) / Double(max(queries.count, 1))), target: Self.searchTarget))

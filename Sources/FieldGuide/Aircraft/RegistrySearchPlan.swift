@@ -70,30 +70,28 @@ struct RegistrySearchPlan {
 
     private mutating func addModel(_ text: String, _ bundle: AircraftBundle, _ search: RegistrySearchTables) throws(LocatedError) {
         let code = AircraftBundle.trimmedASCII(text, uppercase: true)
-        var codes: [UInt32] = []
+        let table = registrations, models = bundle.models, strings = bundle.strings
         if let model = bundle.model(code: text) {
-            models = [model.row]
-            codes = [bundle.models.value(model.row, .code)]
+            self.models = [model.row]
+            addEqual([models.value(model.row, .code)], .modelCode, search.byModel, ranges: [search.registrations(ofModel: model.row)])
         } else if let id = bundle.strings.id(of: String(decoding: code, as: UTF8.self)), id != 0,
                   !RegistrySearchTables.equalRanges(search.byModel, in: registrations, .modelCode, [id]).isEmpty {
-            codes = [id]  // a code registrations name that ACFTREF lacks
+            addEqual([id], .modelCode, search.byModel)  // a code registrations name that ACFTREF lacks
         } else {
             let key = Array(RegistrySearchFolding.modelKey(text).utf8)
             guard !key.isEmpty else {
                 throw AircraftBundle.usage("model", "nothing to search for", expected: "an ACFTREF code or a model name", found: "\"\(text)\"")
             }
-            models = search.prefixRange(search.modelNames, .name, key).map { Int(search.modelNames.value($0, .modelRow)) }
-                .filter { $0 < bundle.models.count }
-            codes = Self.sortedUnique(models.map { bundle.models.value($0, .code) }.filter { $0 != 0 })
+            self.models = search.prefixRange(search.modelNames, .name, key).map { Int(search.modelNames.value($0, .modelRow)) }
+                .filter { $0 < models.count }
+            // Each model's registrations are a stretch of RBMD (MREG); a registration tested
+            // alone matches through the model its code links to.
+            let ranges = self.models.map { search.registrations(ofModel: $0) }.filter { !$0.isEmpty }
+            sets.append(RowSet(table: search.byModel, ranges: ranges, estimate: ranges.reduce(0) { $0 + $1.count }) { row in
+                guard let model = table.number(row, .modelRow) else { return false }
+                return RegistrySearchFolding.modelKey(strings.bytes(models.value(model, .model))).starts(with: key)
+            })
         }
-        // A model's registrations are a stretch of RBMD (MREG); a code ACFTREF lacks is searched.
-        let ranges = models.isEmpty ? RegistrySearchTables.equalRanges(search.byModel, in: registrations, .modelCode, codes)
-            : models.map { search.registrations(ofModel: $0) }.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
-                .reduce(into: [Range<Int>]()) { unique, range in if unique.last != range { unique.append(range) } }
-        let table = registrations
-        sets.append(RowSet(table: search.byModel, ranges: ranges, estimate: ranges.map(\.count).reduce(0, +)) { row in
-            Self.contains(codes, table.value(row, .modelCode))
-        })
     }
 
     private mutating func addState(_ text: String, _ bundle: AircraftBundle, _ search: RegistrySearchTables) throws(LocatedError) {
@@ -112,23 +110,19 @@ struct RegistrySearchPlan {
         addEqual(ids, .serialNumber, search.bySerial)
     }
 
-    /// A filter of the registrations whose `column` is one of `ids` (string ids), through `index`.
-    private mutating func addEqual(_ ids: [UInt32], _ column: S.RegistrationColumn, _ index: RowTable<S.RegistrationRowColumn>) {
-        let ranges = RegistrySearchTables.equalRanges(index, in: registrations, column, ids)
+    /// A filter of the registrations whose `column` is one of `ids` (string ids, ascending),
+    /// through `index` (its `ranges` there, when already known).
+    private mutating func addEqual(_ ids: [UInt32], _ column: S.RegistrationColumn, _ index: RowTable<S.RegistrationRowColumn>,
+                                   ranges known: [Range<Int>]? = nil) {
+        let ranges = (known ?? RegistrySearchTables.equalRanges(index, in: registrations, column, ids)).filter { !$0.isEmpty }
         let table = registrations
-        sets.append(RowSet(table: index, ranges: ranges, estimate: ranges.map(\.count).reduce(0, +)) {
+        sets.append(RowSet(table: index, ranges: ranges, estimate: ranges.reduce(0) { $0 + $1.count }) {
             ids.contains(table.value($0, column))
         })
     }
 
     private static func sortedUnique(_ ids: [UInt32]) -> [UInt32] {
         ids.sorted().reduce(into: []) { unique, id in if unique.last != id { unique.append(id) } }
-    }
-
-    /// Whether sorted `ids` hold `id` (a binary search).
-    private static func contains(_ ids: [UInt32], _ id: UInt32) -> Bool {
-        let index = RegistrySearchTables.partition(ids.count) { ids[$0] < id }
-        return index < ids.count && ids[index] == id
     }
 
     // MARK: Running
@@ -150,9 +144,7 @@ struct RegistrySearchPlan {
             if set.ranges.count == 1 && checking != .testing { return .cursor(set.table, set.ranges[0], set.ranges[0].lowerBound) }
             // Marking costs a set's size; testing a registration costs a random read of it.
             if checking == .marking || (checking == .byCost && set.estimate <= 32 * sets[driver].estimate + 4_096) {
-                var bits = [UInt64](repeating: 0, count: (rowCount + 63) / 64)
-                Self.forEachRow(of: set, below: rowCount) { bits[$0 >> 6] |= 1 << UInt64($0 & 63) }
-                return .bitmap(bits)
+                return .bitmap(Self.bitmap(of: set, rowCount: rowCount))
             }
             return .test(set.test)
         }
@@ -193,6 +185,20 @@ struct RegistrySearchPlan {
         }
     }
 
+    /// A bit for each row below `rowCount`, set for the rows of `set`.
+    private static func bitmap(of set: RowSet, rowCount: Int) -> [UInt64] {
+        var bits = [UInt64](repeating: 0, count: (rowCount + 63) / 64)
+        bits.withUnsafeMutableBufferPointer { bits in
+            for range in set.ranges {
+                for index in range {
+                    let row = Int(set.table.value(index, .registrationRow))
+                    if row < rowCount { bits[row >> 6] |= 1 << UInt64(row & 63) }
+                }
+            }
+        }
+        return bits
+    }
+
     /// The rows of `set` in ascending order, each once. One range is in order already; a few
     /// rows are sorted, more are marked in a bitmap.
     private func forEachCandidate(_ set: RowSet, _ body: (Int) -> Void) {
@@ -210,9 +216,7 @@ struct RegistrySearchPlan {
                 previous = row
             }
         } else {
-            var bits = [UInt64](repeating: 0, count: (rowCount + 63) / 64)
-            Self.forEachRow(of: set, below: rowCount) { bits[$0 >> 6] |= 1 << UInt64($0 & 63) }
-            for (index, word) in bits.enumerated() {
+            for (index, word) in Self.bitmap(of: set, rowCount: rowCount).enumerated() {
                 var word = word
                 while word != 0 {
                     body(index << 6 | word.trailingZeroBitCount)
