@@ -7,6 +7,9 @@ SOURCES    ?= input/faa
 OUT        ?= output
 BENCH_DATA ?= bench-data
 ROUNDS     ?= 9
+# Owners the aircraft artifact withholds: none (the complete registry) or individuals (names
+# and street addresses of registrant type 1 left out: a bundle shipped to the public).
+REDACT     ?= none
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps
@@ -62,12 +65,12 @@ build: deps
 ## atomically (OUT/current → OUT/builds/RUN, previous kept); stages with unchanged inputs are skipped.
 NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
 nightly: build
-	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --output "$(OUT)")
+	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" --output "$(OUT)")
 
-## faa: the aircraft artifact from any FAA download: make faa SOURCES=dir-or-zip OUT=dir
+## faa: the aircraft artifact from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [REDACT=individuals]
 faa: build
 	@$(call stage,$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa")
-	@$(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)")
+	@$(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)" --redact "$(REDACT)")
 
 test: deps spark-deps-optional
 	$(SWIFT) build --build-tests

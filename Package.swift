@@ -123,7 +123,7 @@ let package = Package(
         stage("ingest-exports", ["FieldGuideExports"]),
         stage("emit-aircraft", ["FieldGuideEmit", "FieldGuideFAA", "FieldGuideArtifact"]),
         stage("emit-birds", ["FieldGuideEmit"]),
-        stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline"]),
+        stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuideCSV", "FieldGuidePipeline"]),
         stage("pipeline", ["FieldGuidePipeline"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables

@@ -4,7 +4,8 @@ import TestSupport
 
 /// The README's command examples are what the commands print: every `$ fieldguide …` line in a
 /// fenced block runs against artifacts built the way the README says (the aircraft artifact
-/// from `input/faa`, the birds artifact from the real bird data in `../shared`), and its output
+/// from `input/faa`, complete and redacted in `output/public`, the birds artifact from the real
+/// bird data in `../shared`; `input/` is there too), and its output
 /// must match the lines shown under it. A line `...` stands for any number of lines.
 ///
 /// `make readme-examples` (this test with `README_UPDATE=1`) writes the current outputs into
@@ -75,11 +76,15 @@ struct ReadmeExamplesTests {
         guard let birds = TestPaths.shared("birds") else { return false }
         let output = directory.appendingPathComponent("output").path
         let stage = directory.appendingPathComponent("stage").path
+        // The complete aircraft artifact, and the redacted one of the owner privacy example.
         for (tool, arguments) in [("ingest-faa", ["input/faa", "--output", stage + "/faa"]),
-                                  ("emit-aircraft", [stage + "/faa", "--output", output])] {
+                                  ("emit-aircraft", [stage + "/faa", "--output", output]),
+                                  ("emit-aircraft", [stage + "/faa", "--output", output + "/public", "--redact", "individuals"])] {
             let run = try TestPaths.run(tool, arguments)
             guard run.status == 0 else { Issue.record("\(tool): \(run.stderr)"); return false }
         }
+        // Examples that read a file of the project (`enrich --from input/…`) find it.
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("input"), withDestinationURL: TestPaths.input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["pipelines/birds", birds.path, output]
