@@ -24,7 +24,7 @@ extension FieldGuideCommand {
         @Option(help: "A whole serial number.") var serial: String?
         @Option(help: "At most this many registrations (1…10000).") var limit: Int = 20
         @Option(help: "Skip this many matches first.") var offset: Int = 0
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
 
         struct Page: Encodable {
             let query: RegistrationQuery
@@ -94,7 +94,7 @@ extension FieldGuideCommand {
             """)
         @Argument(help: "An N-number or Mode S address.") var identifier: String?
         @Option(help: "A file of N-numbers and/or Mode S addresses (or a CSV file with such a column).") var from: String?
-        @OptionGroup var options: BundleOptions
+        @OptionGroup var options: AircraftOptions
 
         func validate() throws {
             switch (identifier, from) {
