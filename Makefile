@@ -10,6 +10,8 @@ ROUNDS     ?= 9
 # Owners the aircraft artifact withholds: none (the complete registry) or individuals (names
 # and street addresses of registrant type 1 left out: a bundle shipped to the public).
 REDACT     ?= none
+ICAO_TYPES ?=
+MODES      ?=
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps
@@ -67,10 +69,14 @@ NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SO
 nightly: build
 	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" --output "$(OUT)")
 
-## faa: the aircraft artifact from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [REDACT=individuals]
+## faa: from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [ICAO_TYPES=file] [MODES=file] [REDACT=individuals]: the
+## manufacturer index (aircraft-index.fgb) always, the registry (aircraft.fgb) when the download has MASTER.
 faa: build
-	@$(call stage,$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa")
-	@$(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)" --redact "$(REDACT)")
+	@$(call stage,$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa" --master-optional)
+	@$(call stage,$(BIN)/emit-aircraft-index "$(OUT)/stage/faa" --output "$(OUT)" \
+	  $(if $(ICAO_TYPES),--icao-types "$(ICAO_TYPES)") $(if $(MODES),--modes "$(MODES)"))
+	@if [ -f "$(OUT)/stage/faa/registrations.csv" ]; then $(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)" --redact "$(REDACT)"); \
+	else echo "make faa: no MASTER in $(SOURCES): the manufacturer index only"; fi
 
 test: deps spark-deps-optional
 	$(SWIFT) build --build-tests
@@ -82,9 +88,11 @@ bench-data: deps
 	@if [ ! -f $(BENCH_DATA)/faa/MASTER.txt ]; then Benchmarks/.build/release/generate-faa-data $(BENCH_DATA)/faa; \
 	else echo "bench-data: $(BENCH_DATA)/faa exists (delete it to regenerate)"; fi
 
-## bench: timings and peak memory of the FAA build on full-size data, then query latencies.
+## bench: timings and peak memory of the FAA build on full-size data, the manufacturer index (size against
+## its sources, open, search), then query latencies.
 ## Every benchmark is built first, so no compile runs between timings. The nested package's
 ## build plan is made anew each time: a cached one misses files added to the main package.
+BENCH_ICAO_TYPES = $(firstword $(wildcard ../shared/data/aircraft/icao-types.json) input/aircraft/icao-types.json)
 bench: build bench-data spark-deps-optional
 	cd Benchmarks && $(SWIFT) build -c release --disable-build-manifest-caching
 	@rm -rf $(OUT)/bench
@@ -101,6 +109,11 @@ bench: build bench-data spark-deps-optional
 	@$(BIN)/pipeline run pipelines/nightly.yaml --output $(OUT)/bench-nightly-small --progress plain >/dev/null 2>&1
 	@/usr/bin/time -f "time: nightly over input/, unchanged rerun %e s wall" $(BIN)/pipeline run pipelines/nightly.yaml \
 	  --output $(OUT)/bench-nightly-small --progress plain 2>&1 | grep '^time:' || true
+	@echo "== Manufacturer index: full-size ACFTREF and ENGINE, ICAO types from $(BENCH_ICAO_TYPES)"
+	@/usr/bin/time -f "time: emit-aircraft-index %e s wall, %M KB peak RSS" $(BIN)/emit-aircraft-index $(OUT)/bench/stage \
+	  --output $(OUT)/bench --icao-types $(BENCH_ICAO_TYPES) 2>&1 | grep '^time:\|wrote'
+	Benchmarks/.build/release/index-bench $(OUT)/bench/aircraft-index.fgb \
+	  --sources $(BENCH_DATA)/faa/ACFTREF.txt $(BENCH_DATA)/faa/ENGINE.txt $(BENCH_ICAO_TYPES)
 	@echo "== Queries"
 	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
 	Benchmarks/.build/release/birds-bench
@@ -185,7 +198,6 @@ birds: build
 ## exports: normalized observations from metadata exports: make exports [SOURCES=files-or-dirs] [OUT=dir]
 ## (SOURCES defaults to input/exports here; --aircraft is used when OUT/aircraft.fgb exists;
 ##  ICAO_TYPES=../shared/data/aircraft/icao-types.json resolves ICAO type designators)
-ICAO_TYPES ?=
 EXPORT_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input/exports)
 .PHONY: exports
 exports: deps

@@ -47,6 +47,7 @@ let package = Package(
         .executable(name: "validate", targets: ["validate"]),
         .executable(name: "aggregate-ebd", targets: ["aggregate-ebd"]),
         .executable(name: "emit-aircraft", targets: ["emit-aircraft"]),
+        .executable(name: "emit-aircraft-index", targets: ["emit-aircraft-index"]),
         .executable(name: "emit-birds", targets: ["emit-birds"]),
         .executable(name: "fieldguide", targets: ["fieldguide"]),
         .executable(name: "pipeline", targets: ["pipeline"]),
@@ -86,7 +87,8 @@ let package = Package(
         .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuideDiagnostics"]),
         // Exports resolve what users saw against the published artifacts, through the query
         // library, or bird names against the birds hand-off (FieldGuideBirds).
-        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide", "FieldGuideBirds"]),
+        // ICAO type designators come from FieldGuideFAA's aircraft reference tables.
+        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide", "FieldGuideBirds", "FieldGuideFAA"]),
 
         // MARK: Emit: normalized hand-offs → artifacts
         .target(
@@ -120,10 +122,11 @@ let package = Package(
         stage("ingest-birds", ["FieldGuideBirds"]),
         stage("validate", ["FieldGuideBirds"]),
         stage("aggregate-ebd", ["FieldGuideBirds"]),
-        stage("ingest-exports", ["FieldGuideExports"]),
+        stage("ingest-exports", ["FieldGuideExports", "FieldGuideFAA"]),
         stage("emit-aircraft", ["FieldGuideEmit", "FieldGuideFAA", "FieldGuideArtifact"]),
+        stage("emit-aircraft-index", ["FieldGuideEmit"]),
         stage("emit-birds", ["FieldGuideEmit"]),
-        stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuideCSV", "FieldGuidePipeline"]),
+        stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline", "FieldGuideExports", "FieldGuideCSV", "FieldGuideDiagnostics"]),
         stage("pipeline", ["FieldGuidePipeline"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
@@ -147,7 +150,7 @@ let package = Package(
             name: "FieldGuideEndToEndTests",
             dependencies: [
                 "FieldGuide", "FieldGuideArtifact", "FieldGuideDiagnostics", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore",
-                "FieldGuidePipeline", "StageCLI", "TestSupport",
+                "FieldGuidePipeline", "StageCLI", "TestSupport", "FieldGuideExports",
             ]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),

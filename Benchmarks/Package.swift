@@ -7,6 +7,7 @@
 //
 //   generate-faa-data   full-size synthetic FAA releasable files (ACFTREF, ENGINE, MASTER)
 //   fieldguide-bench    open, lookup and registry search latency of an aircraft artifact
+//   index-bench         the manufacturer index: gzip size against its sources, open, search and match latency
 //   birds-bench         validating an 11,000-species bird database with hotspots (FieldGuideBirds)
 //   birds-artifact-bench  a generated 11,000-species birds artifact: size, open, identify, region/month lookups
 //   exports-bench       XML throughput and peak memory of the exports readers on 100 MB GPX and plist
@@ -26,7 +27,7 @@ let package = Package(
     targets: [
         // libcsv itself, for the tokenizing baseline (no pkg-config file: the header and `-lcsv`).
         .systemLibrary(name: "CLibCSV", path: "Sources/CLibCSV"),
-        // The seeded random generator and number formatting both tools share.
+        // The seeded random generator, number formatting and the latency timer the tools share.
         .target(name: "BenchSupport"),
         .executableTarget(
             name: "generate-faa-data",
@@ -34,6 +35,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "fieldguide-bench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "FieldGuide", package: "FieldGuide"),
+                .product(name: "FieldGuideArtifact", package: "FieldGuide"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "index-bench",
             dependencies: [
                 "BenchSupport",
                 .product(name: "FieldGuide", package: "FieldGuide"),

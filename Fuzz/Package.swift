@@ -10,8 +10,8 @@
 //   fuzz-xmp, fuzz-gpx, fuzz-plist        the XML reader through each export reader
 //   fuzz-ebird-csv, fuzz-capture-csv      the tabular export readers
 //   fuzz-pipeline-file   the pipeline-file loader (YAML, checks)
-//   fuzz-aircraft-artifact, fuzz-birds-artifact
-//                        open (header-only and full) and query both artifacts; a custom
+//   fuzz-aircraft-artifact, fuzz-aircraft-index, fuzz-birds-artifact
+//                        open (header-only and full) and query the artifacts; a custom
 //                        mutator changes a word inside a section and reseals every checksum,
 //                        so inputs reach the readers instead of stopping at a CRC
 import PackageDescription
@@ -27,7 +27,7 @@ let library: [Target.Dependency] = [
 ]
 
 let targets = ["fuzz-faa-master", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
-               "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-aircraft-artifact", "fuzz-birds-artifact"]
+               "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
 
 let package = Package(
     name: "FieldGuideFuzz",

@@ -11,7 +11,7 @@ struct FieldGuideCommand: ParsableCommand {
         commandName: "fieldguide",
         abstract: "Query FieldGuide artifacts.",
         subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self, Registrations.self,
-                      Sighting.self, Codes.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self, Diff.self])
+                      Sighting.self, Codes.self, Search.self, TypeDesignatorCommand.self, Match.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self, Diff.self])
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -269,7 +269,7 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(
             abstract: "What changed between two builds: added, removed, changed.",
             discussion: """
-                OLD and NEW are two artifacts of one kind (aircraft or birds), or two build \
+                OLD and NEW are two artifacts of one kind (aircraft, manufacturer index or birds), or two build \
                 directories (output/previous output/current): then every artifact both hold is \
                 compared, giving the report the nightly pipeline publishes as changes.md.
                 """)
@@ -282,7 +282,7 @@ extension FieldGuideCommand {
             var pairs: [(String, String)] = [(old, new)]
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: old, isDirectory: &isDirectory), isDirectory.boolValue {
-                pairs = ["aircraft.fgb", "birds.fgb"]
+                pairs = ["aircraft-index.fgb", "aircraft.fgb", "birds.fgb"]   // the manifest's order, as the nightly reports
                     .filter { FileManager.default.fileExists(atPath: old + "/" + $0) && FileManager.default.fileExists(atPath: new + "/" + $0) }
                     .map { (old + "/" + $0, new + "/" + $0) }
                 guard !pairs.isEmpty else { throw StageFailure(.usageOrIO, "\(old) and \(new) hold no artifact in common") }

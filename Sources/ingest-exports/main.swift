@@ -2,6 +2,7 @@ import ArgumentParser
 import FieldGuide
 import FieldGuideCore
 import FieldGuideExports
+import FieldGuideFAA
 import Foundation
 import StageCLI
 

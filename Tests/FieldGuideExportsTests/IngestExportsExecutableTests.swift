@@ -59,13 +59,14 @@ struct IngestExportsExecutableTests {
         try Data(#"{"B738": "Boeing 737-800"}"#.utf8).write(to: URL(fileURLWithPath: table))
         let wrongType = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", table])
         #expect(wrongType.status == 2)
-        #expect(wrongType.stderr.hasPrefix("ingest-exports: error: \(table): B738: wrong type in the ICAO type table"), "\(wrongType.stderr)")
+        #expect(wrongType.stderr.hasPrefix("ingest-exports: error: \(table):1:10: B738: not a table of ICAO type designators"), "\(wrongType.stderr)")
         #expect(wrongType.stderr.contains("found a string"))
 
         try Data("[1,".utf8).write(to: URL(fileURLWithPath: table))
         let notJSON = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", table])
         #expect(notJSON.status == 2)
-        #expect(notJSON.stderr.hasPrefix("ingest-exports: error: \(table): the ICAO type table is not valid JSON"))
+        #expect(notJSON.stderr.hasPrefix("ingest-exports: error: \(table):1:1: not a table of ICAO type designators"), "\(notJSON.stderr)")
+        #expect(notJSON.stderr.contains("found an array"))
         for result in [missing, wrongType, notJSON] {
             for dump in ["NSCocoaErrorDomain", "DecodingError", "Debug description", "Context(codingPath", "UserInfo="] {
                 #expect(!result.stderr.contains(dump), "\(result.stderr)")

@@ -1,5 +1,6 @@
 @testable import FieldGuideExports
 import FieldGuideCore
+import FieldGuideFAA
 import Foundation
 import Testing
 import TestSupport

@@ -35,8 +35,8 @@ struct DefinitionTests {
         let definition = try PipelineDefinition.load(path: Self.nightly)
         let order = try definition.stageOrder().map { definition.stages[$0].name }
         func position(_ name: String) -> Int { order.firstIndex(of: name)! }
-        #expect(order.count == 6)
-        #expect(position("ingest-faa") < position("emit-aircraft"))
+        #expect(order.count == 7)
+        #expect(position("ingest-faa") < position("emit-aircraft") && position("ingest-faa") < position("emit-aircraft-index"))
         #expect(position("aggregate-ebd") < position("ingest-birds"))
         #expect(position("emit-aircraft") < position("ingest-exports"))
         #expect(position("ingest-birds") < position("ingest-exports"))
@@ -66,7 +66,16 @@ struct DefinitionTests {
             .map { input + "/birds/" + $0 })
         #expect(plan.sources["taxonomy"] == [input + "/birds/taxonomy/taxonomy.csv"])
         #expect(plan.sources["labels"]?.count == 3)
-        #expect(plan.sources["icao-types"] == [])
+        #expect(plan.sources["icao-types"] == [input + "/aircraft/icao-types.json"])
+        #expect(plan.sources["modes"] == [input + "/aircraft/modes-registrations.json"])
+        // Without aircraft/ beside faa/ and birds/, its sources are empty, not an error.
+        let partial = try TestPaths.temporaryDirectory("nightly-sources")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        for name in ["faa", "birds"] {
+            try FileManager.default.createSymbolicLink(atPath: partial.path + "/" + name, withDestinationPath: input + "/" + name)
+        }
+        let without = try PipelinePlan(try PipelineDefinition.load(path: Self.nightly), parameters: ["SOURCES": partial.path])
+        #expect(without.sources["icao-types"] == [] && without.sources["modes"] == [])
     }
 
     @Test("arguments: a reference to several files gives several arguments; an optional group without paths is dropped")

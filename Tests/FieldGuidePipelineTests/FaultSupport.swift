@@ -20,11 +20,15 @@ enum Published {
         #expect(target.hasPrefix("builds/") && !target.contains(".."), "current → \(target)")
         let build = output + "/" + target
         let manifest = try Manifest.decode(from: try Data(contentsOf: URL(fileURLWithPath: build + "/manifest.json")))
-        #expect(manifest.artifacts.map(\.file) == ["aircraft.fgb", "birds.fgb"])
+        #expect(manifest.artifacts.map(\.file) == ["aircraft-index.fgb", "aircraft.fgb", "birds.fgb"])
         for artifact in manifest.artifacts {
             let path = build + "/" + artifact.file
             #expect(try FileDigest.sha256(ofFileAt: path).digest == artifact.sha256, "\(path)")
-            if artifact.file == "aircraft.fgb" { _ = try AircraftBundle(path: path) } else { _ = try BirdsBundle(path: path) }
+            switch artifact.file {
+            case "aircraft.fgb": _ = try AircraftBundle(path: path)
+            case "aircraft-index.fgb": _ = try AircraftIndex(path: path)
+            default: _ = try BirdsBundle(path: path)
+            }
             if stableNames {
                 // The stable name beside `current` reads the same bytes.
                 #expect(fm.contents(atPath: output + "/" + artifact.file) == fm.contents(atPath: path), "\(artifact.file)")

@@ -72,7 +72,7 @@ struct NightlyHarness {
     func wrappers(replacing tool: String, with script: String) throws -> String {
         let directory = root + "/bin"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for other in ["ingest-faa", "emit-aircraft", "ingest-birds", "emit-birds", "ingest-exports"] where other != tool {
+        for other in ["ingest-faa", "emit-aircraft", "emit-aircraft-index", "ingest-birds", "emit-birds", "ingest-exports"] where other != tool {
             try FileManager.default.createSymbolicLink(atPath: directory + "/" + other, withDestinationPath: bin + "/" + other)
         }
         try script.replacingOccurrences(of: "REAL", with: bin).write(toFile: directory + "/" + tool, atomically: true, encoding: .utf8)
@@ -91,7 +91,7 @@ struct NightlyEndToEndTests {
         #expect(first.status == 0, "\(first.log)")
         #expect(first.summary?.status == .published)
         // aggregate-ebd is dropped: input/ holds no eBird Basic Dataset.
-        #expect(first.summary?.stages.map(\.status) == [.ran, .ran, .dropped, .ran, .ran, .ran])
+        #expect(first.summary?.stages.map(\.status) == [.ran, .ran, .ran, .dropped, .ran, .ran, .ran])
         let (current, aircraft, birds) = h.published()
         #expect(current == first.summary?.build)
         #expect(aircraft != nil && birds != nil)
@@ -99,7 +99,7 @@ struct NightlyEndToEndTests {
         let bundle = try AircraftBundle(path: h.output + "/aircraft.fgb")
         #expect(bundle.registrationCount == 20)
         let manifest = try Manifest.decode(from: try Data(contentsOf: URL(fileURLWithPath: h.output + "/manifest.json")))
-        #expect(manifest.artifacts.map(\.file) == ["aircraft.fgb", "birds.fgb"])
+        #expect(manifest.artifacts.map(\.file) == ["aircraft-index.fgb", "aircraft.fgb", "birds.fgb"])
         #expect(manifest.built == "2025-11-22T00:00:00Z")
         #expect(FileManager.default.fileExists(atPath: h.output + "/current/reports/faa-rejects.csv"))
         // Stage logs are streamed with the stage's name.
@@ -108,7 +108,7 @@ struct NightlyEndToEndTests {
         let again = try h.run()
         #expect(again.status == 0, "\(again.log)")
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.map(\.status) == [.skipped, .skipped, .dropped, .skipped, .skipped, .skipped])
+        #expect(again.summary?.stages.map(\.status) == [.skipped, .skipped, .skipped, .dropped, .skipped, .skipped, .skipped])
         #expect(h.published().current == current)
         #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
     }
@@ -137,7 +137,7 @@ struct NightlyEndToEndTests {
         #expect(try h.run().status == 0)
         let before = h.published()
         let forced = try h.run(["--force"])
-        #expect(forced.summary?.stages.map(\.status) == [.ran, .ran, .dropped, .ran, .ran, .ran])
+        #expect(forced.summary?.stages.map(\.status) == [.ran, .ran, .ran, .dropped, .ran, .ran, .ran])
         #expect(forced.summary?.status == .unchanged, "\(forced.log)")
         // A second output directory built from scratch holds the same bytes.
         let other = NightlyHarness(root: h.root + "/second")
@@ -258,7 +258,7 @@ struct NightlyEndToEndTests {
         let result = try h.run(["--progress", "bar"])
         #expect(result.status == 0)
         #expect(result.log.contains("\u{1B}[2K"))
-        #expect(result.log.contains("/6 stages · "))   // aggregate-ebd, dropped without an EBD, counts among them
+        #expect(result.log.contains("/7 stages · "))   // aggregate-ebd, dropped without an EBD, counts among them
         #expect(result.log.contains(" MB/s · "))
     }
 
@@ -491,7 +491,7 @@ struct NightlyEndToEndTests {
             .write(toFile: master, atomically: true, encoding: .utf8)
         let changed = try h.run()
         #expect(changed.summary?.status == .published, "\(changed.log)")
-        #expect(changed.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["ingest-faa", "emit-aircraft", "ingest-exports"])
+        #expect(changed.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["ingest-faa", "emit-aircraft", "emit-aircraft-index", "ingest-exports"])
         #expect(changed.summary?.changes?["Registrations (MASTER)"]?["ownerChanged"] == 2)
         #expect(try AircraftBundle(path: h.output + "/aircraft.fgb").aircraft(registration: "N90")?.name == "FEDERAL AVIATION ADMINISTRATIOM")
 

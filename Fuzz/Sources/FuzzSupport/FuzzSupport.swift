@@ -49,6 +49,20 @@ public enum Fuzz {
         _ = bundle.aircraft(identifier: "ADF7C7")?.record.info
     }
 
+    /// Every manufacturer-index query, on whatever the index holds.
+    public static func exercise(_ index: AircraftIndex) {
+        for text in ["Skylark 2", "BH-900 jet", "Aeromarin", "blu", "800", "Boeng 737-800"] {
+            for result in (try? index.search(text, limit: 5)) ?? [] { _ = result.title }
+        }
+        for row in [0, 1, index.modelCount - 1] {
+            if let model = index.model(at: row) { _ = (model.info, model.designator?.type.info, model.manufacturerRecord.models.count) }
+        }
+        for row in [0, index.typeCount - 1] { _ = index.type(at: row).map { ($0.info, $0.models.count) } }
+        _ = index.manufacturers(prefix: "", limit: 5).map(\.name)
+        _ = index.engine(code: "30302")?.info
+        _ = index.match(designator: "BH90", manufacturer: "Blueheron", model: "BH-900 Jet")
+    }
+
     /// Every birds query, on whatever the bundle holds.
     public static func exercise(_ birds: BirdsBundle) {
         for record in birds.allSpecies.prefix(20) { _ = record.info }

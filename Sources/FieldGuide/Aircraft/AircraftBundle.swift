@@ -10,7 +10,7 @@ import Foundation
 ///     print(aircraft.nNumber, aircraft.model?.manufacturer ?? "?")   // N90 BOMBARDIER INC
 /// }
 /// ```
-public final class AircraftBundle: Sendable {
+public final class AircraftBundle: FieldGuideBundle {
     package typealias S = AircraftSchema
 
     public let path: String
@@ -67,22 +67,7 @@ public final class AircraftBundle: Sendable {
         }
     }
 
-    /// Checks every section's CRC-32: for a bundle opened with `.headerOnly` at launch, later,
-    /// off the main thread.
-    ///
-    /// ```swift
-    /// let bundle = try AircraftBundle(path: url.path, verification: .headerOnly)  // fast start
-    /// Task.detached { try bundle.verify() }                                       // full check later
-    /// ```
-    public func verify() throws(FieldGuideError) {
-        do { try file.verify() } catch { throw FieldGuideError(error) }
-    }
-
-    /// The section table, as stored.
-    public var sections: [SectionInfo] { file.sections }
-
-    /// Format version of the file (`major.minor`).
-    public var formatVersion: String { "\(file.majorVersion).\(file.minorVersion)" }
+    public var artifact: ArtifactFile { file }
 
     public var modelCount: Int { models.count }
     public var registrationCount: Int { registrations.count }

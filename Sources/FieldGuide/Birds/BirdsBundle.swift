@@ -9,7 +9,7 @@ import Foundation
 /// birds.species(inRegion: "Urban", month: 1).present.map(\.commonName)   // ["Asian Koel", "Black Drongo", …]
 /// birds.species(named: "haussperling").first?.commonName                 // "House Sparrow"
 /// ```
-public final class BirdsBundle: Sendable {
+public final class BirdsBundle: FieldGuideBundle {
     package typealias S = BirdsSchema
 
     public let path: String
@@ -89,21 +89,7 @@ public final class BirdsBundle: Sendable {
         }
     }
 
-    /// Checks every section's CRC-32: for a bundle opened with `.headerOnly` at launch, later,
-    /// off the main thread.
-    ///
-    /// ```swift
-    /// let birds = try BirdsBundle(path: url.path, verification: .headerOnly)  // fast start
-    /// Task.detached { try birds.verify() }                                    // full check later
-    /// ```
-    public func verify() throws(FieldGuideError) {
-        do { try file.verify() } catch { throw FieldGuideError(error) }
-    }
-
-    /// The section table, as stored.
-    public var sections: [SectionInfo] { file.sections }
-    /// Format version of the file (`major.minor`).
-    public var formatVersion: String { "\(file.majorVersion).\(file.minorVersion)" }
+    public var artifact: ArtifactFile { file }
     public var speciesCount: Int { speciesRows.count }
     public var hotspotCount: Int { hotspots.count }
 

@@ -171,6 +171,9 @@ public struct SeedValidator: Sendable {
                 sinks.append(sink)
                 continue
             }
+            // An aircraft reference table found beside the seeds (input/aircraft/icao-types.json):
+            // not a seed file, skipped without a word, as a CSV that is not a taxonomy is.
+            if !source.explicit && Self.isStringArrayTable(document.root) { continue }
             documents[index] = document
             let sink = FindingSink(file: source.path, document: document)
             var file = SeedFile(path: source.path, kind: .unknown, content: .none, findings: [], sha256: digest, bytes: data.count)
@@ -259,6 +262,13 @@ public struct SeedValidator: Sendable {
         var path: String
         /// Named on the command line (not found by searching a directory).
         var explicit: Bool
+    }
+
+    /// An object whose values are all arrays of strings (`{"B738": ["BOEING 737-800", "L2J", "M"]}`):
+    /// the ICAO type and Mode S tables' shape, which no seed file has.
+    static func isStringArrayTable(_ root: JSONValue) -> Bool {
+        guard let members = root.members, !members.isEmpty else { return false }
+        return members.allSatisfy { $0.value.array?.allSatisfy { $0.string != nil } ?? false }
     }
 
     /// Files named, and `*.json`/`*.csv` files under directories named (sorted, hidden ones skipped).

@@ -37,3 +37,60 @@ public enum CaptureExport {
         }
     }
 }
+
+extension CaptureExport {
+    /// What the image recognizer wrote for one capture: the subject of a capture match.
+    public struct Subject: Sendable, Hashable {
+        public var line: Int
+        public var icao: String
+        public var manufacturer: String
+        public var model: String
+        public var registration: String
+    }
+
+    /// The captures a file holds, at most this many (a documented bound, checked as rows are read).
+    public static let maximumSubjects = 1_000_000
+
+    /// The ICAO type, manufacturer, model and registration of every capture in a capture export,
+    /// one per data row (rows whose position or time would be rejected as observations
+    /// included: matching needs only these fields). The header must name `icao`, `manufacturer`
+    /// and `model`; another file is refused at line 1, naming what it found.
+    ///
+    /// ```swift
+    /// let captures = try CaptureExport.subjects(path: "AirplaneID-TestData.csv")
+    /// captures[0].icao    // "C172"
+    /// ```
+    public static func subjects(path: String, displayName: String? = nil) throws(LocatedError) -> [Subject] {
+        let file = displayName ?? path
+        let needed = ["icao", "manufacturer", "model"]
+        var columns: HeaderMap?
+        var subjects: [Subject] = []
+        do {
+            try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: file) { record in
+                try HeaderMap.checkUTF8(record, file: file, names: columns?.names)
+                guard let map = columns else {
+                    let map = HeaderMap(record)
+                    guard map.has(needed) else {
+                        throw LocatedError(.unrecognized, file: file, line: record.line, column: 1,
+                                           expected: "an aircraft capture header (\(needed.joined(separator: ", ")), …)",
+                                           found: record.fields.prefix(6).joined(separator: ","), message: "not a capture export")
+                    }
+                    columns = map
+                    return
+                }
+                if record.count == 1, record[0].isEmpty { return }   // a blank line
+                guard subjects.count < maximumSubjects else {
+                    throw LocatedError(.tooLarge, file: file, line: record.line, message: "more than \(formatCount(maximumSubjects)) captures")
+                }
+                subjects.append(Subject(line: record.line, icao: map.value(record, "icao"), manufacturer: map.value(record, "manufacturer"),
+                                        model: map.value(record, "model"), registration: map.value(record, "registration")))
+            }
+        } catch let error as LocatedError {
+            throw error
+        } catch {
+            throw LocatedError(file, failed: error)
+        }
+        guard columns != nil else { throw LocatedError(.empty, file: file, line: 1, column: 1, message: "empty file: expected a CSV header") }
+        return subjects
+    }
+}

@@ -1,5 +1,6 @@
 import FieldGuide
 import FieldGuideDiagnostics
+import FieldGuideFAA
 import FieldGuideCore
 import FieldGuideCSV
 import Foundation

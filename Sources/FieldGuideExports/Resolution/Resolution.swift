@@ -1,4 +1,5 @@
 import FieldGuide
+import FieldGuideFAA
 
 /// How far a subject resolved.
 public enum ResolutionStatus: String, Sendable, Hashable, Codable, CaseIterable, Comparable {

@@ -2,6 +2,7 @@ import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
 import FieldGuideWorkers
+import Foundation
 
 /// Reads ACFTREF, ENGINE and MASTER, normalizes and validates every row, joins MASTER to the
 /// two reference files, and writes the normalized hand-off plus a rejects report.
@@ -57,6 +58,14 @@ public struct FAAIngest: Sendable {
                 return reference!
             }
 
+            // Reference data alone (no MASTER): no registrations.csv, and none left from an earlier run.
+            if sources.master.isEmpty {
+                let reference = try awaitReference()
+                try checkRejectShares(log.sources)
+                let report = try commit(reference.outputs, log: log, to: outputDirectory)
+                try Self.removeStale(outputDirectory + "/" + NormalizedFAA.registrationsFile)
+                return report
+            }
             let registrations = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAA.registrationsFile, header: NormalizedFAA.registrationHeader)
             var merge = MasterMerge(files: sources.master.map(\.name))
             for (index, source) in sources.master.enumerated() {
@@ -84,6 +93,12 @@ public struct FAAIngest: Sendable {
             // A failed write of an output propagates as it is; an input error is reported too.
             try fail(error, log: log, outputDirectory: outputDirectory)
         }
+    }
+
+    /// Removes a file an earlier run left that this run's report does not list.
+    private static func removeStale(_ path: String) throws(LocatedError) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do { try FileManager.default.removeItem(atPath: path) } catch { throw LocatedError(path, failed: error, .unwritable, doing: "cannot remove the stale file") }
     }
 
     /// What a run found so far: what a failed run reports too.

@@ -64,16 +64,18 @@ public struct FAASourceFile: Sendable, Hashable {
 public struct FAASources: Sendable {
     public var aircraftReference: FAASourceFile
     public var engine: FAASourceFile
-    /// `MASTER.txt`, or its parts `MASTER-1.txt`, `MASTER-2.txt` … in part order.
+    /// `MASTER.txt`, or its parts `MASTER-1.txt`, `MASTER-2.txt` … in part order; empty for a
+    /// download located with `requireMaster: false` that has none (reference data only).
     public var master: [FAASourceFile]
 
     /// Finds the files under `path`: a directory, a `.zip`, or a directory holding one `.zip` and
-    /// no ACFTREF.txt. File names match case-insensitively.
+    /// no ACFTREF.txt. File names match case-insensitively. Without `requireMaster`, a download
+    /// with no MASTER is the reference data alone (what the manufacturer index is built from).
     ///
     /// ```swift
     /// let sources = try FAASources.locate("downloads/ReleasableAircraft.zip")
     /// ```
-    public static func locate(_ path: String) throws(LocatedError) -> FAASources {
+    public static func locate(_ path: String, requireMaster: Bool = true) throws(LocatedError) -> FAASources {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LocatedError(.missingFile, file: path, message: "no such file or directory")
@@ -84,7 +86,7 @@ public struct FAASources: Sendable {
             // A directory holding only the download (`faa/ReleasableAircraft.zip`) reads as the archive.
             let archives = names.filter { $0.lowercased().hasSuffix(".zip") }
             if archives.count == 1, !names.contains(where: { $0.uppercased() == "ACFTREF.TXT" }) {
-                return try locate((path as NSString).appendingPathComponent(archives[0]))
+                return try locate((path as NSString).appendingPathComponent(archives[0]), requireMaster: requireMaster)
             }
             for name in names.sorted() {
                 candidates.append((name, .file(path: (path as NSString).appendingPathComponent(name))))
@@ -123,7 +125,7 @@ public struct FAASources: Sendable {
             }
             master = parts.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        guard !master.isEmpty else {
+        guard !master.isEmpty || !requireMaster else {
             throw LocatedError(.missingFile, file: path, message: "expected MASTER.txt or its parts MASTER-1.txt…, found none")
         }
         return FAASources(aircraftReference: reference, engine: engine, master: master)

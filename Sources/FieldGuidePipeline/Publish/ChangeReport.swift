@@ -202,7 +202,7 @@ extension ChangeReport {
 }
 
 extension ChangeReport {
-    /// The report between two artifacts of the same kind (aircraft or birds), chosen by their header.
+    /// The report between two artifacts of the same kind (aircraft, manufacturer index or birds), chosen by their header.
     ///
     /// ```swift
     /// let report = try ChangeReport.between(old: "output/previous/birds.fgb", new: "output/current/birds.fgb")
@@ -221,12 +221,16 @@ extension ChangeReport {
         switch oldKind {
         case AircraftSchema.kind: return aircraft(old: try AircraftBundle(path: old), new: try AircraftBundle(path: new))
         case BirdsSchema.kind: return birds(old: try BirdsBundle(path: old), new: try BirdsBundle(path: new))
-        default: throw FieldGuideError(.wrongKind(path: new, expected: "an aircraft or birds artifact", found: "\(newKind)"))
+        case AircraftIndexSchema.kind: return index(old: try AircraftIndex(path: old), new: try AircraftIndex(path: new))
+        default: throw FieldGuideError(.wrongKind(path: new, expected: "an aircraft, manufacturer index or birds artifact", found: "\(newKind)"))
         }
     }
 
-    /// Several reports as one (the sections in order).
+    /// Several reports as one (the sections in order; a section equal to an earlier one, such
+    /// as the ACFTREF models both aircraft artifacts hold, once).
     public static func combined(_ reports: [ChangeReport]) -> ChangeReport {
-        ChangeReport(sections: reports.flatMap(\.sections))
+        var sections: [Section] = []
+        for section in reports.flatMap(\.sections) where !sections.contains(section) { sections.append(section) }
+        return ChangeReport(sections: sections)
     }
 }

@@ -20,11 +20,13 @@ public enum Guards {
         return name
     }
 
-    /// Rows summed per source stem over every artifact of a manifest.
+    /// Rows summed per source stem over every artifact of a manifest; a file two artifacts
+    /// were built from (ACFTREF for the registry and the manufacturer index) counts once.
     static func rowsByStem(_ manifest: Manifest) -> [String: Manifest.Rows] {
         var out: [String: Manifest.Rows] = [:]
+        var seen = Set<String>()
         for artifact in manifest.artifacts {
-            for source in artifact.sources {
+            for source in artifact.sources where seen.insert(source.file + "\u{0}" + source.sha256).inserted {
                 var rows = out[stem(source.file)] ?? Manifest.Rows()
                 rows.read += source.rows.read
                 rows.kept += source.rows.kept

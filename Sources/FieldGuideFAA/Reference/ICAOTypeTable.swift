@@ -1,8 +1,10 @@
-import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
 /// ICAO aircraft type designators: designator → name, description and wake class.
+///
+/// Read by `ingest-exports --icao-types` (resolving captures) and `emit-aircraft-index
+/// --icao-types` (the manufacturer index's type table).
 ///
 /// Reads the Mictronics form, `{"B738": ["BOEING 737-800", "L2J", "M"], …}`. The description
 /// code is aircraft class (L land, S sea, A amphibian, H helicopter, G gyrocopter, T tilt-rotor),
@@ -31,29 +33,28 @@ public struct ICAOTypeTable: Sendable {
     private let entries: [String: Entry]
     public var count: Int { entries.count }
 
+    /// Every entry, by designator.
+    public var all: [Entry] { entries.values.sorted { $0.designator < $1.designator } }
+
     public init(entries: [Entry]) {
         self.entries = Dictionary(entries.map { ($0.designator.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Reads the table at `path` (streamed: a file of another shape is refused at its first
+    /// entry, `file:line:column`, naming what it holds). At most `ModeSTypeTable.maximumFileSize` bytes.
     public init(path: String) throws(LocatedError) {
-        let raw: [String: [String]]
-        do { raw = try JSON.decode([String: [String]].self, fromFileAt: path, as: "the ICAO type table") } catch {
-            // The file is there (a missing one is an I/O error); its content is not the table.
-            guard !error.kind.isUsageOrIO else { throw error }
-            var refused = error.reclassified(as: .malformed)
-            refused.expected = #"{"B738": [name, description, wake class]}"#
-            throw refused
-        }
+        let data = try ModeSTypeTable.contents(of: path, what: "an ICAO type table")
         var list: [Entry] = []
-        for designator in raw.keys.sorted() {
-            let fields = raw[designator]!
-            if let problem = Self.problem(designator, fields) {
-                // Another table (the Mode S one) is the wrong kind of file; anything else is not a table this reader knows.
-                throw Self.looksLikeModeS(raw)
-                    ? LocatedError(.wrongKind, file: path, message: "expected ICAO type designators, found a Mode S address table (\(designator) → \(fields)); pass it as the Mode S table, not --icao-types")
-                    : LocatedError(.unrecognized, file: path, message: "expected ICAO type designators {\"B738\": [name, description, wake class]}, found \(designator) → \(fields): \(problem)")
+        try ModeSTypeTable.withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(LocatedError) in
+            try StringTableJSON.read(bytes, file: path, what: "ICAO type designators") { (designator, fields, line, column) throws(LocatedError) in
+                if let problem = Self.problem(designator, fields) {
+                    // Another table (the Mode S one) is the wrong kind of file; anything else is not a table this reader knows.
+                    throw Self.looksLikeModeS(designator, fields)
+                        ? LocatedError(.wrongKind, file: path, line: line, column: column, message: "expected ICAO type designators, found a Mode S address table (\(designator) → \(fields)); pass it as the Mode S table, not --icao-types")
+                        : LocatedError(.unrecognized, file: path, line: line, column: column, message: "expected ICAO type designators {\"B738\": [name, description, wake class]}, found \(designator) → \(fields): \(problem)")
+                }
+                list.append(Entry(designator: designator, name: fields[0], description: fields[1], wakeClass: fields[2]))
             }
-            list.append(Entry(designator: designator, name: fields[0], description: fields[1], wakeClass: fields[2]))
         }
         guard !list.isEmpty else { throw LocatedError(.empty, file: path, message: "expected ICAO type designators, found an empty table") }
         self.init(entries: list)
@@ -62,7 +63,7 @@ public struct ICAOTypeTable: Sendable {
     /// Why an entry is not a type designator's, or nil: a designator is 2–4 letters and digits,
     /// a description three characters (class, engine count, engine type: `L2J`, `H1T`, `B0-`),
     /// a wake class L, M, H, J, L/M or `-`.
-    static func problem(_ designator: String, _ fields: [String]) -> String? {
+    package static func problem(_ designator: String, _ fields: [String]) -> String? {
         guard fields.count == 3 else { return "\(fields.count) values, not 3" }
         guard (2...4).contains(designator.count), designator.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
             return "a designator is 2–4 capital letters and digits"
@@ -74,14 +75,13 @@ public struct ICAOTypeTable: Sendable {
         return nil
     }
 
-    /// Most keys are 24-bit hex addresses: the Mode S registrations table.
-    static func looksLikeModeS(_ raw: [String: [String]]) -> Bool {
-        let hex = raw.keys.prefix(100).filter { $0.count == 6 && $0.allSatisfy(\.isHexDigit) }.count
-        return hex * 2 > min(raw.count, 100)
+    /// A key of six hex digits with a registration, a designator and flags: the Mode S table.
+    package static func looksLikeModeS(_ key: String, _ fields: [String]) -> Bool {
+        ModeSTypeTable.address(key) != nil && (3...4).contains(fields.count)
     }
 
     /// The entry for a designator, case-insensitive.
     public subscript(designator: String) -> Entry? {
-        entries[designator.trimmedASCII.uppercased()]
+        entries[designator.trimmingSpaces().uppercased()]
     }
 }

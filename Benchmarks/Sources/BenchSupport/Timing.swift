@@ -2,17 +2,26 @@ import Foundation
 
 /// A monotonic nanosecond timer: `clock_gettime(CLOCK_MONOTONIC)`, which on Linux reads the
 /// vDSO clock without a system call, so reading it costs a few tens of nanoseconds.
-enum Timer {
+public enum Timer {
     /// Nanoseconds since an arbitrary start.
     @inline(__always)
-    static func now() -> UInt64 {
+    public static func now() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
+    /// Nanoseconds of CPU time this thread has used: unlike `now()`, blind to the time the
+    /// thread waits while other processes run (a shared machine's noise).
+    @inline(__always)
+    public static func threadCPU() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
     /// The clock's resolution in nanoseconds.
-    static var resolution: Int {
+    public static var resolution: Int {
         var ts = timespec()
         clock_getres(CLOCK_MONOTONIC, &ts)
         return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
@@ -20,7 +29,7 @@ enum Timer {
 
     /// What two back-to-back readings measure with nothing between them: the median over many
     /// pairs, subtracted from every timed call.
-    static func overhead() -> Double {
+    public static func overhead() -> Double {
         var samples: [Double] = []
         samples.reserveCapacity(20_000)
         for _ in 0..<20_000 {
@@ -33,12 +42,12 @@ enum Timer {
 }
 
 /// Median, 99th percentile and mean of a set of per-operation times in nanoseconds.
-struct Summary {
-    let median: Double
-    let p99: Double
-    let mean: Double
+public struct Summary {
+    public let median: Double
+    public let p99: Double
+    public let mean: Double
 
-    init(_ samples: [Double]) {
+    public init(_ samples: [Double]) {
         precondition(!samples.isEmpty, "no samples")
         let sorted = samples.sorted()
         median = Self.percentile(sorted, 0.50)
@@ -54,19 +63,25 @@ struct Summary {
 }
 
 /// Times an operation over a list of inputs, one call (or one batch of calls) at a time.
-struct LatencyProbe {
+public struct LatencyProbe {
     /// Calls per timed batch: 1 times each call on its own.
-    let batch: Int
+    public let batch: Int
     /// Subtracted from each batch: the cost of reading the clock twice.
-    let timerOverhead: Double
+    public let timerOverhead: Double
     /// Calls made, untimed, before timing starts (caches, branch predictors, page faults).
-    let warmUp: Int
+    public let warmUp: Int
+
+    public init(batch: Int, timerOverhead: Double, warmUp: Int) {
+        self.batch = batch
+        self.timerOverhead = timerOverhead
+        self.warmUp = warmUp
+    }
 
     /// The per-call time of `operation` over `inputs`, and how many calls found something.
     ///
     /// `operation` returns a small number derived from its result (1 for "found", a count …),
     /// which is summed and returned so the optimizer cannot drop the call.
-    func measure<Input>(_ inputs: [Input], _ operation: (Input) -> Int) -> (summary: Summary, total: Int) {
+    public func measure<Input>(_ inputs: [Input], _ operation: (Input) -> Int) -> (summary: Summary, total: Int) {
         var total = 0
         for input in inputs.prefix(warmUp) { total &+= operation(input) }
         total = 0
@@ -86,7 +101,7 @@ struct LatencyProbe {
 }
 
 /// `412 ns`, `1.37 µs`, `0.84 ms`, `2.10 s`.
-func duration(nanoseconds ns: Double) -> String {
+public func duration(nanoseconds ns: Double) -> String {
     switch ns {
     case ..<1_000: return String(format: "%.0f ns", ns)
     case ..<1_000_000: return String(format: "%.2f µs", ns / 1e3)

@@ -1,0 +1,70 @@
+import FieldGuideArtifact
+import FieldGuideArtifactWriter
+
+/// The search dictionary of the manufacturer index: every atom of every type name, model name
+/// and manufacturer name (`SearchText`), each with the entities holding it.
+///
+/// Entities must be added in ascending order (types by row, then models, then manufacturers),
+/// so every list comes out ascending; a list is written as LEB128 deltas.
+///
+/// ```swift
+/// var search = SearchIndexBuilder()
+/// search.add("BOEING 737-800", .init(kind: .type, row: 0))
+/// search.addSections(to: &artifact)
+/// ```
+struct SearchIndexBuilder {
+    typealias S = AircraftIndexSchema
+    private var lists: [[UInt8]: [UInt32]] = [:]
+    private var last: UInt32?
+
+    mutating func add(_ text: String, _ entity: S.SearchEntity) {
+        add(atoms: SearchText.indexAtoms(text), entity)
+    }
+
+    mutating func add(_ stored: UnsafeRawBufferPointer, _ entity: S.SearchEntity) {
+        add(atoms: SearchText.indexAtoms(stored), entity)
+    }
+
+    private mutating func add(atoms: [[UInt8]], _ entity: S.SearchEntity) {
+        precondition(last.map { $0 < entity.rawValue } ?? true, "search entities are added in ascending order")
+        precondition(entity.row < S.SearchEntity.rowLimit, "a search entity row past 2^30")
+        last = entity.rawValue
+        for atom in atoms { lists[atom, default: []].append(entity.rawValue) }
+    }
+
+    /// Adds the dictionary, its postings table, the reversed order and the postings; returns
+    /// how many atoms and postings there are.
+    mutating func addSections(to artifact: inout ArtifactBuilder) -> (atoms: Int, postings: Int) {
+        let atoms = lists.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        var postings: [UInt8] = []
+        var table = RowTableBuilder<S.AtomColumn>()
+        var total = 0
+        for atom in atoms {
+            let list = lists[atom]!
+            let row = table.appendRow()
+            table[row, .start] = UInt32(postings.count)
+            table[row, .count] = UInt32(list.count)
+            var previous: UInt32 = 0
+            for entity in list {
+                var delta = entity - previous
+                previous = entity
+                while delta >= 0x80 {
+                    postings.append(UInt8(delta & 0x7F) | 0x80)
+                    delta >>= 7
+                }
+                postings.append(UInt8(delta))
+            }
+            total += list.count
+        }
+        precondition(postings.count < Int(UInt32.max), "postings past 4 GiB")
+        let reversed = atoms.indices.sorted { atoms[$0].reversed().lexicographicallyPrecedes(atoms[$1].reversed()) }
+        let text = TextColumn.serialize(atoms)
+        artifact.addSection(S.Section.searchAtoms, rows: text.rows, bytes: text.bytes)
+        artifact.addSection(S.Section.searchAtomPostings, rows: table.count, bytes: table.serialize())
+        let reverse = AircraftIndexBuilder.u32Table(reversed)
+        artifact.addSection(S.Section.searchAtomsReversed, rows: reverse.count, bytes: reverse.serialize())
+        artifact.addSection(S.Section.searchPostings, rows: total, bytes: postings)
+        lists = [:]
+        return (atoms.count, total)
+    }
+}
