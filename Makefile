@@ -7,6 +7,9 @@ SOURCES    ?= input/faa
 OUT        ?= output
 BENCH_DATA ?= bench-data
 ROUNDS     ?= 9
+# Owners the aircraft artifact withholds: none (the complete registry) or individuals (names
+# and street addresses of registrant type 1 left out: a bundle shipped to the public).
+REDACT     ?= none
 ICAO_TYPES ?=
 MODES      ?=
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
@@ -64,15 +67,15 @@ build: deps
 ## atomically (OUT/current → OUT/builds/RUN, previous kept); stages with unchanged inputs are skipped.
 NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
 nightly: build
-	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --output "$(OUT)")
+	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" --output "$(OUT)")
 
-## faa: from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [ICAO_TYPES=file] [MODES=file]: the
+## faa: from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [ICAO_TYPES=file] [MODES=file] [REDACT=individuals]: the
 ## manufacturer index (aircraft-index.fgb) always, the registry (aircraft.fgb) when the download has MASTER.
 faa: build
 	@$(call stage,$(BIN)/ingest-faa "$(SOURCES)" --output "$(OUT)/stage/faa" --master-optional)
 	@$(call stage,$(BIN)/emit-aircraft-index "$(OUT)/stage/faa" --output "$(OUT)" \
 	  $(if $(ICAO_TYPES),--icao-types "$(ICAO_TYPES)") $(if $(MODES),--modes "$(MODES)"))
-	@if [ -f "$(OUT)/stage/faa/registrations.csv" ]; then $(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)"); \
+	@if [ -f "$(OUT)/stage/faa/registrations.csv" ]; then $(call stage,$(BIN)/emit-aircraft "$(OUT)/stage/faa" --output "$(OUT)" --redact "$(REDACT)"); \
 	else echo "make faa: no MASTER in $(SOURCES): the manufacturer index only"; fi
 
 test: deps spark-deps-optional

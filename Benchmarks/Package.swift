@@ -6,7 +6,7 @@
 // parent's executables.
 //
 //   generate-faa-data   full-size synthetic FAA releasable files (ACFTREF, ENGINE, MASTER)
-//   fieldguide-bench    open and lookup latency of an aircraft artifact
+//   fieldguide-bench    open, lookup and registry search latency of an aircraft artifact
 //   index-bench         the manufacturer index: gzip size against its sources, open, search and match latency
 //   birds-bench         validating an 11,000-species bird database with hotspots (FieldGuideBirds)
 //   birds-artifact-bench  a generated 11,000-species birds artifact: size, open, identify, region/month lookups

@@ -3,8 +3,26 @@ import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
+/// A stable LSD radix sort on 64-bit keys, a byte per pass, skipping the passes in which every
+/// key has the same byte (small keys cost only the passes their bytes need).
+///
+/// ```swift
+/// var keys: [UInt64] = [3, 1, 2], rows: [UInt32] = [0, 1, 2]
+/// RadixSort.sort(keys: &keys, values: &rows)    // keys [1, 2, 3], rows [1, 2, 0]
+/// ```
 public enum RadixSort {
+    /// Sorts `keys`, moving `values[i]` with `keys[i]`.
     public static func sort(keys: inout [UInt64], values: inout [UInt32]) {
+        sortCarrying(keys: &keys, values: &values)
+    }
+
+    /// Sorts `keys` alone (for keys that carry their value in their low bits).
+    public static func sort(keys: inout [UInt64]) {
+        var none = [Void](repeating: (), count: keys.count)
+        sortCarrying(keys: &keys, values: &none)
+    }
+
+    private static func sortCarrying<Value>(keys: inout [UInt64], values: inout [Value]) {
         let n = keys.count
         guard n > 1 else { return }
         var counts = [Int](repeating: 0, count: 8 * 256)
@@ -16,7 +34,7 @@ public enum RadixSort {
             }
         }
         var otherKeys = [UInt64](repeating: 0, count: n)
-        var otherValues = [UInt32](repeating: 0, count: n)
+        var otherValues = values
         for pass in 0..<8 {
             let base = pass * 256
             if counts[base..<base + 256].contains(n) { continue }  // one byte value: nothing moves

@@ -37,6 +37,12 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
         set { values[row * width + column.rawValue] = newValue }
     }
 
+    /// Column `column` of every row, in row order (one call instead of a subscript per row).
+    public func values(of column: Column) -> [UInt32] {
+        let width = self.width, offset = column.rawValue
+        return values.withUnsafeBufferPointer { v in (0..<count).map { v[$0 * width + offset] } }
+    }
+
     /// A row with every column absent, to fill in and `append` (for small tables).
     public func newRow() -> Row { Row(values: absent) }
 

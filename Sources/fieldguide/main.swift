@@ -10,7 +10,7 @@ struct FieldGuideCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fieldguide",
         abstract: "Query FieldGuide artifacts.",
-        subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self,
+        subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self, Registrations.self,
                       Sighting.self, Codes.self, Search.self, TypeDesignatorCommand.self, Match.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self, Diff.self])
 }
 
@@ -95,8 +95,9 @@ func describe(_ r: RegistrationInfo) -> String {
         ("Status", describe(r.status)),
         ("Mode S", r.modeSHex ?? USModeS.address(nNumber: r.nNumber).map { "\($0) (computed from the N-number)" }),
         ("Registrant", describe(r.registrantType)),
-        ("Owner", r.name), ("Other names", r.otherNames.joined(separator: "; ")),
-        ("Address", [r.street, r.street2].filter { !$0.isEmpty }.joined(separator: ", ")),
+        ("Owner", r.ownerWithheld ? "withheld (\(r.registrantType?.name ?? "individual") registrant; this bundle leaves out their names and street)" : r.name),
+        ("Other names", r.otherNames.joined(separator: "; ")),
+        ("Address", r.ownerWithheld ? "withheld" : [r.street, r.street2].filter { !$0.isEmpty }.joined(separator: ", ")),
         ("City", [r.city, r.state, r.zip].filter { !$0.isEmpty }.joined(separator: " ")), ("Country", r.country),
         ("Region", describe(r.region)), ("Certificate issued", r.certificateIssueDate?.description),
         ("Airworthiness date", r.airworthinessDate?.description), ("Expires", r.expirationDate?.description),
@@ -196,26 +197,6 @@ extension FieldGuideCommand {
             try options.emit(e) {
                 lines([("Code", e.code), ("Manufacturer", e.manufacturer), ("Model", e.model), ("Engine type", describe(e.engineType)),
                        ("Horsepower", e.horsepower.map(String.init)), ("Thrust", e.thrustPounds.map { "\($0) lbs" })])
-            }
-        }
-    }
-
-    struct Enrich: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The aircraft app's enrichment fields for a registration.")
-        @Argument var registration: String
-        @OptionGroup var options: AircraftOptions
-        func run() throws {
-            let e = try options.find("registration \(registration)") { $0.enrichment(registration: registration) }
-            try options.emit(e) {
-                lines([("Registration", e.registration), ("Serial number", e.serialNumber), ("Manufacturer", e.manufacturer),
-                       ("Model", e.model), ("Engine type", e.engineType), ("Weight class", e.weightClass),
-                       ("Classification", e.airworthinessClassification), ("Aircraft type", e.aircraftType),
-                       ("Year", e.yearManufactured.map(String.init)), ("Engines", e.engineCount.map(String.init)),
-                       ("Seats", e.seatCount.map(String.init)), ("Country", e.country), ("Owner type", e.ownerType),
-                       ("Airworthiness date", e.airworthinessDate?.description), ("Certificate issued", e.certificateIssueDate?.description),
-                       ("Certificate expires", e.certificateExpirationDate?.description), ("Registered owner", e.registeredOwner),
-                       ("Address", e.addressLine1), ("Address 2", e.addressLine2), ("City", e.city), ("State", e.state), ("Zip", e.zip),
-                       ("Mode S", e.modeSHex)])
             }
         }
     }

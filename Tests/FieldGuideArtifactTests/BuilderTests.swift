@@ -71,6 +71,33 @@ struct BuilderTests {
         #expect(moved == [2, 0, 3, 1])
     }
 
+    @Test("radix sort: keys alone, and keys with values, agree with a stable comparison sort")
+    func radixSort() {
+        var rng = SystemRandomNumberGenerator()
+        // Keys that differ in a few bytes only (passes skipped) and keys that differ everywhere.
+        for mask in [UInt64(0x0000_00FF_0000_FF00), .max] {
+            let keys = (0..<5_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &rng) & mask }
+            var sorted = keys
+            RadixSort.sort(keys: &sorted)
+            #expect(sorted == keys.sorted())
+            var carried = keys, values = (0..<UInt32(keys.count)).map { $0 }
+            RadixSort.sort(keys: &carried, values: &values)
+            let expected = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map(UInt32.init)
+            #expect(carried == keys.sorted() && values == expected)
+        }
+    }
+
+    @Test("a row table's column, read whole, is the column row by row")
+    func columnValues() {
+        var table = RowTableBuilder<AircraftSchema.ModelNameColumn>()
+        for row in 0..<3 {
+            _ = table.appendRow()
+            table[row, .name] = UInt32(10 + row)
+        }
+        #expect(table.values(of: .name) == [10, 11, 12])
+        #expect(table.values(of: .modelRow) == Array(repeating: UInt32.max, count: 3))
+    }
+
     @Test("streamed writing gives the same bytes and section table as in-memory serialization")
     func streamedWrite() throws {
         var builder = ArtifactBuilder(kind: FourCC("TEST"))

@@ -4,8 +4,9 @@ import TestSupport
 
 /// The README's command examples are what the commands print: every `$ fieldguide …` line in a
 /// fenced block runs against artifacts built the way the README says (the aircraft artifact
-/// from `input/faa`, the manufacturer index from the real FAA samples and ICAO tables in
-/// `../shared`, the birds artifact from the real bird data there), and its output
+/// from `input/faa`, complete and redacted in `output/public`, the manufacturer index from the
+/// real FAA samples and ICAO tables in `../shared`, the birds artifact from the real bird data
+/// there; `input/` is there too), and its output
 /// must match the lines shown under it. A line `...` stands for any number of lines.
 ///
 /// `make readme-examples` (this test with `README_UPDATE=1`) writes the current outputs into
@@ -76,16 +77,19 @@ struct ReadmeExamplesTests {
         guard let birds = TestPaths.shared("birds") else { return false }
         let output = directory.appendingPathComponent("output").path
         let stage = directory.appendingPathComponent("stage").path
-        // The manufacturer index from the real samples, as `make faa` builds it (README: Manufacturer index).
+        // The complete and the redacted aircraft artifact; the manufacturer index from the real samples, as `make faa` builds it (README: Manufacturer index).
         guard let faa = try FAAFixtures.sharedDirectory(), let types = TestPaths.shared("aircraft/icao-types.json"),
               let modes = TestPaths.shared("aircraft/modes-registrations.json") else { return false }
         for (tool, arguments) in [("ingest-faa", ["input/faa", "--output", stage + "/faa"]),
                                   ("emit-aircraft", [stage + "/faa", "--output", output]),
+                                  ("emit-aircraft", [stage + "/faa", "--output", output + "/public", "--redact", "individuals"]),
                                   ("ingest-faa", [faa, "--output", stage + "/faa-real", "--master-optional"]),
                                   ("emit-aircraft-index", [stage + "/faa-real", "--output", output, "--icao-types", types.path, "--modes", modes.path])] {
             let run = try TestPaths.run(tool, arguments)
             guard run.status == 0 else { Issue.record("\(tool): \(run.stderr)"); return false }
         }
+        // Examples that read a file of the project (`enrich --from input/…`) find it.
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("input"), withDestinationURL: TestPaths.input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["pipelines/birds", birds.path, output]

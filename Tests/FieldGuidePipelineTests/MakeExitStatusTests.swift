@@ -1,3 +1,4 @@
+import FieldGuide
 import Foundation
 import Testing
 import TestSupport
@@ -72,5 +73,19 @@ struct MakeExitStatusTests {
         let birds = try Self.make(["birds", "SOURCES=\(out.path)/nonexistent", "OUT=\(out.path)/build"])
         #expect(birds.status == 2 && birds.output.contains("nonexistent: no such directory"), "\(birds.output)")
         #expect(!birds.output.contains("find:"))
+    }
+
+    @Test("make faa REDACT=individuals: a redacted artifact; an unknown REDACT is a usage error, exit 2")
+    func faaRedacted() throws {
+        let out = try TestPaths.temporaryDirectory("make-faa-redact")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let redacted = try Self.make(["faa", "SOURCES=input/faa", "OUT=\(out.path)", "REDACT=individuals"])
+        #expect(redacted.status == 0 && redacted.output.contains("withheld the owner name and street of 8 registrations"), "\(redacted.output)")
+        #expect(try AircraftBundle(path: out.path + "/aircraft.fgb").ownerRedaction == .individuals)
+        let complete = try Self.make(["faa", "SOURCES=input/faa", "OUT=\(out.path)"])
+        #expect(complete.status == 0 && !complete.output.contains("withheld"), "\(complete.output)")
+        #expect(try AircraftBundle(path: out.path + "/aircraft.fgb").ownerRedaction == .none)
+        let wrong = try Self.make(["faa", "SOURCES=input/faa", "OUT=\(out.path)", "REDACT=all"])
+        #expect(wrong.status == 2 && wrong.output.contains("--redact: expected one of none, individuals, found all"), "\(wrong.output)")
     }
 }

@@ -113,6 +113,23 @@ struct NightlyEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
     }
 
+    @Test("--set REDACT=individuals publishes a redacted aircraft artifact; back to the default, only emit-aircraft and what it feeds rerun")
+    func redacted() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        let redacted = try h.run(["--set", "REDACT=individuals"])
+        #expect(redacted.status == 0 && redacted.summary?.status == .published, "\(redacted.log)")
+        #expect(try AircraftBundle(path: h.output + "/aircraft.fgb").ownerRedaction == .individuals)
+        #expect(try AircraftBundle(path: h.output + "/aircraft.fgb").aircraft(registration: "N100A")?.ownerWithheld == true)
+        let complete = try h.run()
+        #expect(complete.status == 0 && complete.summary?.status == .published, "\(complete.log)")
+        #expect(h.statuses(complete.summary)["ingest-faa"] == .skipped && h.statuses(complete.summary)["emit-aircraft"] == .ran)
+        let bundle = try AircraftBundle(path: h.output + "/aircraft.fgb")
+        #expect(bundle.ownerRedaction == .none && bundle.aircraft(registration: "N100A")?.name == "PETERSEN MARGIT A")
+        let wrong = try h.run(["--set", "REDACT=everyone"])
+        #expect(wrong.status == 2 && wrong.log.contains("--redact: expected one of none, individuals, found everyone"), "\(wrong.log)")
+    }
+
     @Test("identical inputs give byte-identical artifacts: a forced rebuild finds nothing to publish")
     func reproducible() throws {
         let h = try NightlyHarness.copyOfInput()

@@ -18,12 +18,13 @@ public enum ArtifactSurgery {
         public let data: [UInt8]
     }
 
-    /// One variant per (section, 4-byte word among the first `words` of it, value).
-    public static func wordVariants(of path: String, words: Int = 16, values: [UInt32]) throws -> [Variant] {
+    /// One variant per (section, 4-byte word among the first `words` of it, value); only the
+    /// sections tagged in `sections` when given.
+    public static func wordVariants(of path: String, words: Int = 16, values: [UInt32], sections: Set<String>? = nil) throws -> [Variant] {
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let file = try ArtifactFile(path: path, verification: .full)
         var out: [Variant] = []
-        for (index, section) in file.sections.enumerated() {
+        for (index, section) in file.sections.enumerated() where sections?.contains(section.tag) ?? true {
             let start = Int(section.offset)
             for word in 0..<min(words, Int(section.length) / 4) {
                 for value in values {
@@ -35,6 +36,22 @@ public enum ArtifactSurgery {
             }
         }
         return out
+    }
+
+    /// The artifact with section `tag` renamed `newTag` in the section table (header checksum
+    /// recomputed): to a tag no reader knows, the section is as good as absent.
+    ///
+    /// ```swift
+    /// let bytes = try ArtifactSurgery.renamingSection(of: "aircraft.fgb", "OWRD", to: "ZZZZ")
+    /// ```
+    public static func renamingSection(of path: String, _ tag: String, to newTag: String) throws -> [UInt8] {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = try ArtifactFile(path: path, verification: .full)
+        guard let index = file.sections.firstIndex(where: { $0.tag == tag }), newTag.utf8.count == 4 else { return bytes }
+        let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
+        for (offset, byte) in newTag.utf8.enumerated() { bytes[entry + offset] = byte }
+        reseal(&bytes, sectionIndex: index)
+        return bytes
     }
 
     /// Recomputes one section's CRC-32 in the section table, then the header's.

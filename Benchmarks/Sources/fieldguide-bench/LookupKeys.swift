@@ -19,6 +19,10 @@ struct LookupKeys {
     var manufacturerPrefixes: [String] = []
     /// Every ENGINE code.
     var engineCodes: [String] = []
+    /// Owner name, state and serial number of every MASTER row (for registry searches).
+    var owners: [(name: String, state: String, serial: String)] = []
+    /// Every ACFTREF model name.
+    var modelNames: [String] = []
 
     /// Reads MASTER at `master`; ACFTREF and ENGINE at the given paths, or when nil beside MASTER.
     init(master: String, aircraftReference: String?, engine: String?) throws {
@@ -29,10 +33,12 @@ struct LookupKeys {
             if !mark.isEmpty { registrations.append("N" + mark) }
             let hex = Self.trimmed(fields[33])
             if !hex.isEmpty { modeSHex.append(hex) }
+            owners.append((Self.trimmed(fields[6]), Self.trimmed(fields[10]), Self.trimmed(fields[1])))
         }
         try Self.forEachLine(of: aircraftReference ?? (directory as NSString).appendingPathComponent("ACFTREF.txt")) { fields in
-            guard fields.count > 1 else { return }
+            guard fields.count > 2 else { return }
             modelCodes.append(Self.trimmed(fields[0]))
+            modelNames.append(Self.trimmed(fields[2]))
             let name = fields[1].prefix(4)
             if name.count == 4, name.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) {
                 manufacturerPrefixes.append(String(decoding: name, as: UTF8.self))

@@ -13,7 +13,8 @@ struct FieldGuideBench: ParsableCommand {
         Opens the artifact repeatedly with each verification mode, then looks up random \
         existing keys (from the FAA files the artifact was built from) one at a time and \
         prints median, 99th percentile and mean per operation next to the targets: open under \
-        1 ms, lookup under 2 µs. A lookup includes obtaining the record, not decoding its fields; \
+        1 ms, lookup under 2 µs, registry search under 1 ms (a page of 20 and the total). A lookup \
+        includes obtaining the record, not decoding its fields; \
         the "+ .info" row also decodes every field of the registration.
         """)
 
@@ -32,6 +33,9 @@ struct FieldGuideBench: ParsableCommand {
     @Option(help: "Timed lookups per operation.")
     var lookups = 100_000
 
+    @Option(help: "Timed registry searches per kind of query.")
+    var searches = 10_000
+
     @Option(help: "Timed opens per verification mode.")
     var opens = 200
 
@@ -44,11 +48,13 @@ struct FieldGuideBench: ParsableCommand {
     /// Targets from the product requirements, in nanoseconds.
     static let openTarget = 1_000_000.0
     static let lookupTarget = 2_000.0
+    static let searchTarget = 1_000_000.0
 
     func validate() throws {
         guard lookups >= 1 else { throw ValidationError("--lookups must be at least 1") }
         guard opens >= 1 else { throw ValidationError("--opens must be at least 1") }
         guard batch >= 1 else { throw ValidationError("--batch must be at least 1") }
+        guard searches >= 1 else { throw ValidationError("--searches must be at least 1") }
     }
 
     func run() throws {
@@ -114,6 +120,15 @@ struct FieldGuideBench: ParsableCommand {
         lookup("engine(code:)", engineCodes) { bundle.engine(code: $0) == nil ? 0 : 1 }
         lookup("manufacturers(prefix:) 4 letters", prefixes, counting: true) { bundle.manufacturers(prefix: $0).count }
 
+        // Registry searches: a page of 20 records (not decoded) and the total; "found" is the average total.
+        for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets {
+            let (summary, total) = LatencyProbe(batch: 1, timerOverhead: overhead, warmUp: min(queries.count, 1_000)).measure(queries) {
+                (try? bundle.registrations(matching: $0, limit: 20))?.total ?? 0
+            }
+            rows.append(Row(name: "registrations: " + name, calls: queries.count, summary: summary,
+                            found: String(format: "%.1f avg", Double(total) / Double(max(queries.count, 1))), target: Self.searchTarget))
+        }
+
         Row.printTable(rows)
         if rows.contains(where: { $0.found.hasSuffix("%") && $0.found != "100.0%" }) {
             print("\nwarning: some keys were not found: the artifact was not built from \(master)?")
@@ -156,14 +171,14 @@ struct Row {
     }
 
     static func printTable(_ rows: [Row]) {
-        let header = ["operation".rightPadded(37), "n".leftPadded(8), "median".leftPadded(10), "p99".leftPadded(10),
+        let header = ["operation".rightPadded(46), "n".leftPadded(8), "median".leftPadded(10), "p99".leftPadded(10),
                       "mean".leftPadded(10), "found".leftPadded(9), "target".leftPadded(9), " "]
         print(header.joined(separator: " "))
-        print(String(repeating: "-", count: 107))
+        print(String(repeating: "-", count: 116))
         for row in rows {
             let s = row.summary
             let target = row.target.map { "< " + duration(nanoseconds: $0).replacingOccurrences(of: ".00", with: "") } ?? "-"
-            let cells = [row.name.rightPadded(37), grouped(row.calls).leftPadded(8), duration(nanoseconds: s.median).leftPadded(10),
+            let cells = [row.name.rightPadded(46), grouped(row.calls).leftPadded(8), duration(nanoseconds: s.median).leftPadded(10),
                          duration(nanoseconds: s.p99).leftPadded(10), duration(nanoseconds: s.mean).leftPadded(10),
                          row.found.leftPadded(9), target.leftPadded(9), " " + row.verdict]
             print(cells.joined(separator: " "))

@@ -41,6 +41,12 @@ public enum Fuzz {
         _ = bundle.model(code: "2100200")?.info
         _ = bundle.engine(code: "30302")?.code
         for table in AircraftSchema.CodeTable.allCases { _ = bundle.codeTable(table) }
+        let queries: [RegistrationQuery] = [.init(owner: "c"), .init(owner: "northwind charter"), .init(model: "bh"),
+                                            .init(model: "9999999"), .init(state: "ME"), .init(owner: "a", serialNumber: "BH9-0005")]
+        for query in queries {
+            for record in (try? bundle.registrations(matching: query, limit: 20))?.records ?? [] { _ = (record.info, record.ownerWithheld) }
+        }
+        _ = bundle.aircraft(identifier: "ADF7C7")?.record.info
     }
 
     /// Every manufacturer-index query, on whatever the index holds.

@@ -27,6 +27,11 @@ public final class AircraftBundle: FieldGuideBundle {
     package let registrationKeys: KeyTable
     package let manufacturerKeys: KeyTable
     let codeNames: [String: [String: String]]
+    /// The registry search sections; nil in an artifact written before them.
+    package let search: RegistrySearchTables?
+    /// Whose owner names and street addresses the artifact withholds (`PRIV`; `.none` when it
+    /// has no such section).
+    public let ownerRedaction: OwnerRedaction
 
     /// Opens and checks the artifact at `path`.
     ///
@@ -55,6 +60,8 @@ public final class AircraftBundle: FieldGuideBundle {
                     strings.string(codes.value(row, .name))
             }
             codeNames = names
+            search = try RegistrySearchTables(file: file, verification: verification)
+            ownerRedaction = try Self.ownerRedaction(in: file)
         } catch {
             throw FieldGuideError(error)
         }
@@ -179,6 +186,16 @@ public final class AircraftBundle: FieldGuideBundle {
     }
 
     // MARK: Internals
+
+    /// The `PRIV` section's redaction, `.none` without one.
+    private static func ownerRedaction(in file: ArtifactFile) throws(ArtifactError) -> OwnerRedaction {
+        guard file.info(S.Section.privacy) != nil else { return .none }
+        let table = try RowTable<S.PrivacyColumn>(file.section(S.Section.privacy), layout: .init(), tag: S.Section.privacy, path: file.path)
+        guard table.count == 1 else {
+            throw .malformedSection(path: file.path, section: S.Section.privacy.description, reason: "expected 1 row, found \(table.count)")
+        }
+        return OwnerRedaction(withheldRegistrantTypes: table.value(0, .withheldRegistrantTypes))
+    }
 
     package func string(_ id: UInt32) -> String { strings.string(id) }
 

@@ -31,6 +31,9 @@ public struct AircraftEnrichment: Sendable, Hashable, Codable {
     public let airworthinessDate: FieldDate?
     public let certificateIssueDate: FieldDate?
     public let certificateExpirationDate: FieldDate?
+    /// True when the bundle withholds this owner (an individual in a redacted bundle):
+    /// `registeredOwner` and the address lines are empty because they were left out.
+    public let ownerWithheld: Bool
     public let registeredOwner: String
     public let addressLine1: String
     public let addressLine2: String
@@ -69,7 +72,7 @@ extension AircraftBundle {
             yearManufactured: r.yearManufactured, engineCount: model?.engineCount, seatCount: model?.seatCount,
             country: r.country, ownerType: r.registrantType?.name, ownerTypeCode: r.registrantType?.code,
             airworthinessDate: r.airworthinessDate, certificateIssueDate: r.certificateIssueDate,
-            certificateExpirationDate: r.expirationDate, registeredOwner: r.name,
+            certificateExpirationDate: r.expirationDate, ownerWithheld: r.ownerWithheld, registeredOwner: r.name,
             addressLine1: r.street, addressLine2: r.street2, city: r.city, state: r.state, zip: r.zip,
             manufacturer: model?.manufacturer, model: model?.model, modeSHex: r.modeSHex)
     }

@@ -163,6 +163,13 @@ public struct RegistrationRecord: Sendable {
     }
     public var yearManufactured: Int? { bundle.registrations.number(row, .yearManufactured) }
     public var registrantType: CodeValue? { bundle.code(.registrantType, v(.registrantType)) }
+    /// True when the bundle withholds this registrant's owner name, co-owner names and street
+    /// address (`bundle.ownerRedaction`): they read empty because they were left out, not
+    /// because MASTER has none.
+    public var ownerWithheld: Bool {
+        let type = bundle.strings.bytes(v(.registrantType))
+        return type.count == 1 && bundle.ownerRedaction.withholds(registrantTypeDigit: type[0])
+    }
     public var name: String { s(.name) }
     public var street: String { s(.street) }
     public var street2: String { s(.street2) }
@@ -203,7 +210,7 @@ public struct RegistrationRecord: Sendable {
         RegistrationInfo(
             nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, engineCode: engineCode,
             model: model?.info, engine: engine?.info, yearManufactured: yearManufactured, registrantType: registrantType,
-            name: name, street: street, street2: street2, city: city, state: state, zip: zip, region: region,
+            ownerWithheld: ownerWithheld, name: name, street: street, street2: street2, city: city, state: state, zip: zip, region: region,
             county: county, country: country, lastActionDate: lastActionDate, certificateIssueDate: certificateIssueDate,
             certification: certification, airworthinessClass: airworthinessClass, approvedOperations: approvedOperations,
             aircraftType: aircraftType, engineType: engineType, status: status, modeSHex: modeSHex,
@@ -222,6 +229,8 @@ public struct RegistrationInfo: Sendable, Hashable, Codable {
     public let engine: EngineInfo?
     public let yearManufactured: Int?
     public let registrantType: CodeValue?
+    /// The owner name, co-owner names and street lines were withheld (`RegistrationRecord.ownerWithheld`).
+    public let ownerWithheld: Bool
     public let name: String
     public let street: String
     public let street2: String

@@ -32,6 +32,26 @@ public enum AircraftSchema {
         public static let registrationKeys = FourCC("RKEY")
         /// `PackedKey` of each manufacturer's folded name (its first 8 bytes), parallel to `MFRS`.
         public static let manufacturerKeys = FourCC("FKEY")
+
+        // Registry search (`RegistrySearchFolding` folds what they hold and what is asked).
+        /// The folded search strings, sorted: owner-name words and model names (a `StringPool`).
+        public static let searchStrings = FourCC("XSTR")
+        /// Owner-name words by word: (word id in `XSTR`, first posting, posting count).
+        public static let ownerWords = FourCC("OWRD")
+        /// `REGS` rows of each owner word, in `OWRD` order, ascending within a word.
+        public static let ownerPostings = FourCC("OWNP")
+        /// (folded model name id in `XSTR`, `MODL` row), by name then row.
+        public static let modelNames = FourCC("MNAM")
+        /// `REGS` rows with a model code, by code (string id) then row.
+        public static let registrationsByModel = FourCC("RBMD")
+        /// Each model's stretch of `RBMD` (its code's registrations), parallel to `MODL`.
+        public static let modelRegistrations = FourCC("MREG")
+        /// `REGS` rows with a state, by state (string id) then row.
+        public static let registrationsByState = FourCC("RBST")
+        /// `REGS` rows with a serial number, by serial number (string id) then row.
+        public static let registrationsBySerial = FourCC("RBSN")
+        /// What the artifact withholds: one row, the registrant types whose owner is withheld.
+        public static let privacy = FourCC("PRIV")
     }
 
     public enum ModelColumn: Int, RowColumn {
@@ -99,6 +119,38 @@ public enum AircraftSchema {
 
     public enum ModeSColumn: Int, RowColumn {
         case address, registrationRow
+        public var kind: ColumnKind { .u32 }
+    }
+
+    public enum OwnerWordColumn: Int, RowColumn {
+        /// The word's id in `XSTR` (not `STRS`).
+        case word
+        case firstPosting, postingCount
+        public var kind: ColumnKind { .u32 }
+    }
+
+    /// One `REGS` row number: the rows of `OWNP`, `RBMD`, `RBST` and `RBSN`.
+    public enum RegistrationRowColumn: Int, RowColumn {
+        case registrationRow
+        public var kind: ColumnKind { .u32 }
+    }
+
+    public enum ModelRegistrationsColumn: Int, RowColumn {
+        /// The model's first row in `RBMD`, and how many follow.
+        case first, count
+        public var kind: ColumnKind { .u32 }
+    }
+
+    public enum ModelNameColumn: Int, RowColumn {
+        /// The folded model name's id in `XSTR` (not `STRS`).
+        case name
+        case modelRow
+        public var kind: ColumnKind { .u32 }
+    }
+
+    public enum PrivacyColumn: Int, RowColumn {
+        /// `OwnerRedaction.withheldRegistrantTypes`: bit `k` set withholds registrant type `k`.
+        case withheldRegistrantTypes
         public var kind: ColumnKind { .u32 }
     }
 

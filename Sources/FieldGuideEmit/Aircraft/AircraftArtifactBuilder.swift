@@ -10,8 +10,13 @@ import FieldGuideWorkers
 ///
 /// Models are sorted by code, manufacturers by folded name, registrations by N-number and the
 /// Mode S index by address; strings are pooled once; each keyed table gets a parallel section
-/// of packed keys. The bytes depend only on the records, never on their arrival order, nor on
-/// whether the reference data comes before or after the registrations.
+/// of packed keys; the registry search gets sorted tables of its own (`RegistrySearchSections`).
+/// The bytes depend only on the records, never on their arrival order, nor on whether the
+/// reference data comes before or after the registrations.
+///
+/// A builder made with a `redaction` (`OwnerRedaction.individuals`) leaves out the owner name,
+/// co-owner names and street lines of the registrant types it names, before they reach the
+/// string pool, and cuts their ZIP code to five digits.
 ///
 /// Registrations are taken as `registrations.csv` records and interned from their bytes: the
 /// 316K-row MASTER never becomes Swift strings here. Their links to model and engine rows are
@@ -53,10 +58,15 @@ public struct AircraftArtifactBuilder {
         /// (class id << 32 | operation codes id) → id of the decoded operation names.
         private var operationNames: [UInt64: UInt32] = [:]
         fileprivate var reference: InternedReference?
+        /// Whose owner name and street this part leaves out, and how many it left out.
+        fileprivate let redaction: OwnerRedaction
+        fileprivate private(set) var withheld = 0
 
         /// `expectedRegistrations` and `expectedModels` (for a part that takes the reference data)
-        /// pre-size the tables: the hand-off's row counts, or estimates.
-        public init(expectedRegistrations: Int = 0, expectedModels: Int = 0) {
+        /// pre-size the tables: the hand-off's row counts, or estimates. `redaction` withholds
+        /// the owners of some registrant types (every part of a builder takes the same).
+        public init(expectedRegistrations: Int = 0, expectedModels: Int = 0, redaction: OwnerRedaction = .none) {
+            self.redaction = redaction
             // About six distinct strings and 60 bytes of text per registration, two strings per
             // model, measured on full-size data.
             pool = StringPoolBuilder(expectedStrings: expectedModels * 2 + expectedRegistrations * 6,
@@ -121,6 +131,11 @@ public struct AircraftArtifactBuilder {
             let operations = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: interned.count) { strings in
                 withUnsafeTemporaryAllocation(of: UInt32.self, capacity: interned.count) { ids in
                     for (i, entry) in interned.enumerated() { strings[i] = fields[entry.field] }
+                    if let type = fields[F.registrantType.rawValue].first, fields[F.registrantType.rawValue].count == 1,
+                       redaction.withholds(registrantTypeDigit: type) {
+                        AircraftArtifactBuilder.withhold(strings)
+                        withheld += 1
+                    }
                     pool.intern(UnsafeBufferPointer(strings), into: ids)
                     for (i, entry) in interned.enumerated().dropLast() { row[entry.column] = ids[i] }
                     return ids[interned.count - 1]
@@ -286,15 +301,15 @@ public struct AircraftArtifactBuilder {
     private var parts: [Part]
 
     /// `expectedRegistrations` and `expectedModels` pre-size the tables (the hand-off's row
-    /// counts, or estimates).
-    public init(expectedRegistrations: Int = 0, expectedModels: Int = 0) {
-        parts = [Part(expectedRegistrations: expectedRegistrations, expectedModels: expectedModels)]
+    /// counts, or estimates); `redaction` withholds the owners of some registrant types.
+    public init(expectedRegistrations: Int = 0, expectedModels: Int = 0, redaction: OwnerRedaction = .none) {
+        parts = [Part(expectedRegistrations: expectedRegistrations, expectedModels: expectedModels, redaction: redaction)]
     }
 
     /// A builder that has its reference data from the start, from typed records (the tests'
     /// way in; the emit stage reads the hand-off's bytes).
-    package init(models: [AircraftModel], engines: [EngineModel], expectedRegistrations: Int = 0) {
-        self.init(expectedRegistrations: expectedRegistrations, expectedModels: models.count)
+    package init(models: [AircraftModel], engines: [EngineModel], expectedRegistrations: Int = 0, redaction: OwnerRedaction = .none) {
+        self.init(expectedRegistrations: expectedRegistrations, expectedModels: models.count, redaction: redaction)
         add(ReferenceData(models: models, engines: engines))
     }
 
@@ -303,6 +318,7 @@ public struct AircraftArtifactBuilder {
     public init(parts: [Part]) {
         precondition(!parts.isEmpty, "a builder needs a part")
         precondition(parts.filter { $0.reference != nil }.count <= 1, "reference data added twice")
+        precondition(Set(parts.map(\.redaction)).count == 1, "parts of one builder withhold the same owners")
         self.parts = parts
     }
 
@@ -324,6 +340,21 @@ public struct AircraftArtifactBuilder {
         (F.otherNames.rawValue, .otherNames), (F.uniqueID.rawValue, .uniqueID), (F.kitManufacturer.rawValue, .kitManufacturer),
         (F.kitModel.rawValue, .kitModel), (F.approvedOperations.rawValue, .approvedOperations),
     ]
+    /// Leaves out an owner's name, co-owner names and street lines, and cuts the ZIP code to
+    /// its first five digits (a ZIP+4, or a postcode that is not five digits, identifies a few
+    /// addresses): `strings` are a registration's `internedFields`.
+    private static func withhold(_ strings: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>) {
+        for index in withheldFields { strings[index] = UnsafeRawBufferPointer(start: nil, count: 0) }
+        let zip = strings[zipField]
+        let digits = zip.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+        strings[zipField] = digits >= 5 ? UnsafeRawBufferPointer(rebasing: zip[0..<5]) : UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    private static let withheldFields = internedFields.indices.filter {
+        [S.RegistrationColumn.name, .street, .street2, .otherNames].contains(internedFields[$0].column)
+    }
+    private static let zipField = internedFields.firstIndex { $0.column == .zip }!
+
     private static let dateColumns: [(field: Int, column: S.RegistrationColumn)] = [
         (F.lastActionDate.rawValue, .lastActionDate), (F.certificateIssueDate.rawValue, .certificateIssueDate),
         (F.airworthinessDate.rawValue, .airworthinessDate), (F.expirationDate.rawValue, .expirationDate),
@@ -339,12 +370,14 @@ public struct AircraftArtifactBuilder {
     ///
     /// Each part's pool is sorted on a thread of its own (unless `Part.sortStrings()` sorted it
     /// already) and the pools are merged; each part's registrations then get their final
-    /// string ids and links on a thread of their own, and the reference data's sections are
-    /// made on another thread while this one orders the registrations.
+    /// string ids and links on a thread of their own, and the reference data's sections and the
+    /// registry search's (`RegistrySearchSections`) are made on two other threads while this
+    /// one writes the registrations and the Mode S index. `PRIV` records the redaction.
     public mutating func build() -> (artifact: ArtifactBuilder, counts: [String: Int]) {
         if !parts.contains(where: { $0.reference != nil }) { add(ReferenceData(models: [], engines: [])) }
         var parts = self.parts
         self.parts = []
+        let redaction = parts[0].redaction, withheld = parts.map(\.withheld).reduce(0, +)
 
         // Final string ids from here on: comparing two compares their strings.
         let sortedPools = Concurrently.update(&parts) { _, part in part.takeSortedStrings() }.map { $0.get() }
@@ -378,32 +411,27 @@ public struct AircraftArtifactBuilder {
         var registrationOrder = [UInt32](0..<UInt32(sortedKeys.count))
         RadixSort.sort(keys: &sortedKeys, values: &registrationOrder)
         Self.breakTies(in: &registrationOrder, keys: sortedKeys) { registration(Int($0), .nNumber) }
-
-        // The reference data's sections on another thread meanwhile.
-        let referenceSections = BackgroundTask { [reference] in Self.referenceSections(reference) }
-
-        // Mode S addresses, each with the row its registration has in the sorted table.
+        // The row each registration has in the sorted table.
         var sortedRow = [UInt32](repeating: 0, count: registrationOrder.count)
         for (row, old) in registrationOrder.enumerated() { sortedRow[Int(old)] = UInt32(row) }
-        var modeS = RowTableBuilder<S.ModeSColumn>()
-        let noAddress = S.RegistrationColumn.modeSHex.kind.absent
-        for (part, table) in registrations.enumerated() {
-            for row in 0..<table.count where table[row, .modeSHex] != noAddress {
-                let entry = modeS.appendRow()
-                modeS[entry, .address] = table[row, .modeSHex]
-                modeS[entry, .registrationRow] = sortedRow[firstRows[part] + row]
-            }
-        }
-        modeS.sort(by: [.address, .registrationRow])
 
+        // The reference data's sections and the registry search's on other threads meanwhile.
+        let referenceSections = BackgroundTask { [reference] in Self.referenceSections(reference) }
+        let searchSections = BackgroundTask { [sortedRow, models = reference.models] in
+            RegistrySearchSections(pool: poolBytes, registrations: registrations, sortedRow: sortedRow, models: models).sections
+        }
+        let modeS = Self.modeSIndex(registrations, sortedRow: sortedRow)
         artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
                             bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
-        artifact.addSection(S.Section.registrationKeys, keys: sortedKeys)
-        artifact.addSection(S.Section.modeS, modeS)
+        artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
+        artifact.addSection(S.Section.modeS, rows: modeS.count, bytes: modeS.serialize())
+        var privacy = RowTableBuilder<S.PrivacyColumn>()
+        privacy[privacy.appendRow(), .withheldRegistrantTypes] = redaction.withheldRegistrantTypes
+        artifact.addSection(S.Section.privacy, rows: 1, bytes: privacy.serialize())
         let (sections, manufacturerCount) = referenceSections.finished()
-        for section in sections { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+        for section in sections + searchSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
 
-        let counts: [String: Int] = [
+        var counts: [String: Int] = [
             "models": reference.models.count,
             "engines": reference.engines.count,
             "registrationsWithoutModel": withoutModel,
@@ -413,7 +441,26 @@ public struct AircraftArtifactBuilder {
             "modeSAddresses": modeS.count,
             "strings": strings,
         ]
+        if !redaction.isNone { counts["ownersWithheld"] = withheld }
         return (artifact, counts)
+    }
+
+    /// The Mode S index: every registration's address with its row in the sorted table, by
+    /// address then row.
+    private static func modeSIndex(_ registrations: [RowTableBuilder<S.RegistrationColumn>], sortedRow: [UInt32]) -> RowTableBuilder<S.ModeSColumn> {
+        var modeS = RowTableBuilder<S.ModeSColumn>()
+        let noAddress = S.RegistrationColumn.modeSHex.kind.absent
+        var first = 0
+        for table in registrations {
+            for row in 0..<table.count where table[row, .modeSHex] != noAddress {
+                let entry = modeS.appendRow()
+                modeS[entry, .address] = table[row, .modeSHex]
+                modeS[entry, .registrationRow] = sortedRow[first + row]
+            }
+            first += table.count
+        }
+        modeS.sort(by: [.address, .registrationRow])
+        return modeS
     }
 
     /// The sections of the reference data (final string ids): models, engines and codes, and

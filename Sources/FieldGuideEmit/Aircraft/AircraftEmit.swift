@@ -18,7 +18,12 @@ import Foundation
 ///
 /// ```swift
 /// let result = try AircraftEmit.run(handOff: "output/stage/faa", outputDirectory: "output")
+/// let public = try AircraftEmit.run(handOff: "output/stage/faa", outputDirectory: "app", redaction: .individuals)
 /// ```
+///
+/// `redaction` withholds the owner name, co-owner names and street lines of some registrant
+/// types (`.individuals` for a bundle shipped to the public); the artifact records it in its
+/// `PRIV` section and the manifest counts `ownersWithheld`.
 public enum AircraftEmit {
     public static let artifactFile = "aircraft.fgb"
     public static let manifestFile = "manifest.json"
@@ -30,13 +35,15 @@ public enum AircraftEmit {
         public var artifactPath: String
     }
 
-    public static func run(handOff: String, outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
-        try run(handOff: handOff, outputDirectory: outputDirectory, environment: environment, cuttingAtOrAfter: nil)
+    public static func run(handOff: String, outputDirectory: String, redaction: OwnerRedaction = .none,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
+        try run(handOff: handOff, outputDirectory: outputDirectory, redaction: redaction, environment: environment, cuttingAtOrAfter: nil)
     }
 
     /// `run`, with `registrations.csv` cut at the first line boundary at or past `offset` (by
     /// default the middle; past the last one, it is read in one pass).
-    static func run(handOff: String, outputDirectory: String, environment: [String: String], cuttingAtOrAfter offset: Int?) throws -> Result {
+    static func run(handOff: String, outputDirectory: String, redaction: OwnerRedaction = .none, environment: [String: String],
+                    cuttingAtOrAfter offset: Int?) throws -> Result {
         // registrations.csv, by far the largest, is hashed in the pass that parses it (verified
         // below); the other hand-off files on opening. It sorts last, so the first mismatch
         // reported is the same either way.
@@ -51,14 +58,14 @@ public enum AircraftEmit {
         let reference = BackgroundTask {
             let data = try AircraftArtifactBuilder.ReferenceData(modelsFile: checked.path(NormalizedFAA.modelsFile),
                                                                  enginesFile: checked.path(NormalizedFAA.enginesFile))
-            var part = AircraftArtifactBuilder.Part(expectedModels: data.modelCount)
+            var part = AircraftArtifactBuilder.Part(expectedModels: data.modelCount, redaction: redaction)
             part.add(data)
             part.sortStrings()
             return part
         }
         let registrations: (parts: [AircraftArtifactBuilder.Part], sha256: String)
         do {
-            registrations = try readRegistrations(registrationsPath, report: report, cuttingAtOrAfter: offset)
+            registrations = try readRegistrations(registrationsPath, report: report, redaction: redaction, cuttingAtOrAfter: offset)
         } catch {
             _ = try reference.value()
             // A file that is not the one the report describes is reported as such, even when it
@@ -94,11 +101,11 @@ public enum AircraftEmit {
     /// a file that is not the hand-off's is reported as a mismatch anyway), the rest of the
     /// file's hash finishing on a thread of its own. A file that cannot be cut is read in one
     /// pass (`CSVPipeline`).
-    private static func readRegistrations(_ path: String, report: StageReport,
+    private static func readRegistrations(_ path: String, report: StageReport, redaction: OwnerRedaction,
                                           cuttingAtOrAfter offset: Int?) throws -> (parts: [AircraftArtifactBuilder.Part], sha256: String) {
         let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
         guard let halves = try NormalizedFAA.RegistrationHalves(path: path, cuttingAtOrAfter: offset) else {
-            var part = AircraftArtifactBuilder.Part(expectedRegistrations: expected)
+            var part = AircraftArtifactBuilder.Part(expectedRegistrations: expected, redaction: redaction)
             let sha256 = try NormalizedFAA.readRegistrationRecords(path) { try part.addRegistration($0) }
             return ([part], sha256)
         }
@@ -106,7 +113,7 @@ public enum AircraftEmit {
         // their tables are large, zeroing them is work to share.
         let rows = expected / 2 + expected / 50
         var read = halves.read { records in
-            var part = AircraftArtifactBuilder.Part(expectedRegistrations: rows)
+            var part = AircraftArtifactBuilder.Part(expectedRegistrations: rows, redaction: redaction)
             try records.forEach { try part.addRegistration($0) }
             part.sortStrings()
             return part
