@@ -32,14 +32,8 @@ final class StageExecutor: Sendable {
 
     init(cache: StageCache, trash: String, environment: [String: String], force: Bool, cancellation: Cancellation,
          tree: OutputTree, grace: Duration = .seconds(5), emit: @escaping @Sendable (PipelineEvent) -> Void) {
-        self.cache = cache
-        self.trash = trash
-        self.environment = environment
-        self.force = force
-        self.cancellation = cancellation
-        self.tree = tree
-        self.grace = grace
-        self.emit = emit
+        self.cache = cache; self.trash = trash; self.environment = environment; self.force = force
+        self.cancellation = cancellation; self.tree = tree; self.grace = grace; self.emit = emit
     }
 
     /// Fingerprints the stage, then skips it or runs it and caches its outputs.
