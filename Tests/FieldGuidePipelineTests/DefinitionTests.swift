@@ -35,7 +35,7 @@ struct DefinitionTests {
         let definition = try PipelineDefinition.load(path: Self.nightly)
         let order = try definition.stageOrder().map { definition.stages[$0].name }
         func position(_ name: String) -> Int { order.firstIndex(of: name)! }
-        #expect(order.count == 7)
+        #expect(order.count == 8)
         #expect(position("ingest-faa") < position("emit-aircraft") && position("ingest-faa") < position("emit-aircraft-index"))
         #expect(position("aggregate-ebd") < position("ingest-birds"))
         #expect(position("emit-aircraft") < position("ingest-exports"))
