@@ -94,6 +94,48 @@ struct FetchPipelineTests {
     }
 }
 
+extension FetchPipelineTests {
+    /// `make nightly FAA_URL=…` with `SWIFT=true` (no release build inside a test) and `BIN` at this run's executables.
+    func make(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let bin = TestPaths.executable("pipeline").deletingLastPathComponent().path
+        let result = try TestPaths.run(program: URL(fileURLWithPath: "/usr/bin/env"),
+                                       ["make", "--no-print-directory", "SWIFT=true", "BIN=\(bin)", "nightly"] + arguments,
+                                       environment: ["SOURCE_DATE_EPOCH": "1763769600"])
+        return (result.status, result.stdout + result.stderr)
+    }
+
+    @Test("make nightly FAA_URL=…: 0 fetched and published; 2 for a 403, 1 for a ZIP missing MASTER.txt, the build untouched")
+    func makeNightly() throws {
+        let good = try FetchFixtures.zip(), partial = try FetchFixtures.zip(removing: ["MASTER.txt"])
+        let server = try TestHTTPServer { head, _ in
+            switch head.uri {
+            case "/forbidden.zip": return .status(.forbidden)
+            case "/partial.zip": return Reply(body: partial)
+            default: return Reply(body: good)
+            }
+        }
+        defer { server.stop() }
+        let root = try TestPaths.temporaryDirectory("fetch-make").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let sources = root + "/sources", output = root + "/output"
+        try FileManager.default.copyItem(atPath: TestPaths.input.path, toPath: sources)
+        try FileManager.default.removeItem(atPath: sources + "/faa")
+        let base = "http://127.0.0.1:\(server.port)/"
+
+        let ok = try make(["FAA_URL=\(base)ReleasableAircraft.zip", "SOURCES=\(sources)", "OUT=\(output)"])
+        #expect(ok.status == 0, "\(ok.output)")
+        let aircraft = FileManager.default.contents(atPath: output + "/aircraft.fgb")
+        #expect(aircraft != nil)
+        let forbidden = try make(["FAA_URL=\(base)forbidden.zip", "SOURCES=\(sources)", "OUT=\(output)"])
+        #expect(forbidden.status == 2, "\(forbidden.output)")
+        #expect(forbidden.output.contains("\(base)forbidden.zip: the server answered 403 Forbidden; not retried"))
+        let missing = try make(["FAA_URL=\(base)partial.zip", "SOURCES=\(sources)", "OUT=\(output)"])
+        #expect(missing.status == 1, "\(missing.output)")
+        #expect(missing.output.contains("expected MASTER.txt or its parts MASTER-1.txt…, found none"))
+        #expect(FileManager.default.contents(atPath: output + "/aircraft.fgb") == aircraft)
+    }
+}
+
 /// A flag the test flips while the server's handler reads it.
 final class LockedFlag: @unchecked Sendable {
     private let lock = NSLock()

@@ -39,11 +39,16 @@ struct FetchedSourceTests {
 
     @Test("a required url source with no address stops the run before any stage")
     func requiredURL() throws {
-        let definition = try PipelineDefinition.parse(DefinitionTests.yaml(stages: """
+        let definition = try PipelineDefinition.parse("""
+            name: t
+            parameters: { URL: "" }
+            sources:
+              address: { url: "${URL}", required: true }
+            stages:
               - { name: get, tool: fetch-faa, inputs: [address], outputs: [a.zip], args: ["{address}", --output, "{out}", --state, "{state}"] }
-            """, extra: "  address: { url: \"${SOURCES}\", required: true }"), path: "p.yaml")
-        #expect(throws: PipelineError.self) { try PipelinePlan(definition, parameters: ["SOURCES": ""]) }
-        let plan = try PipelinePlan(definition, parameters: ["SOURCES": "http://127.0.0.1:1/a.zip"])
+            """, path: "p.yaml")
+        #expect(throws: PipelineError.self) { try PipelinePlan(definition, parameters: ["URL": ""]) }
+        let plan = try PipelinePlan(definition, parameters: ["URL": "http://127.0.0.1:1/a.zip"])
         #expect(plan.sources["address"] == ["http://127.0.0.1:1/a.zip"])
     }
 

@@ -258,7 +258,7 @@ struct NightlyEndToEndTests {
         let result = try h.run(["--progress", "bar"])
         #expect(result.status == 0)
         #expect(result.log.contains("\u{1B}[2K"))
-        #expect(result.log.contains("/7 stages · "))   // aggregate-ebd, dropped without an EBD, counts among them
+        #expect(result.log.contains("/8 stages · "))   // aggregate-ebd and fetch-faa, dropped without an EBD or FAA_URL, count among them
         #expect(result.log.contains(" MB/s · "))
     }
 
