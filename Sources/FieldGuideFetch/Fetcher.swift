@@ -168,10 +168,10 @@ public struct Fetcher: Sendable {
                 throw .io("\(target): cannot write: \(SystemReason.of(error))")
             }
         }
-        guard rename(temporary, target) == 0 else {
-            unlink(temporary)
-            throw .io("\(target): cannot write: \(SystemReason.errnoText)")
-        }
+        // rename() does nothing when both names already link the same file (a 304 run over
+        // an earlier one): the temporary name is removed either way.
+        defer { unlink(temporary) }
+        guard rename(temporary, target) == 0 else { throw .io("\(target): cannot write: \(SystemReason.errnoText)") }
         let report = StageReport(stage: "fetch-faa", status: .ok, outputs: [.init(file: FetchOptions.fileName, bytes: result.bytes, sha256: result.sha256)],
                                  counts: ["httpStatus": result.status, "attempts": result.attempts, "unchanged": result.unchanged ? 1 : 0,
                                           "downloadsKept": result.kept.count])

@@ -44,6 +44,7 @@ struct FetchExecutableTests {
         #expect(sent["User-Agent"].first?.hasPrefix("FieldGuide/") == true)
         #expect(FileManager.default.contents(atPath: out + "/ReleasableAircraft.zip") == Data(zip))
         #expect(try StageReport.read(from: out + "/fetch-faa.json").counts["httpStatus"] == 304)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".lock", "ReleasableAircraft.zip", "downloads", "fetch-faa.json", "fetch-state.json"])
     }
 
     @Test("403 is a clear error naming the address and the status, exit 2, never retried; output and state untouched")
