@@ -18,6 +18,14 @@ struct FetchPipelineTests {
         func stage(_ name: String) -> RunSummary.Stage? { summary?.stages.first { $0.name == name } }
     }
 
+    /// `ROOT/sources`, a copy of `input/` without faa/ (the FAA files come from the address), and `ROOT/output`.
+    static func sourcesWithoutFAA(in root: String) throws -> (sources: String, output: String) {
+        let sources = root + "/sources"
+        try FileManager.default.copyItem(atPath: TestPaths.input.path, toPath: sources)
+        try FileManager.default.removeItem(atPath: sources + "/faa")
+        return (sources, root + "/output")
+    }
+
     /// `pipeline run pipelines/nightly.yaml` over `sources` into `output`, with `FAA_URL` when given.
     func run(sources: String, output: String, url: String?) throws -> Run {
         var arguments = ["run", "pipelines/nightly.yaml", "--set", "SOURCES=\(sources)", "--output", output,
@@ -43,10 +51,7 @@ struct FetchPipelineTests {
         defer { server.stop() }
         let root = try TestPaths.temporaryDirectory("fetch-nightly").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        // The sources hold no faa/: the FAA files come from the address.
-        let sources = root + "/sources", output = root + "/output"
-        try FileManager.default.copyItem(atPath: TestPaths.input.path, toPath: sources)
-        try FileManager.default.removeItem(atPath: sources + "/faa")
+        let (sources, output) = try Self.sourcesWithoutFAA(in: root)
 
         let first = try run(sources: sources, output: output, url: server.url)
         #expect(first.status == 0, "\(first.log)")
@@ -117,9 +122,7 @@ extension FetchPipelineTests {
         defer { server.stop() }
         let root = try TestPaths.temporaryDirectory("fetch-make").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let sources = root + "/sources", output = root + "/output"
-        try FileManager.default.copyItem(atPath: TestPaths.input.path, toPath: sources)
-        try FileManager.default.removeItem(atPath: sources + "/faa")
+        let (sources, output) = try Self.sourcesWithoutFAA(in: root)
         let base = "http://127.0.0.1:\(server.port)/"
 
         let ok = try make(["FAA_URL=\(base)ReleasableAircraft.zip", "SOURCES=\(sources)", "OUT=\(output)"])
