@@ -34,12 +34,10 @@ public struct FetchOptions: Sendable, Equatable {
     public var maxBytes = FetchOptions.defaultMaxBytes
     /// How many distinct downloads are kept in `STATE/downloads` (newest first).
     public var keep = 3
-    /// The entries the ZIP must hold (by name, any case), checked before anything downstream runs.
-    public var requiredEntries = ["ACFTREF.txt", "ENGINE.txt", "MASTER.txt"]
 
     public static let defaultUserAgent = "FieldGuide/\(ToolInfo.version) (fetch-faa; +https://registry.faa.gov/aircraftinquiry)"
-    /// 1 GiB: about 16 times the real ZIP (60 MB in 2026), a twentieth of this machine's memory
-    /// never spent (the body streams to disk), and the most the ZIP reader's entries could fill.
+    /// 1 GiB: about 16 times the real ZIP (about 60 MB in 2026). The body streams to disk, so
+    /// the bound guards the disk (and the state's kept copies), not memory.
     public static let defaultMaxBytes = 1 << 30
     /// The largest `maxBytes` accepted: 8 GiB.
     public static let maxBytesCeiling = 8 << 30

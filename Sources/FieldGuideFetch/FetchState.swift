@@ -72,6 +72,18 @@ struct FetchState: Codable, Sendable, Equatable {
         }
     }
 
+    /// Removes what `downloads/` holds besides the listed downloads: a killed fetch's partial
+    /// body (`.incoming.zip.tmp-…`, `incoming.zip`), or with `unlisted` the files a lost state left. Called
+    /// under the state lock.
+    func sweep(in directory: String, unlisted: Bool) {
+        let listed = Set(downloads.map(\.file))
+        let folder = directory + "/" + Self.downloadsDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasPrefix(".incoming.zip.tmp-") || name == "incoming.zip" || (unlisted && !listed.contains(Self.downloadsDirectory + "/" + name)) {
+            unlink(folder + "/" + name)
+        }
+    }
+
     /// The kept file's name for bytes with this SHA-256.
     static func keptName(sha256: String) -> String {
         downloadsDirectory + "/ReleasableAircraft-" + sha256.prefix(16) + ".zip"

@@ -52,7 +52,7 @@ public struct Fetcher: Sendable {
         let done = DispatchSemaphore(value: 0)
         Task {
             do { box.result = .success(try await runAsync()) } catch let error as FetchError { box.result = .failure(error) } catch {
-                box.result = .failure(.io("\(options.url): \(error)"))
+                box.result = .failure(.io("\(options.url): the fetch failed: \(SystemReason.of(error))"))
             }
             done.signal()
         }
@@ -67,6 +67,7 @@ public struct Fetcher: Sendable {
         let lock = try StateLock(directory: state)
         defer { withExtendedLifetime(lock) {} }
         var record = FetchState.load(from: state) { log("warning: " + $0) }
+        record.sweep(in: state, unlisted: false)
         let previous = record.newestIntact(of: options.url, in: state)
         let validators = previous.flatMap { $0.etag == nil && $0.lastModified == nil ? nil : $0 }
         if let validators {
@@ -95,6 +96,7 @@ public struct Fetcher: Sendable {
                                                etag: etag, lastModified: lastModified)
             record.record(download, keep: options.keep, in: state)
             try record.save(in: state)
+            record.sweep(in: state, unlisted: true)
             result = FetchResult(status: 200, sha256: sha256, bytes: bytes, attempts: attempts, unchanged: previous?.sha256 == sha256,
                                  entries: entries, kept: record.downloads.map(\.file))
             if result.unchanged { log("the same bytes as the download kept before: nothing downstream changes") }
