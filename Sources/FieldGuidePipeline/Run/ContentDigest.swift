@@ -20,7 +20,7 @@ enum ContentDigest {
 
     /// A file's identity and change times: any write, truncation or replacement changes one
     /// of them (`ctime` cannot be set back).
-    struct Stamp: Sendable, Equatable {
+    struct Stamp: Sendable, Equatable, Codable {
         var device: UInt64 = 0
         var inode: UInt64 = 0
         var size: Int64 = 0

@@ -32,26 +32,19 @@ import Darwin
 final class DigestCache: @unchecked Sendable {
     /// One file's digest and what `stat` said when it was hashed.
     struct Entry: Codable, Equatable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-        var changed: Int64
+        var stamp: ContentDigest.Stamp
         /// Wall-clock nanoseconds when hashing started.
         var hashedAt: Int64
         var sha256: String
 
         init(_ stamp: ContentDigest.Stamp, hashedAt: Int64, sha256: String) {
-            (device, inode, size, modified, changed) = (stamp.device, stamp.inode, stamp.size, stamp.modified, stamp.changed)
-            self.hashedAt = hashedAt
-            self.sha256 = sha256
+            (self.stamp, self.hashedAt, self.sha256) = (stamp, hashedAt, sha256)
         }
 
         /// Whether this entry may stand for a file stamped `stamp` now: the same file, unchanged
         /// since it was hashed, and not changed within the second before (see the type's comment).
         func vouches(for stamp: ContentDigest.Stamp) -> Bool {
-            device == stamp.device && inode == stamp.inode && size == stamp.size && modified == stamp.modified
-                && changed == stamp.changed && changed < hashedAt - 1_000_000_000
+            self.stamp == stamp && stamp.changed < hashedAt - 1_000_000_000
         }
     }
 
@@ -85,7 +78,7 @@ final class DigestCache: @unchecked Sendable {
     func sha256(ofFileAt path: String, stamp: ContentDigest.Stamp) throws(LocatedError) -> (digest: String, bytes: Int) {
         if let entry = known[path], entry.vouches(for: stamp) {
             remember(path, entry)
-            return (entry.sha256, Int(entry.size))
+            return (entry.sha256, Int(entry.stamp.size))
         }
         let hashedAt = Self.now()
         let (digest, bytes) = try FileDigest.sha256(ofFileAt: path)
