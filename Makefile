@@ -7,6 +7,8 @@ SOURCES    ?= input/faa
 OUT        ?= output
 BENCH_DATA ?= bench-data
 ROUNDS     ?= 9
+# DuckDB (from PyPI) for the FAA build's yardstick in make bench, in a virtual environment beside the data.
+DUCKDB_VENV ?= $(BENCH_DATA)/duckdb-venv
 # Owners the aircraft artifact withholds: none (the complete registry) or individuals (names
 # and street addresses of registrant type 1 left out: a bundle shipped to the public).
 REDACT     ?= none
@@ -17,7 +19,7 @@ MODES      ?=
 FAA_URL    ?=
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
-.PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps
+.PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps duckdb-deps
 
 ## Exit statuses: a target that runs a stage ends with the stage's documented status (0 ok,
 ## 1 data rejected, 2 usage or I/O). GNU make turns every failed recipe into its own status 2,
@@ -100,9 +102,11 @@ bench-data: deps
 BENCH_ICAO_TYPES = $(firstword $(wildcard ../shared/data/aircraft/icao-types.json) input/aircraft/icao-types.json)
 bench: build bench-data spark-deps-optional
 	cd Benchmarks && $(SWIFT) build -c release --disable-build-manifest-caching
+	@$(MAKE) --no-print-directory duckdb-deps || echo "make: the FAA build runs without DuckDB's yardstick"
 	@rm -rf $(OUT)/bench
-	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa), $(ROUNDS) rounds"
-	@Benchmarks/faa-build $(BIN) $(BENCH_DATA)/faa $(OUT)/bench $(ROUNDS)
+	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa) as the nightly runs it, $(ROUNDS) rounds alternating with DuckDB's bare load"
+	@Benchmarks/faa-build $(BIN) $(BENCH_DATA)/faa $(OUT)/bench $(ROUNDS) \
+	  $(if $(wildcard $(DUCKDB_VENV)/bin/python),$(DUCKDB_VENV)/bin/python)
 	@echo "== Nightly pipeline: full-size FAA data, the real bird data (../shared) or input/birds, input/exports"
 	@Benchmarks/nightly-sources "$(BENCH_DATA)/nightly" "$(BENCH_DATA)/faa"
 	@rm -rf $(OUT)/bench-nightly
@@ -153,6 +157,14 @@ spark-deps:
 	@[ -x $(SPARK_VENV)/bin/spark-submit ] || { echo "make: installing pyspark into $(SPARK_VENV)"; \
 	  python3 -m venv $(SPARK_VENV) && $(SPARK_VENV)/bin/pip install -q 'pyspark>=3.5,<5'; } \
 	  || { echo "make: could not install pyspark into $(SPARK_VENV) (python3 with venv and PyPI needed)" >&2; exit 2; }
+
+## duckdb-deps: DuckDB from PyPI in a virtual environment under the bench data (DUCKDB_VENV),
+## the FAA build's yardstick in make bench: its bare load of ACFTREF and MASTER.
+duckdb-deps:
+	@[ -x $(DUCKDB_VENV)/bin/python ] && $(DUCKDB_VENV)/bin/python -c 'import duckdb' 2>/dev/null || { \
+	  echo "make: installing duckdb into $(DUCKDB_VENV)"; \
+	  python3 -m venv $(DUCKDB_VENV) && $(DUCKDB_VENV)/bin/pip install -q 'duckdb>=2,<3'; } \
+	  || { echo "make: could not install duckdb into $(DUCKDB_VENV) (python3 with venv and PyPI needed)" >&2; exit 2; }
 
 ## spark-deps-optional: make test installs them too, so the engines' parity test runs; when
 ## they cannot be installed the test says it skipped.

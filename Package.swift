@@ -122,7 +122,7 @@ let package = Package(
         // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
         .target(
             name: "FieldGuidePipeline",
-            dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuide", .product(name: "Yams", package: "Yams")]
+            dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuideWorkers", "FieldGuide", .product(name: "Yams", package: "Yams")]
         ),
 
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)

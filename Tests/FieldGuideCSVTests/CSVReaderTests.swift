@@ -101,9 +101,11 @@ struct CSVReaderTests {
 
     @Test("the writer quotes a field for a delimiter, quote or line break at any position, and for nothing else")
     func writerQuotingPositions() throws {
+        // Bytes either side of the writer's word test (`+` below the delimiter, `-` above), a
+        // space and a tab (quoted only at either end), and a two-byte UTF-8 letter.
         for length in 1...20 {
             for position in 0..<length {
-                for special in ["", ",", "\"", "\n", "\r", "x"] {
+                for special in ["", ",", "\"", "\n", "\r", "x", "+", "-", " ", "\t", "\u{7F}", "é"] {
                     var characters = Array(repeating: "a", count: length)
                     if !special.isEmpty { characters[position] = special }
                     let field = characters.joined()
@@ -111,6 +113,7 @@ struct CSVReaderTests {
                     writer.write([field])
                     let written = String(decoding: writer.bytes, as: UTF8.self)
                     let quoted = [",", "\"", "\n", "\r"].contains(special)
+                        || ([" ", "\t"].contains(special) && (position == 0 || position == length - 1))
                     #expect(written.hasPrefix("\"") == quoted, "\(field.debugDescription)")
                     #expect(try parse(written, chunk: 5).map(\.fields) == [[field]])
                 }

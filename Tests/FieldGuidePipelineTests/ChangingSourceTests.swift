@@ -65,3 +65,33 @@ struct ChangingSourceTests {
         try changed(rewrite, file: "ENGINE.txt", during: true) { path, _ in "\(path) was rewritten or replaced" }
     }
 }
+
+/// A first run fingerprints a stage while it runs (nothing cached to skip it): a source that
+/// changes as the stage starts, before or after its hashing, is still refused.
+@Suite("A source that changes while a first run reads it", .serialized)
+struct ChangingSourceFirstRunTests {
+    @Test("MASTER appended to as ingest-faa starts, on a first run: refused with the sizes; the next run publishes")
+    func appendedAsFirstRunStarts() throws {
+        var h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        let path = h.sources + "/faa/MASTER.txt"
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        let realBin = h.bin
+        h.bin = try h.wrappers(replacing: "ingest-faa", with: """
+            #!/bin/sh
+            tail -n 1 \(h.sources)/faa/MASTER.txt | sed 's/^...../98765/' >> \(h.sources)/faa/MASTER.txt
+            exec "REAL/ingest-faa" "$@"
+            """)
+        let result = try h.run()
+        #expect(result.status == 1, "\(result.log)")
+        let stage = result.summary?.stages.first { $0.name == "ingest-faa" }
+        #expect(stage?.status == .failed)
+        #expect(stage?.error?.hasPrefix("source 'faa' changed while the run read it (\(path) went from \(size) to ") == true,
+                "\(stage?.error ?? result.log)")
+        #expect(h.statuses(result.summary)["emit-aircraft"] == .notRun)
+        h.bin = realBin
+        let next = try h.run()
+        #expect(next.status == 0, "\(next.log)")
+        #expect(next.summary?.status == .published)
+    }
+}

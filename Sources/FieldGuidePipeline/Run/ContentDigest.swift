@@ -20,7 +20,7 @@ enum ContentDigest {
 
     /// A file's identity and change times: any write, truncation or replacement changes one
     /// of them (`ctime` cannot be set back).
-    struct Stamp: Sendable, Equatable {
+    struct Stamp: Sendable, Equatable, Codable {
         var device: UInt64 = 0
         var inode: UInt64 = 0
         var size: Int64 = 0
@@ -63,8 +63,9 @@ enum ContentDigest {
         try files(under: path).map(\.entry)
     }
 
-    /// Every regular file at or under `path` with its full path.
-    static func files(under path: String) throws(PipelineError) -> [(path: String, entry: Entry)] {
+    /// Every regular file at or under `path` with its full path; digests from `digests` when
+    /// it vouches for a file's stamp.
+    static func files(under path: String, digests: DigestCache = DigestCache(path: nil)) throws(PipelineError) -> [(path: String, entry: Entry)] {
         var out: [(path: String, entry: Entry)] = []
         func visit(_ full: String, _ relative: String) throws(PipelineError) {
             if Glob.isDirectory(full) {
@@ -75,7 +76,7 @@ enum ContentDigest {
             } else {
                 let stamp = Stamp(path: full) ?? Stamp()
                 do {
-                    let (digest, bytes) = try FileDigest.sha256(ofFileAt: full)
+                    let (digest, bytes) = try digests.sha256(ofFileAt: full, stamp: stamp)
                     out.append((full, Entry(relative: relative, bytes: bytes, sha256: digest, stamp: stamp)))
                 } catch {
                     throw PipelineError(.io, "\(full): cannot read for fingerprinting: \(SystemReason.of(error))")
@@ -93,14 +94,14 @@ enum ContentDigest {
     }
 
     /// A source's digest with the stamps of the files that went into it.
-    static func source(_ paths: [String]) throws(PipelineError) -> Source {
-        let hashedAt = Self.now()
+    static func source(_ paths: [String], digests: DigestCache = DigestCache(path: nil)) throws(PipelineError) -> Source {
+        let hashedAt = DigestCache.now()
         var lines: [String] = []
         var bytes = 0
         var files: [(path: String, entry: Entry)] = []
         for path in paths {
             lines.append("path \(path)")
-            for file in try Self.files(under: path) {
+            for file in try Self.files(under: path, digests: digests) {
                 lines.append("file \(file.entry.relative) \(file.entry.bytes) \(file.entry.sha256)")
                 bytes += file.entry.bytes
                 files.append(file)
@@ -110,9 +111,22 @@ enum ContentDigest {
                       files: files, hashedAt: hashedAt)
     }
 
+    /// The stamps of every file under `paths` (nothing hashed), nil when one cannot be read.
+    static func stamps(_ paths: [String]) -> [String: Stamp]? {
+        var stamps: [String: Stamp] = [:]
+        for path in paths {
+            guard let files = try? files(stampsOnly: path) else { return nil }
+            for file in files { stamps[file.path] = file.entry.stamp }
+        }
+        return stamps
+    }
+
     /// What changed in `source` since it was fingerprinted, or nil: a file added, removed,
     /// written or replaced (by its stamp; a file changed just before hashing is hashed again).
-    static func change(in source: Source) -> String? {
+    /// `startedWith`, the stamps taken when a stage that was fingerprinted while it ran started:
+    /// a file that changed between then and its hashing counts as changed too.
+    static func change(in source: Source, startedWith: [String: Stamp]? = nil) -> String? {
+        if let startedWith, let change = change(from: startedWith, to: source) { return change }
         var now: [String: Entry] = [:]
         for path in source.paths {
             guard let files = try? Self.files(stampsOnly: path) else { return "\(path) can no longer be read" }
@@ -132,6 +146,18 @@ enum ContentDigest {
         return nil
     }
 
+    /// What differs between the stamps a stage started with and those its source was hashed with.
+    private static func change(from started: [String: Stamp], to source: Source) -> String? {
+        let hashed = Dictionary(source.files.map { ($0.path, $0.entry.stamp) }, uniquingKeysWith: { a, _ in a })
+        if let added = hashed.keys.sorted().first(where: { started[$0] == nil }) { return "\(added) appeared" }
+        if let removed = started.keys.sorted().first(where: { hashed[$0] == nil }) { return "\(removed) disappeared" }
+        for (path, stamp) in started.sorted(by: { $0.key < $1.key }) where hashed[path] != stamp {
+            let size = hashed[path]!.size
+            return size != stamp.size ? "\(path) went from \(stamp.size) to \(size) bytes" : "\(path) was rewritten or replaced"
+        }
+        return nil
+    }
+
     /// The files under `path` with their stamps only (nothing hashed).
     private static func files(stampsOnly path: String) throws -> [(path: String, entry: Entry)] {
         if Glob.isDirectory(path) {
@@ -140,11 +166,5 @@ enum ContentDigest {
         }
         guard let stamp = Stamp(path: path) else { throw PipelineError(.io, "\(path): cannot stat") }
         return [(path, Entry(relative: "", bytes: Int(stamp.size), sha256: "", stamp: stamp))]
-    }
-
-    private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

@@ -18,7 +18,7 @@ import Darwin
 /// writes it to `OUTPUT/runs/RUN.json`. This type holds them together: lock, staging, publish.
 ///
 /// State lives in `OUTPUT/.pipeline/NAME/`: `stages/` (each stage's last good outputs),
-/// `staging/RUN/` (this run's staging), `lock`. Nothing under the published names changes until
+/// `staging/RUN/` (this run's staging), `lock`, `digests.json` (`DigestCache`). Nothing under the published names changes until
 /// every stage passed and every guard held.
 ///
 /// ```swift
@@ -97,11 +97,15 @@ public final class PipelineRunner: Sendable {
         let stages = plan.stages(in: layout, toolDirectory: options.toolDirectory)
         onEvent(.started(run: recorder.runID, stages: plan.order.map { stages[$0].name }))
 
+        // Source and tool digests carried over from the last run by their files' stamps; a
+        // forced run hashes everything again.
+        let digests = DigestCache(path: stateDirectory + "/" + DigestCache.fileName, trusted: !options.force)
         let executor = StageExecutor(cache: StageCache(directory: layout.cache), trash: work + "/replaced",
                                      environment: options.environment, force: options.force, cancellation: cancellation,
-                                     tree: tree, grace: options.killGrace, emit: onEvent)
+                                     tree: tree, grace: options.killGrace, digests: digests, emit: onEvent)
         let scheduler = StageScheduler(stages: stages, order: plan.order, jobs: options.jobs, cancellation: cancellation)
         let results = scheduler.run(executor.execute) { onEvent(.stageFinished($0)) }
+        digests.save()
         guard recorder.record(stages: results, cancelled: cancellation.isCancelled) else { return recorder.finish() }
 
         if let spec = definition.publish {

@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideWorkers
 import Foundation
 
 /// Runs one planned stage: fingerprint → cache → process → store.
@@ -28,10 +29,13 @@ final class StageExecutor: Sendable {
     /// How long a stopped stage has between SIGTERM and SIGKILL.
     let grace: Duration
     let emit: @Sendable (PipelineEvent) -> Void
-    private let digests = DigestMemo()
+    private let digests: DigestMemo
 
+    /// `digests` keeps the source and tool digests across runs (`DigestCache`).
     init(cache: StageCache, trash: String, environment: [String: String], force: Bool, cancellation: Cancellation,
-         tree: OutputTree, grace: Duration = .seconds(5), emit: @escaping @Sendable (PipelineEvent) -> Void) {
+         tree: OutputTree, grace: Duration = .seconds(5), digests: DigestCache = DigestCache(path: nil),
+         emit: @escaping @Sendable (PipelineEvent) -> Void) {
+        self.digests = DigestMemo(cache: digests)
         self.cache = cache; self.trash = trash; self.environment = environment; self.force = force
         self.cancellation = cancellation; self.tree = tree; self.grace = grace; self.emit = emit
     }
@@ -46,15 +50,20 @@ final class StageExecutor: Sendable {
             return result
         }
         do {
+            guard stage.cache, !force, cache.record(stage.name) != nil else {
+                try runFingerprintingMeanwhile(stage, into: &result)
+                result.seconds = RunRecorder.seconds(since: started)
+                return result
+            }
             let (fingerprint, bytes) = try self.fingerprint(stage)
             result.fingerprint = fingerprint
             result.inputBytes = bytes
-            if stage.cache, !force, cache.record(stage.name)?.fingerprint == fingerprint,
+            if cache.record(stage.name)?.fingerprint == fingerprint,
                let summary = try? ReportSummary(stage.report, in: cache.path(stage.name), tool: stage.tool) {
                 result.status = .skipped
                 (result.counts, result.rows) = (summary.counts, summary.rows)
             } else {
-                try run(stage, fingerprint: fingerprint, into: &result)
+                try run(stage, fingerprint: { fingerprint }, into: &result)
             }
         } catch {
             result.error = error.message
@@ -64,8 +73,39 @@ final class StageExecutor: Sendable {
         return result
     }
 
+    /// Runs a stage that runs whatever its fingerprint says (nothing cached to match it, or a
+    /// forced run), its sources and tool hashed on another thread meanwhile.
+    ///
+    /// Why: the fingerprint only decides whether to skip, and such a stage is never skipped;
+    /// hashing first put 210 MB of FAA files (and each 25 MB tool) in front of the first
+    /// run's critical path. The source files' stamps are taken before the stage starts, so a
+    /// source that changed between its start and its hashing still fails the stage
+    /// (`checkSourcesUnchanged`), as one that changed after hashing does.
+    private func runFingerprintingMeanwhile(_ stage: PlannedStage, into result: inout RunSummary.Stage) throws(PipelineError) {
+        var stamps: [String: [String: ContentDigest.Stamp]] = [:]
+        var bytes = 0
+        for input in stage.inputs where !input.dropped {
+            guard case .source(let name)? = input.target else { continue }
+            let started = ContentDigest.stamps(input.paths) ?? [:]
+            stamps[name] = started
+            bytes += started.values.reduce(0) { $0 + Int($1.size) }
+        }
+        result.inputBytes = bytes  // the sources' size, for the progress display until the fingerprint says
+        let hashing = BackgroundTask { [self] in try fingerprint(stage) }
+        defer { _ = hashing.wait() }  // however the stage ends, nothing hashes past it
+        try run(stage, fingerprint: { () throws(PipelineError) -> String in
+            do { return try hashing.value().0 } catch let error as PipelineError { throw error } catch {
+                throw PipelineError(.io, "\(stage.name): fingerprinting failed: \(error)")
+            }
+        }, startedWith: stamps, into: &result)
+        if case .success(let (fingerprint, bytes)) = hashing.wait() { (result.fingerprint, result.inputBytes) = (fingerprint, bytes) }
+    }
+
     /// Runs the tool into the stage's staging directory, checks what it left, caches it.
-    private func run(_ stage: PlannedStage, fingerprint: String, into result: inout RunSummary.Stage) throws(PipelineError) {
+    /// `fingerprint` is asked for once the tool has exited; `startedWith` holds the stamps of
+    /// the source files when the tool started, when it was fingerprinted meanwhile.
+    private func run(_ stage: PlannedStage, fingerprint: () throws(PipelineError) -> String,
+                     startedWith: [String: [String: ContentDigest.Stamp]] = [:], into result: inout RunSummary.Stage) throws(PipelineError) {
         let directory = tree.relative(stage.directory) ?? stage.directory
         try tree.remove(directory)
         try tree.directory(directory)
@@ -98,7 +138,8 @@ final class StageExecutor: Sendable {
                 throw PipelineError(.stageFailed, "\(stage.tool) exited 0 but its declared output \(output) is not a file inside its directory: \(error.message)")
             }
         }
-        try checkSourcesUnchanged(stage)
+        let fingerprint = try fingerprint()
+        try checkSourcesUnchanged(stage, startedWith: startedWith)
         let summary = try ReportSummary(stage.report, in: stage.directory, tool: stage.tool)
         let record = try StageRecord.make(stage: stage.name, fingerprint: fingerprint, directory: stage.directory)
         try cache.store(record, from: stage.directory, trash: trash)
@@ -108,9 +149,9 @@ final class StageExecutor: Sendable {
 
     /// Fails the stage when a source it read changed after it was fingerprinted: what the
     /// stage read is then not what its fingerprint (and the run summary) would record.
-    private func checkSourcesUnchanged(_ stage: PlannedStage) throws(PipelineError) {
+    private func checkSourcesUnchanged(_ stage: PlannedStage, startedWith: [String: [String: ContentDigest.Stamp]]) throws(PipelineError) {
         for input in stage.inputs where !input.dropped {
-            guard case .source(let name)? = input.target, let change = digests.change(in: name) else { continue }
+            guard case .source(let name)? = input.target, let change = digests.change(in: name, startedWith: startedWith[name]) else { continue }
             throw PipelineError(.stageFailed, "source '\(name)' changed while the run read it (\(change)): what \(stage.name) read "
                                 + "may mix old and new content, so nothing of it is kept; run again once the source is complete")
         }
@@ -193,20 +234,24 @@ struct ReportSummary: Sendable, Equatable {
 
 /// Source and tool digests, each taken once per run however many stages read them.
 private final class DigestMemo: @unchecked Sendable {
+    private let cache: DigestCache
     private let lock = NSLock()
     private var sources: [String: ContentDigest.Source] = [:]
     private var tools: [String: String] = [:]
 
+    init(cache: DigestCache) { self.cache = cache }
+
     func source(_ name: String, paths: [String]) throws(PipelineError) -> (sha256: String, bytes: Int) {
         if let known = locked({ sources[name] }) { return (known.sha256, known.bytes) }
-        let digest = try ContentDigest.source(paths)
+        let digest = try ContentDigest.source(paths, digests: cache)
         locked { sources[name] = digest }
         return (digest.sha256, digest.bytes)
     }
 
-    /// What changed in the source `name` since its digest was taken, or nil.
-    func change(in name: String) -> String? {
-        locked { sources[name] }.flatMap(ContentDigest.change(in:))
+    /// What changed in the source `name` since its digest was taken (or since `startedWith`,
+    /// stamps taken before it), or nil.
+    func change(in name: String, startedWith: [String: ContentDigest.Stamp]? = nil) -> String? {
+        locked { sources[name] }.flatMap { ContentDigest.change(in: $0, startedWith: startedWith) }
     }
 
     func tool(_ path: String) throws(PipelineError) -> String {
@@ -215,7 +260,8 @@ private final class DigestMemo: @unchecked Sendable {
             throw PipelineError(.io, "\(path): no such stage executable (build it, or pass --bin)")
         }
         let digest: String
-        do { digest = try FileDigest.sha256(ofFileAt: path).digest } catch { throw PipelineError(error) }
+        let stamp = ContentDigest.Stamp(path: path) ?? ContentDigest.Stamp()
+        do { digest = try cache.sha256(ofFileAt: path, stamp: stamp).digest } catch { throw PipelineError(error) }
         locked { tools[path] = digest }
         return digest
     }
