@@ -66,8 +66,12 @@ build: deps
 ## (faa/, birds/, exports/ beside each other; see the pipeline file). Publishes into OUT
 ## atomically (OUT/current → OUT/builds/RUN, previous kept); stages with unchanged inputs are skipped.
 NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
+## Operator settings, passed as --set when given: make nightly SOURCES=dir MASTER_MIN_ROWS=250000 STALE_REFUSE_DAYS=8
+## (the guards' parameters in pipelines/nightly.yaml; see README "Operator signals").
+PIPELINE_SETTINGS := MASTER_MIN_ROWS UNMATCHED_MODEL_REFUSE STALE_WARN_DAYS STALE_REFUSE_DAYS WEBHOOK_URL
+PIPELINE_SETS = $(foreach v,$(PIPELINE_SETTINGS),$(if $(filter command line environment,$(origin $(v))),--set $(v)="$($(v))"))
 nightly: build
-	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" --output "$(OUT)")
+	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" $(PIPELINE_SETS) --output "$(OUT)")
 
 ## faa: from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [ICAO_TYPES=file] [MODES=file] [REDACT=individuals]: the
 ## manufacturer index (aircraft-index.fgb) always, the registry (aircraft.fgb) when the download has MASTER.

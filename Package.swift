@@ -15,7 +15,8 @@
 //   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
 //   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
 //   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
-//   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports
+//   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports, metrics
+//                   FieldGuideWebhook      the operator's webhook (URLSession), linked by the pipeline executable only
 //   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
 
@@ -110,6 +111,10 @@ let package = Package(
             dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuide", .product(name: "Yams", package: "Yams")]
         ),
 
+        // The operator's webhook: Foundation's URLSession (libcurl on Linux). Only the pipeline
+        // executable links it; the query library never does.
+        .target(name: "FieldGuideWebhook"),
+
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
         .target(
             name: "StageCLI",
@@ -127,7 +132,7 @@ let package = Package(
         stage("emit-aircraft-index", ["FieldGuideEmit"]),
         stage("emit-birds", ["FieldGuideEmit"]),
         stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline", "FieldGuideExports", "FieldGuideCSV", "FieldGuideDiagnostics"]),
-        stage("pipeline", ["FieldGuidePipeline"]),
+        stage("pipeline", ["FieldGuidePipeline", "FieldGuideWebhook"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter"], path: "Tests/TestSupport"),
@@ -163,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuidePipelineTests",
-            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "TestSupport"]
+            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideWebhook", "TestSupport"]
         ),
         .testTarget(
             name: "FieldGuideBirdsArtifactTests",
