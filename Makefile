@@ -12,7 +12,7 @@ ROUNDS     ?= 9
 REDACT     ?= none
 ICAO_TYPES ?=
 MODES      ?=
-APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
+APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config libsqlite3-dev
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps
 
@@ -49,6 +49,7 @@ all: nightly
 deps:
 	@missing=""; \
 	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
+	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	[ -f /usr/include/libxml2/libxml/xmlreader.h ] || missing="$$missing libxml2-dev"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
@@ -68,7 +69,7 @@ build: deps
 NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
 ## Operator settings, passed as --set when given: make nightly SOURCES=dir MASTER_MIN_ROWS=250000 STALE_REFUSE_DAYS=8
 ## (the guards' parameters in pipelines/nightly.yaml; see README "Operator signals").
-PIPELINE_SETTINGS := MASTER_MIN_ROWS UNMATCHED_MODEL_REFUSE STALE_WARN_DAYS STALE_REFUSE_DAYS WEBHOOK_URL
+PIPELINE_SETTINGS := MASTER_MIN_ROWS UNMATCHED_MODEL_REFUSE STALE_WARN_DAYS STALE_REFUSE_DAYS WEBHOOK_URL SQLITE
 PIPELINE_SETS = $(foreach v,$(PIPELINE_SETTINGS),$(if $(filter command line environment,$(origin $(v))),--set $(v)="$($(v))"))
 nightly: build
 	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" $(PIPELINE_SETS) --output "$(OUT)")

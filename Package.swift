@@ -17,6 +17,7 @@
 //   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
 //   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports, metrics
 //                   FieldGuideWebhook      the operator's webhook (URLSession), linked by the pipeline executable only
+//   analysts        FieldGuideSQLite       aircraft.sqlite through the system SQLite (CSQLite), export-sqlite only
 //   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
 
@@ -52,6 +53,7 @@ let package = Package(
         .executable(name: "emit-birds", targets: ["emit-birds"]),
         .executable(name: "fieldguide", targets: ["fieldguide"]),
         .executable(name: "pipeline", targets: ["pipeline"]),
+        .executable(name: "export-sqlite", targets: ["export-sqlite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,6 +65,7 @@ let package = Package(
         // MARK: C shims (a modulemap and shim.h each)
         .systemLibrary(name: "CCSV", path: "Sources/CCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: Foundations: no artifact code below this line
         .target(name: "FieldGuideDiagnostics"),
@@ -114,6 +117,8 @@ let package = Package(
         // The operator's webhook: Foundation's URLSession (libcurl on Linux). Only the pipeline
         // executable links it; the query library never does.
         .target(name: "FieldGuideWebhook"),
+        // aircraft.sqlite for analysts, through the system SQLite (export-sqlite only).
+        .target(name: "FieldGuideSQLite", dependencies: ["CSQLite", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics"]),
 
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
         .target(
@@ -133,6 +138,7 @@ let package = Package(
         stage("emit-birds", ["FieldGuideEmit"]),
         stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline", "FieldGuideExports", "FieldGuideCSV", "FieldGuideDiagnostics"]),
         stage("pipeline", ["FieldGuidePipeline", "FieldGuideWebhook"]),
+        stage("export-sqlite", ["FieldGuideSQLite", "FieldGuide", "FieldGuideEmit"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter"], path: "Tests/TestSupport"),
@@ -168,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuidePipelineTests",
-            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideWebhook", "TestSupport"]
+            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideWebhook", "CSQLite", "TestSupport"]
         ),
         .testTarget(
             name: "FieldGuideBirdsArtifactTests",

@@ -243,7 +243,10 @@ extension FieldGuideCommand {
             let manifestPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("manifest.json").path
             let manifest = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
             let name = URL(fileURLWithPath: path).lastPathComponent
-            let asOf = file.kind == AircraftSchema.kind ? try AircraftBundle(path: path, verification: .headerOnly).asOf : nil
+            var asOf: FieldDate?
+            if file.kind == AircraftSchema.kind {
+                do { asOf = try AircraftBundle(path: path, verification: .headerOnly).asOf } catch { throw error.underlying }
+            }
             let report = Report(path: path, kind: file.kind.description, format: "\(file.majorVersion).\(file.minorVersion)",
                                 bytes: file.bytes.count, sections: file.sections, manifest: manifest?.artifact(named: name),
                                 asOf: asOf?.description)

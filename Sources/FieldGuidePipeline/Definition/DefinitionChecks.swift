@@ -172,6 +172,7 @@ extension PipelineDefinition {
                     }
                 }
             }
+            if let when = stage.when { try checkParameters(when, at + [.key("when")]) }
             if let report = stage.report, !stage.outputs.contains(report) {
                 throw fail(at + [.key("report")], "the report '\(report)' is not among the stage's outputs")
             }

@@ -127,8 +127,12 @@ public struct StageSpec: Sendable, Equatable, Decodable {
     /// ``StageTimeout/default``, one hour). Past it the stage and every process it started are
     /// stopped and the run fails.
     public var timeout: StageTimeout
+    /// Run the stage only on request: `when: "${SQLITE}"` drops it (as `dropped`, its
+    /// outputs left out of the build) unless the value is set to something other than
+    /// nothing, `0`, `no` or `false`.
+    public var when: String?
 
-    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache, timeout }
+    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache, timeout, when }
 
     public init(name: String, tool: String, inputs: [String], outputs: [String], args: [ArgSpec],
                 report: String? = nil, cache: Bool = true, description: String? = nil, timeout: StageTimeout = .default) {
@@ -148,6 +152,7 @@ public struct StageSpec: Sendable, Equatable, Decodable {
         report = try c.decodeIfPresent(String.self, forKey: .report)
         cache = try c.decodeIfPresent(Bool.self, forKey: .cache) ?? true
         timeout = try c.decodeIfPresent(StageTimeout.self, forKey: .timeout) ?? .default
+        when = try c.decodeIfPresent(String.self, forKey: .when)
     }
 }
 

@@ -98,7 +98,8 @@ struct Publisher {
         var report: ChangeReport?
         if let current {
             var parts: [ChangeReport] = []
-            for entry in manifest.artifacts where fm.fileExists(atPath: current + "/" + entry.file) {
+            // FieldGuide artifacts only: an export (aircraft.sqlite) repeats their content.
+            for entry in manifest.artifacts where entry.file.hasSuffix(".fgb") && fm.fileExists(atPath: current + "/" + entry.file) {
                 do {
                     parts.append(try ChangeReport.between(old: current + "/" + entry.file, new: build + "/" + entry.file))
                 } catch {
