@@ -122,6 +122,32 @@ struct OperatorGuardTests {
     }
 }
 
+extension NightlyHarness {
+    /// New MASTER content: N250JT's owner renamed in place (same width). Returns the bytes before.
+    @discardableResult
+    func renameOwner() throws -> Data {
+        let master = URL(fileURLWithPath: sources + "/faa/MASTER.txt")
+        let original = try Data(contentsOf: master)
+        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "NORTHWIND CHARTER CORP", with: "NORTHWIND CHARTER INC ").utf8)
+            .write(to: master)
+        return original
+    }
+}
+
+@Suite("Stages on request")
+struct StageRequestTests {
+    @Test("when: a stage is requested by any value but nothing, 0, no or false")
+    func when() throws {
+        let definition = try PipelineDefinition.load(path: TestPaths.packageRoot.path + "/pipelines/nightly.yaml")
+        let layout = StageLayout(cache: "/nonexistent/cache", staging: "/nonexistent/staging")
+        for (value, dropped) in [("", true), ("0", true), ("No", true), ("false", true), ("1", false), ("yes", false)] {
+            let plan = try PipelinePlan(definition, parameters: ["SQLITE": value])
+            let stage = try #require(plan.stages(in: layout, toolDirectory: "/bin").first { $0.name == "export-sqlite" })
+            #expect((stage.dropped != nil) == dropped, "SQLITE=\(value)")
+        }
+    }
+}
+
 @Suite("Operator guards through `pipeline run`")
 struct OperatorGuardRunTests {
     /// Moves the date `sources.json` records for `stem` back by `days` (time passing).
@@ -146,9 +172,7 @@ struct OperatorGuardRunTests {
 
         // New MASTER content below the operator's floor: refused, nothing published.
         let master = h.sources + "/faa/MASTER.txt"
-        let original = try Data(contentsOf: URL(fileURLWithPath: master))
-        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "NORTHWIND CHARTER CORP", with: "NORTHWIND CHARTER INC ").utf8)
-            .write(to: URL(fileURLWithPath: master))
+        let original = try h.renameOwner()
         let floor = try h.run(["--set", "MASTER_MIN_ROWS=250000"])
         #expect(floor.status == 1)
         #expect(floor.summary?.status == .refused)

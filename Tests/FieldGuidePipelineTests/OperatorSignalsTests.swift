@@ -113,9 +113,7 @@ struct OperatorSignalsRunTests {
         let success = try #require(first["fieldguide_last_success_timestamp_seconds{\(p)}"])
         #expect(abs(success - Date().timeIntervalSince1970) < 600)
 
-        let master = h.sources + "/faa/MASTER.txt"
-        let text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: master)), as: UTF8.self)
-        try Data(text.replacingOccurrences(of: "NORTHWIND CHARTER CORP", with: "NORTHWIND CHARTER INC ").utf8).write(to: URL(fileURLWithPath: master))
+        try h.renameOwner()
         #expect(try h.run(["--set", "MASTER_MIN_ROWS=100"]).status == 1)
         let refused = try metrics(h)
         #expect(refused["fieldguide_run_success{\(p)}"] == 0)
@@ -139,9 +137,7 @@ struct OperatorSignalsRunTests {
         #expect(quiet.status == 0)
         #expect(hook.received.isEmpty)
 
-        let master = h.sources + "/faa/MASTER.txt"
-        let text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: master)), as: UTF8.self)
-        try Data(text.replacingOccurrences(of: "NORTHWIND CHARTER CORP", with: "NORTHWIND CHARTER INC ").utf8).write(to: URL(fileURLWithPath: master))
+        try h.renameOwner()
         let refused = try h.run(["--set", "WEBHOOK_URL=\(hook.url)", "--set", "MASTER_MIN_ROWS=100"])
         #expect(refused.status == 1)
         #expect(refused.log.contains("pipeline: webhook 127.0.0.1:\(hook.port) told (refused): HTTP 200"), "\(refused.log)")

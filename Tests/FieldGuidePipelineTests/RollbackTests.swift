@@ -32,9 +32,7 @@ struct RollbackTests {
         #expect(link(h, "current") == first.summary?.build)
 
         // A second build: one owner renamed.
-        let master = h.sources + "/faa/MASTER.txt"
-        let original = try String(decoding: Data(contentsOf: URL(fileURLWithPath: master)), as: UTF8.self)
-        try Data(original.replacingOccurrences(of: "NORTHWIND CHARTER CORP", with: "NORTHWIND CHARTER INC ").utf8).write(to: URL(fileURLWithPath: master))
+        try h.renameOwner()
         let second = try h.run()
         #expect(second.summary?.status == .published)
         #expect(try AircraftBundle(path: h.output + "/aircraft.fgb").aircraft(registration: "N250JT")?.name == "NORTHWIND CHARTER INC")

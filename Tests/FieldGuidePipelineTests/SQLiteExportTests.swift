@@ -57,6 +57,11 @@ struct SQLiteExportTests {
         let entry = try #require(manifest.artifact(named: "aircraft.sqlite"))
         #expect(entry.kind == "SQLT" && entry.asOf == "2026-02-09" && entry.counts["registrations"] == 20)
         #expect(entry.sha256 == (try FileDigest.sha256(ofFileAt: h.output + "/current/aircraft.sqlite").digest))
+
+        // Not requested again: a build without it, and no name left pointing at nothing.
+        let without = try h.run()
+        #expect(without.summary?.status == .published)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: db)) == nil)
     }
 
     @Test("byte-stable: two exports of one artifact are identical; a damaged artifact is refused and the old file stays")

@@ -130,6 +130,7 @@ struct Publisher {
         }
         try Self.swapLink(outputDirectory + "/" + Self.currentLink, to: relativeBuild)
         try pointNames(manifest, onlyMissing: false)
+        Self.removeDanglingNames(in: outputDirectory)
         prune()
         return .published(build: relativeBuild, changes: report)
     }
@@ -176,6 +177,17 @@ struct Publisher {
             let path = output + "/" + file, target = currentLink + "/" + file
             if onlyMissing, (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target { continue }
             try swapLink(path, to: target)
+        }
+    }
+
+    /// Removes the links beside `current` (`NAME → current/NAME`) whose file the current build
+    /// lacks (an `aircraft.sqlite` of a build before, a rollback to a build without it).
+    static func removeDanglingNames(in output: String) {
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: output)) ?? [] {
+            guard let target = try? fm.destinationOfSymbolicLink(atPath: output + "/" + name),
+                  target == currentLink + "/" + name, !fm.fileExists(atPath: output + "/" + target) else { continue }
+            unlink(output + "/" + name)
         }
     }
 

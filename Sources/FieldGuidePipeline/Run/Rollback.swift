@@ -51,7 +51,7 @@ extension PipelineRunner {
         try Publisher.swapLink(output + "/" + Publisher.currentLink, to: previous)
         try Publisher.swapLink(output + "/" + Publisher.previousLink, to: current)
         try Publisher.pointNames(files, in: output, onlyMissing: true)
-        removeDanglingNames(in: output)
+        Publisher.removeDanglingNames(in: output)
         return RollbackResult(from: current, to: previous)
     }
 
@@ -66,13 +66,4 @@ extension PipelineRunner {
         return target
     }
 
-    /// Removes the links beside `current` (`NAME → current/NAME`) whose file the current build lacks.
-    private func removeDanglingNames(in output: String) {
-        let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: output)) ?? [] {
-            guard let target = try? fm.destinationOfSymbolicLink(atPath: output + "/" + name),
-                  target == Publisher.currentLink + "/" + name, !fm.fileExists(atPath: output + "/" + target) else { continue }
-            unlink(output + "/" + name)
-        }
-    }
 }
