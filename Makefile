@@ -17,7 +17,7 @@ MODES      ?=
 # The address the nightly fetches ReleasableAircraft.zip from (fetch-faa); empty: SOURCES/faa is
 # read and nothing touches the network. The FAA's: https://registry.faa.gov/database/ReleasableAircraft.zip
 FAA_URL    ?=
-APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
+APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config libsqlite3-dev
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps duckdb-deps
 
@@ -54,6 +54,7 @@ all: nightly
 deps:
 	@missing=""; \
 	[ -f /usr/include/csv.h ] || missing="$$missing libcsv-dev"; \
+	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	[ -f /usr/include/libxml2/libxml/xmlreader.h ] || missing="$$missing libxml2-dev"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
@@ -72,9 +73,13 @@ build: deps
 ## fetches the FAA files (fetch-faa: conditional, so an unchanged file ends `unchanged`). Publishes into OUT
 ## atomically (OUT/current → OUT/builds/RUN, previous kept); stages with unchanged inputs are skipped.
 NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
+## Operator settings, passed as --set when given: make nightly SOURCES=dir MASTER_MIN_ROWS=250000 STALE_REFUSE_DAYS=8
+## (the guards' parameters in pipelines/nightly.yaml; see README "Operator signals").
+PIPELINE_SETTINGS := MASTER_MIN_ROWS UNMATCHED_MODEL_REFUSE STALE_WARN_DAYS STALE_REFUSE_DAYS WEBHOOK_URL SQLITE
+PIPELINE_SETS = $(foreach v,$(PIPELINE_SETTINGS),$(if $(filter command line environment,$(origin $(v))),--set $(v)="$($(v))"))
 nightly: build
 	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" \
-	  $(if $(FAA_URL),--set FAA_URL="$(FAA_URL)") --output "$(OUT)")
+	  $(if $(FAA_URL),--set FAA_URL="$(FAA_URL)") $(PIPELINE_SETS) --output "$(OUT)")
 
 ## faa: from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [ICAO_TYPES=file] [MODES=file] [REDACT=individuals]: the
 ## manufacturer index (aircraft-index.fgb) always, the registry (aircraft.fgb) when the download has MASTER.

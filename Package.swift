@@ -15,7 +15,9 @@
 //   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
 //   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
 //   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
-//   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports
+//   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports, metrics
+//                   FieldGuideWebhook      the operator's webhook (URLSession), linked by the pipeline executable only
+//   analysts        FieldGuideSQLite       aircraft.sqlite through the system SQLite (CSQLite), export-sqlite only
 //   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
 
@@ -52,6 +54,7 @@ let package = Package(
         .executable(name: "fieldguide", targets: ["fieldguide"]),
         .executable(name: "pipeline", targets: ["pipeline"]),
         .executable(name: "fetch-faa", targets: ["fetch-faa"]),
+        .executable(name: "export-sqlite", targets: ["export-sqlite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -67,6 +70,7 @@ let package = Package(
         // MARK: C shims (a modulemap and shim.h each)
         .systemLibrary(name: "CCSV", path: "Sources/CCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: Foundations: no artifact code below this line
         .target(name: "FieldGuideDiagnostics"),
@@ -125,6 +129,12 @@ let package = Package(
             dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuideWorkers", "FieldGuide", .product(name: "Yams", package: "Yams")]
         ),
 
+        // The operator's webhook: Foundation's URLSession (libcurl on Linux). Only the pipeline
+        // executable links it; the query library never does.
+        .target(name: "FieldGuideWebhook"),
+        // aircraft.sqlite for analysts, through the system SQLite (export-sqlite only).
+        .target(name: "FieldGuideSQLite", dependencies: ["CSQLite", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics"]),
+
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)
         .target(
             name: "StageCLI",
@@ -142,8 +152,9 @@ let package = Package(
         stage("emit-aircraft-index", ["FieldGuideEmit"]),
         stage("emit-birds", ["FieldGuideEmit"]),
         stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline", "FieldGuideExports", "FieldGuideCSV", "FieldGuideDiagnostics"]),
-        stage("pipeline", ["FieldGuidePipeline"]),
+        stage("pipeline", ["FieldGuidePipeline", "FieldGuideWebhook"]),
         stage("fetch-faa", ["FieldGuideFetch"]),
+        stage("export-sqlite", ["FieldGuideSQLite", "FieldGuide", "FieldGuideEmit"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter"], path: "Tests/TestSupport"),
@@ -179,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuidePipelineTests",
-            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "TestSupport"]
+            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideWebhook", "CSQLite", "TestSupport"]
         ),
         // The fetch stage against a local HTTP server (NIO) on 127.0.0.1.
         .testTarget(

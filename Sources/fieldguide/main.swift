@@ -236,6 +236,8 @@ extension FieldGuideCommand {
         struct Report: Encodable {
             let path: String; let kind: String; let format: String; let bytes: Int
             let sections: [SectionInfo]; let manifest: Manifest.Artifact?
+            /// The registry's as-of date (an aircraft artifact's `ASOF`).
+            let asOf: String?
         }
         func run() throws {
             let path = artifact ?? options.bundle
@@ -243,11 +245,17 @@ extension FieldGuideCommand {
             let manifestPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("manifest.json").path
             let manifest = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }
             let name = URL(fileURLWithPath: path).lastPathComponent
+            var asOf: FieldDate?
+            if file.kind == AircraftSchema.kind {
+                do { asOf = try AircraftBundle(path: path, verification: .headerOnly).asOf } catch { throw error.underlying }
+            }
             let report = Report(path: path, kind: file.kind.description, format: "\(file.majorVersion).\(file.minorVersion)",
-                                bytes: file.bytes.count, sections: file.sections, manifest: manifest?.artifact(named: name))
+                                bytes: file.bytes.count, sections: file.sections, manifest: manifest?.artifact(named: name),
+                                asOf: asOf?.description)
             try options.emit(report) {
-                var out = ["\(path): \(report.kind) artifact, format \(report.format), \(formatCount(report.bytes)) bytes, checksums ok",
-                           "section  offset      bytes        rows         crc32"]
+                var out = ["\(path): \(report.kind) artifact, format \(report.format), \(formatCount(report.bytes)) bytes, checksums ok"]
+                if let asOf { out.append("as of \(asOf) (the latest MASTER last-action date)") }
+                out.append("section  offset      bytes        rows         crc32")
                 for s in file.sections {
                     out.append("\(s.tag)     \(String(s.offset).padding(toLength: 11, withPad: " ", startingAt: 0)) \(String(s.length).padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(s.rows).padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(s.crc32, radix: 16))")
                 }

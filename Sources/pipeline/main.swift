@@ -2,6 +2,7 @@ import ArgumentParser
 import FieldGuideCore
 import FieldGuideDiagnostics
 import FieldGuidePipeline
+import FieldGuideWebhook
 import Foundation
 import StageCLI
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ struct PipelineCommand: ParsableCommand {
             Exit status: 0 published, unchanged or passed; 1 a stage failed, a source is missing \
             or a guard refused; 2 usage or I/O; 130 interrupted.
             """,
-        subcommands: [Run.self, Plan.self, Check.self],
+        subcommands: [Run.self, Plan.self, Check.self, Rollback.self],
         defaultSubcommand: Run.self
     )
 }
@@ -60,7 +61,7 @@ extension PipelineCommand {
         @Option(help: "Directory of the stage executables (default: beside this executable).") var bin: String?
         @Option(help: "Stages to run at once (default: the number of cores).") var jobs = ProcessInfo.processInfo.activeProcessorCount
         @Flag(help: "Run every stage, ignoring fingerprints.") var force = false
-        @Option(help: "Accept a guard's refusal on purpose, recorded in the run summary: shrink:SOURCE or rejects:SOURCE (repeatable).")
+        @Option(help: "Accept a guard's refusal on purpose, recorded in the run summary: shrink:SOURCE, rejects:SOURCE, min_rows:SOURCE, join:model, freshness:SOURCE (repeatable).")
         var accept: [String] = []
         @Option(help: "Progress display: auto (a bar on a terminal), bar or plain.") var progress: ProgressMode = .auto
         @Option(help: "Seconds a stopped stage (interrupted, or past its time-out) has between SIGTERM and SIGKILL.")
@@ -70,9 +71,36 @@ extension PipelineCommand {
             guard killGrace >= 0, killGrace <= 3600 else { throw ValidationError("--kill-grace: expected seconds from 0 to 3600, found \(killGrace)") }
             for item in accept {
                 let parts = item.split(separator: ":")
-                guard parts.count == 2, ["shrink", "rejects"].contains(parts[0]), !parts[1].isEmpty else {
-                    throw ValidationError("--accept: expected shrink:SOURCE or rejects:SOURCE (shrink:MASTER), found \(item)")
+                guard parts.count == 2, ["shrink", "rejects", "min_rows", "join", "freshness"].contains(parts[0]), !parts[1].isEmpty else {
+                    throw ValidationError("--accept: expected KIND:NAME, KIND one of shrink, rejects, min_rows, join, freshness (shrink:MASTER), found \(item)")
                 }
+            }
+        }
+
+        /// The webhook the run tells, when the pipeline file or FIELDGUIDE_WEBHOOK_URL names one; a
+        /// malformed address is a usage error before any stage runs.
+        func notifier(_ definition: PipelineDefinition, parameters: [String: String]) throws -> Webhook? {
+            guard let address = definition.webhook(parameters: parameters, environment: ProcessInfo.processInfo.environment) else { return nil }
+            do {
+                return try Webhook(url: address, timeout: Double(definition.notify?.timeout.seconds ?? 10))
+            } catch {
+                throw StageFailure(.usageOrIO, "\(definition.path): notify.webhook: \(error.description)")
+            }
+        }
+
+        /// Posts the run summary when the run failed, was refused or interrupted, or warned; a
+        /// webhook that fails is logged and changes nothing else.
+        func notify(_ webhook: Webhook, _ summary: RunSummary, display: Display) {
+            guard !summary.status.succeeded || !summary.warnings.isEmpty, let body = try? JSON.encode(summary) else { return }
+            let why = summary.status.succeeded ? "\(summary.warnings.count) guard warning\(summary.warnings.count == 1 ? "" : "s")" : summary.status.rawValue
+            let host = (webhook.url.host ?? "") + (webhook.url.port.map { ":\($0)" } ?? "")
+            switch webhook.post(Data(body)) {
+            case .delivered(let status):
+                display.note("webhook \(host) told (\(why)): HTTP \(status)")
+            case .rejected(let status):
+                display.note("webhook \(host) answered HTTP \(status); not delivered (the run's result stands)")
+            case .failed(let reason):
+                display.note("webhook \(host) \(reason); not delivered (the run's result stands)")
             }
         }
 
@@ -82,7 +110,9 @@ extension PipelineCommand {
                                                  jobs: jobs, force: force)
             options.accept = Set(accept.map { $0.replacingOccurrences(of: ":", with: " ") })
             options.killGrace = .milliseconds(Int((killGrace * 1000).rounded()))
-            let runner = PipelineRunner(definition: definition, parameters: try common.parameters(), options: options)
+            let parameters = try common.parameters()
+            let webhook = try notifier(definition, parameters: parameters)
+            let runner = PipelineRunner(definition: definition, parameters: parameters, options: options)
             let display = Display(bar: progress == .bar || (progress == .auto && isatty(STDERR_FILENO) == 1))
             let signals = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
                 signal(sig, SIG_IGN)
@@ -96,6 +126,7 @@ extension PipelineCommand {
             }
             let summary = runner.run { display.handle($0) }
             signals.forEach { $0.cancel() }
+            if let webhook { notify(webhook, summary, display: display) }
             switch summary.status {
             case .published, .unchanged, .passed: return
             case .cancelled: throw ExitCode(130)
@@ -104,6 +135,30 @@ extension PipelineCommand {
                 let stage = summary.stages.first { $0.status == .failed }
                 if summary.failure == .stageFailed, stage?.exitCode == StageExit.usageOrIO.rawValue { throw ExitCode(StageExit.usageOrIO.rawValue) }
                 throw ExitCode(StageExit(summary.failure ?? .io).rawValue)
+            }
+        }
+    }
+
+    struct Rollback: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Point current back at the previous build, atomically; previous then names the build rolled back from.",
+            discussion: """
+                Takes the run lock, swaps OUTPUT/current to the build OUTPUT/previous names (one rename), \
+                then points previous at the build rolled back from, so a second rollback undoes the first. \
+                Exit status: 0 rolled back; 2 when there is no previous build, another run holds the lock, \
+                or the output directory cannot be changed.
+                """)
+        @Argument(help: "The pipeline file (pipelines/nightly.yaml): it names the state directory and lock.") var file: String
+        @Option(name: .shortAndLong, help: "Output directory (builds, current, previous).") var output = "output"
+
+        func run() throws {
+            let definition = try PipelineDefinition.load(path: file)
+            let runner = PipelineRunner(definition: definition, options: .init(outputDirectory: output, toolDirectory: executableDirectory()))
+            do {
+                let result = try runner.rollback()
+                FileHandle.standardError.write(Data("pipeline: rolled back: current → \(result.to) (was \(result.from)); previous → \(result.from)\n".utf8))
+            } catch {
+                throw StageFailure(StageExit(error.kind), error.message)
             }
         }
     }
@@ -219,6 +274,7 @@ final class Display: @unchecked Sendable {
             if let rows = s.rows { text += "; rows read \(formatCount(rows.read)), rejected \(formatCount(rows.rejected))" }
             line(text)
         case .guardChecked(let g):
+            if g.warned == true { line("guard \(g.name) WARNING: \(g.detail)") }
             if g.held { guardsHeld += 1 } else if g.accepted == true { line("guard \(g.name) ACCEPTED (--accept): \(g.detail)") } else { line("guard \(g.name) REFUSED: \(g.detail)") }
         case .publishing(let message):
             if guardsHeld > 0 { line("pipeline: \(guardsHeld) guards held (details in the run summary)") }
@@ -234,6 +290,7 @@ final class Display: @unchecked Sendable {
                  redraw: false)
             if summary.summaryWritten { line("pipeline: summary in runs/\(summary.run).json", redraw: false) }
             if let reason = summary.summaryError { line("pipeline: run summary not recorded: \(reason)", redraw: false) }
+            if let reason = summary.metricsError { line("pipeline: metrics not written: \(reason)", redraw: false) }
         }
     }
 

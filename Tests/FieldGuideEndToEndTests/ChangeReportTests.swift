@@ -18,11 +18,21 @@ struct ChangeReportTests {
             .replacingOccurrences(of: "AD6E7F", with: "AD6E80").replacingOccurrences(of: "53267177", with: "53267200")
         masters = masters.filter { !$0.hasPrefix("18   ,") }
             .map { $0.replacingOccurrences(of: "ABERNATHY SAM     ", with: "ABERNATHY SAMANTHA") } + [added]
-        let changed = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": .faaFile(models), "MASTER.txt": .faaFile(masters)])
+        // An engine's horsepower changed, one engine gone, one new.
+        var engines = try FAAFixtures.lines("ENGINE.txt")
+        engines = engines.map { $0.hasPrefix("10101,") ? $0.replacingOccurrences(of: ",00180,", with: ",00185,") : $0 }
+        let newEngine = engines.first { $0.hasPrefix("10103,") }!.replacingOccurrences(of: "10103,", with: "10199,")
+        engines = engines.filter { !$0.hasPrefix("10103,") } + [newEngine]
+        let changed = try FAAFixtures.inputCopy(overriding: ["ACFTREF.txt": .faaFile(models), "MASTER.txt": .faaFile(masters),
+                                                             "ENGINE.txt": .faaFile(engines)])
         let after = try AircraftBundle(path: try buildArtifact(from: changed))
 
         let report = ChangeReport.aircraft(old: before, new: after)
-        let (modelSection, registrationSection) = (report.sections[0], report.sections[1])
+        #expect(report.sections.map(\.title) == ["Aircraft models (ACFTREF)", "Engines (ENGINE)", "Registrations (MASTER)"])
+        let (modelSection, engineSection, registrationSection) = (report.sections[0], report.sections[1], report.sections[2])
+        #expect(engineSection.added == ["10199"] && engineSection.removed == ["10103"])
+        #expect(engineSection.changed.map { "\($0.key) \($0.name): \($0.fields)" } == ["10101 AEROMOTOR AM-180: [\"horsepower\"]"])
+        #expect(report.markdown().contains("## Engines (ENGINE)\n\n12 records: 1 added, 1 removed, 1 changed"))
         #expect(modelSection.added.isEmpty && modelSection.removed.isEmpty)
         #expect(modelSection.changed.map(\.key) == ["2100100"])
         #expect(modelSection.changed.first?.name == "BLUEHERON AIRCRAFT CO BH-200")
@@ -49,7 +59,7 @@ struct ChangeReportTests {
         #expect(text.stdout.hasPrefix("# Reference data changes"))
         let json = try TestPaths.run("fieldguide", ["diff", a, a, "--format", "json"])
         let decoded = try JSONDecoder().decode(ChangeReport.self, from: Data(json.stdout.utf8))
-        #expect(decoded.sections.map(\.after) == [20, 20])
+        #expect(decoded.sections.map(\.after) == [20, 12, 20])
         let notArtifact = try TestPaths.run("fieldguide", ["diff", a, FAAFixtures.inputDirectory + "/ENGINE.txt"])
         #expect(notArtifact.status == 1)
         #expect(notArtifact.stderr.contains("not a FieldGuide artifact"))

@@ -32,6 +32,13 @@ public final class AircraftBundle: FieldGuideBundle {
     /// Whose owner names and street addresses the artifact withholds (`PRIV`; `.none` when it
     /// has no such section).
     public let ownerRedaction: OwnerRedaction
+    /// The registry's as-of date: the latest last-action date among its registrations (the
+    /// `ASOF` section), nil in an artifact without one or with no dated registration.
+    ///
+    /// ```swift
+    /// bundle.asOf?.description   // "2026-08-18"
+    /// ```
+    public let asOf: FieldDate?
 
     /// Opens and checks the artifact at `path`.
     ///
@@ -62,6 +69,7 @@ public final class AircraftBundle: FieldGuideBundle {
             codeNames = names
             search = try RegistrySearchTables(file: file, verification: verification)
             ownerRedaction = try Self.ownerRedaction(in: file)
+            asOf = try Self.asOf(in: file)
         } catch {
             throw FieldGuideError(error)
         }
@@ -195,6 +203,16 @@ public final class AircraftBundle: FieldGuideBundle {
             throw .malformedSection(path: file.path, section: S.Section.privacy.description, reason: "expected 1 row, found \(table.count)")
         }
         return OwnerRedaction(withheldRegistrantTypes: table.value(0, .withheldRegistrantTypes))
+    }
+
+    /// The `ASOF` section's date, nil without one.
+    private static func asOf(in file: ArtifactFile) throws(ArtifactError) -> FieldDate? {
+        guard file.info(S.Section.asOf) != nil else { return nil }
+        let table = try RowTable<S.AsOfColumn>(file.section(S.Section.asOf), layout: .init(), tag: S.Section.asOf, path: file.path)
+        guard table.count == 1 else {
+            throw .malformedSection(path: file.path, section: S.Section.asOf.description, reason: "expected 1 row, found \(table.count)")
+        }
+        return FieldDate(stored: table.value(0, .date))
     }
 
     package func string(_ id: UInt32) -> String { strings.string(id) }

@@ -108,6 +108,8 @@ public struct ManufacturerRecord: Sendable {
 public struct EngineRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
+
+    package init(bundle: AircraftBundle, row: Int) { self.bundle = bundle; self.row = row }
     private func s(_ c: AircraftSchema.EngineColumn) -> String { bundle.string(bundle.engines.value(row, c)) }
 
     public var code: String { s(.code) }

@@ -52,6 +52,8 @@ public enum AircraftSchema {
         public static let registrationsBySerial = FourCC("RBSN")
         /// What the artifact withholds: one row, the registrant types whose owner is withheld.
         public static let privacy = FourCC("PRIV")
+        /// The registry's as-of date: one row, the latest MASTER last-action date (0: none).
+        public static let asOf = FourCC("ASOF")
     }
 
     public enum ModelColumn: Int, RowColumn {
@@ -151,6 +153,13 @@ public enum AircraftSchema {
     public enum PrivacyColumn: Int, RowColumn {
         /// `OwnerRedaction.withheldRegistrantTypes`: bit `k` set withholds registrant type `k`.
         case withheldRegistrantTypes
+        public var kind: ColumnKind { .u32 }
+    }
+
+    /// The one row of `ASOF`.
+    public enum AsOfColumn: Int, RowColumn {
+        /// `yyyymmdd`: the latest last-action date among the registrations (0: none had one).
+        case date
         public var kind: ColumnKind { .u32 }
     }
 

@@ -48,10 +48,14 @@ public struct Manifest: Codable, Sendable, Equatable {
         public var sources: [Source]
         /// Named counts worth keeping (orphan joins, index sizes).
         public var counts: [String: Int]
+        /// The date the source data is as of (`2026-08-18`), when the artifact records one
+        /// (the aircraft artifact's `ASOF`: its latest MASTER last-action date).
+        public var asOf: String?
 
-        public init(file: String, kind: String, bytes: Int, sha256: String, sections: [Section], sources: [Source], counts: [String: Int]) {
+        public init(file: String, kind: String, bytes: Int, sha256: String, sections: [Section], sources: [Source], counts: [String: Int],
+                    asOf: String? = nil) {
             self.file = file; self.kind = kind; self.bytes = bytes; self.sha256 = sha256
-            self.sections = sections; self.sources = sources; self.counts = counts
+            self.sections = sections; self.sources = sources; self.counts = counts; self.asOf = asOf
         }
     }
 

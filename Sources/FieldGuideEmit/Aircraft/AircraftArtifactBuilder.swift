@@ -36,6 +36,9 @@ public struct AircraftArtifactBuilder {
     fileprivate typealias S = AircraftSchema
     fileprivate typealias F = NormalizedFAA.RegistrationField
 
+    /// The registry's as-of date written into `ASOF` (`yyyymmdd`, 0: none), once built.
+    public private(set) var latestActionDate: UInt32 = 0
+
     /// A stretch of `registrations.csv`, or the reference data, or both, with the strings they
     /// intern in a pool of their own: what one thread fills while others fill the other parts.
     ///
@@ -428,6 +431,10 @@ public struct AircraftArtifactBuilder {
         var privacy = RowTableBuilder<S.PrivacyColumn>()
         privacy[privacy.appendRow(), .withheldRegistrantTypes] = redaction.withheldRegistrantTypes
         artifact.addSection(S.Section.privacy, rows: 1, bytes: privacy.serialize())
+        var asOf = RowTableBuilder<S.AsOfColumn>()
+        latestActionDate = Self.latestActionDate(registrations)
+        asOf[asOf.appendRow(), .date] = latestActionDate
+        artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
         let (sections, manufacturerCount) = referenceSections.finished()
         for section in sections + searchSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
 
@@ -443,6 +450,21 @@ public struct AircraftArtifactBuilder {
         ]
         if !redaction.isNone { counts["ownersWithheld"] = withheld }
         return (artifact, counts)
+    }
+
+    /// The registry's as-of date: the latest last-action date of any registration
+    /// (`yyyymmdd`), 0 when none has one. Read from the data, so identical inputs give
+    /// identical artifacts.
+    private static func latestActionDate(_ registrations: [RowTableBuilder<S.RegistrationColumn>]) -> UInt32 {
+        let absent = S.RegistrationColumn.lastActionDate.kind.absent
+        var latest: UInt32 = 0
+        for table in registrations {
+            for row in 0..<table.count {
+                let date = table[row, .lastActionDate]
+                if date != absent, date > latest { latest = date }
+            }
+        }
+        return latest
     }
 
     /// The Mode S index: every registration's address with its row in the sorted table, by

@@ -85,13 +85,21 @@ public enum AircraftEmit {
         for (key, value) in counts { allCounts[key] = value }
         let entry = Manifest.Artifact(
             file: artifactFile, kind: AircraftSchema.kind.description, bytes: size,
-            sha256: digest.finalize(), sections: sections.map(Manifest.Section.init), sources: report.sources, counts: allCounts)
+            sha256: digest.finalize(), sections: sections.map(Manifest.Section.init), sources: report.sources, counts: allCounts,
+            asOf: Self.isoDate(builder.latestActionDate))
         let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         let rejects = handOff + "/" + NormalizedFAA.rejectsFile
         if let data = FileManager.default.contents(atPath: rejects) {
             try AtomicFile.write(Array(data), to: outputDirectory + "/" + rejectsFile)
         }
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
+    }
+
+    /// `2026-08-18` for `20260818`; nil for 0 (no dated registration).
+    static func isoDate(_ yyyymmdd: UInt32) -> String? {
+        guard yyyymmdd != 0 else { return nil }
+        let year = yyyymmdd / 10_000, month = yyyymmdd / 100 % 100, day = yyyymmdd % 100
+        return String(year) + "-" + (month < 10 ? "0" : "") + String(month) + "-" + (day < 10 ? "0" : "") + String(day)
     }
 
     /// `registrations.csv` in builder parts, in file order, and its SHA-256.

@@ -118,7 +118,7 @@ extension PipelineDefinition {
     }
 
     /// Names in the output directory that an artifact cannot take.
-    static let reservedNames: Set = ["current", "previous", "builds", "runs", "manifest.json", "changes.md", "changes.json", "reports"]
+    static let reservedNames: Set = ["current", "previous", "builds", "runs", "manifest.json", "changes.md", "changes.json", "reports", "metrics.prom"]
 
     /// Every check that does not need the file system.
     func check(_ document: Document) throws(LocatedError) {
@@ -178,6 +178,7 @@ extension PipelineDefinition {
                     }
                 }
             }
+            if let when = stage.when { try checkParameters(when, at + [.key("when")]) }
             if let report = stage.report, !stage.outputs.contains(report) {
                 throw fail(at + [.key("report")], "the report '\(report)' is not among the stage's outputs")
             }
@@ -202,11 +203,34 @@ extension PipelineDefinition {
                            + "(\(Self.reservedNames.sorted().joined(separator: ", "))); rename the stage's output")
             }
         }
-        for (field, limits) in [("shrink", guards.shrink), ("rejects", guards.rejects)] {
-            for (key, share) in limits where !(0...1).contains(share) {
-                throw fail([.key("guards"), .key(field), .key(key)], "expected a share between 0 and 1, found \(share)")
+        try checkGuards(fail)
+        if let webhook = notify?.webhook {
+            try checkParameters(webhook, [.key("notify"), .key("webhook")])
+            let literal = !webhook.contains("${") && !webhook.isEmpty
+            if literal, !(webhook.hasPrefix("http://") || webhook.hasPrefix("https://")) || URL(string: webhook)?.host == nil {
+                throw fail([.key("notify"), .key("webhook")], "expected an http:// or https:// address or a parameter, found '\(webhook)'")
             }
         }
         _ = try stageOrder()
+    }
+
+    /// Each guard limit in range, its warning before its refusal, its parameters known.
+    private func checkGuards(_ fail: ([PathStep], String) -> LocatedError) throws(LocatedError) {
+        for (field, limits) in guards.byField {
+            for (key, limit) in limits.sorted(by: { $0.key < $1.key }) {
+                for (_, text) in limit.references.sorted(by: { $0.key < $1.key }) {
+                    for p in Self.parameterReferences(in: text) where parameters[p] == nil {
+                        throw fail([.key("guards"), .key(field), .key(key)],
+                                   "unknown parameter '${\(p)}'; parameters are \(parameters.keys.sorted().joined(separator: ", "))")
+                    }
+                }
+            }
+        }
+        if let problem = guards.problem() { throw fail([.key("guards"), .key(problem.field), .key(problem.key)], problem.message) }
+    }
+
+    /// `250000` rather than `250000.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

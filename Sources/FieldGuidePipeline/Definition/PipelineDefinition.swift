@@ -28,6 +28,8 @@ public struct PipelineDefinition: Sendable, Equatable {
     public var stages: [StageSpec]
     public var publish: PublishSpec?
     public var guards: GuardSpec
+    /// Whom to tell when a run fails, refuses or warns.
+    public var notify: NotifySpec?
     /// The file it was read from (for located errors).
     public var path: String
 }
@@ -97,8 +99,12 @@ public struct StageSpec: Sendable, Equatable, Decodable {
     /// ``StageTimeout/default``, one hour). Past it the stage and every process it started are
     /// stopped and the run fails.
     public var timeout: StageTimeout
+    /// Run the stage only on request: `when: "${SQLITE}"` drops it (as `dropped`, its
+    /// outputs left out of the build) unless the value is set to something other than
+    /// nothing, `0`, `no` or `false`.
+    public var when: String?
 
-    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache, timeout }
+    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache, timeout, when }
 
     public init(name: String, tool: String, inputs: [String], outputs: [String], args: [ArgSpec],
                 report: String? = nil, cache: Bool = true, description: String? = nil, timeout: StageTimeout = .default) {
@@ -118,6 +124,7 @@ public struct StageSpec: Sendable, Equatable, Decodable {
         report = try c.decodeIfPresent(String.self, forKey: .report)
         cache = try c.decodeIfPresent(Bool.self, forKey: .cache) ?? true
         timeout = try c.decodeIfPresent(StageTimeout.self, forKey: .timeout) ?? .default
+        when = try c.decodeIfPresent(String.self, forKey: .when)
     }
 }
 
@@ -215,26 +222,5 @@ public struct PublishSpec: Sendable, Equatable, Decodable {
         manifests = try c.decodeIfPresent([String].self, forKey: .manifests) ?? []
         reports = try c.decodeIfPresent([String].self, forKey: .reports) ?? []
         keep = max(2, try c.decodeIfPresent(Int.self, forKey: .keep) ?? 2)
-    }
-}
-
-/// Conditions checked before publishing, against the new manifest and the published one.
-public struct GuardSpec: Sendable, Equatable, Decodable {
-    /// Largest allowed drop in rows read, as a share, per source (by file stem: `MASTER`
-    /// covers `MASTER.txt` and `MASTER-1.txt`…), against the last published build.
-    public var shrink: [String: Double]
-    /// Largest allowed share of rejected rows per source stem; `default` covers the rest.
-    public var rejects: [String: Double]
-
-    enum CodingKeys: String, CodingKey { case shrink, rejects }
-
-    public init(shrink: [String: Double] = [:], rejects: [String: Double] = [:]) {
-        self.shrink = shrink; self.rejects = rejects
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        shrink = try c.decodeIfPresent([String: Double].self, forKey: .shrink) ?? [:]
-        rejects = try c.decodeIfPresent([String: Double].self, forKey: .rejects) ?? [:]
     }
 }

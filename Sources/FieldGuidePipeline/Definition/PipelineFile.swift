@@ -55,7 +55,7 @@ extension PipelineDefinition {
         let definition = PipelineDefinition(
             name: file.name, description: file.description, parameters: file.parameters ?? [:],
             sources: file.sources ?? [:], stages: file.stages, publish: file.publish,
-            guards: file.guards ?? GuardSpec(), path: path)
+            guards: file.guards ?? GuardSpec(), notify: file.notify, path: path)
         try definition.check(document)
         return definition
     }
@@ -70,6 +70,7 @@ private struct FileShape: Decodable {
     var stages: [StageSpec]
     var publish: PublishSpec?
     var guards: GuardSpec?
+    var notify: NotifySpec?
 }
 
 /// One step of a path into the YAML tree.
@@ -179,7 +180,7 @@ struct Document {
 
     /// Unknown keys are errors (a misspelt `input:` would otherwise be ignored silently).
     func checkKeys() throws(LocatedError) {
-        let top: Set = ["name", "description", "parameters", "sources", "stages", "publish", "guards"]
+        let top: Set = ["name", "description", "parameters", "sources", "stages", "publish", "guards", "notify"]
         try keys(of: [], allowed: top)
         if case .mapping(let sources)? = root.mapping?["sources"] {
             for (key, _) in sources {
@@ -189,11 +190,19 @@ struct Document {
         if let stages = root.mapping?["stages"]?.sequence {
             for i in 0..<stages.count {
                 try keys(of: [.key("stages"), .index(i)],
-                         allowed: ["name", "tool", "description", "inputs", "outputs", "args", "report", "cache", "timeout"])
+                         allowed: ["name", "tool", "description", "inputs", "outputs", "args", "report", "cache", "timeout", "when"])
             }
         }
         try keys(of: [.key("publish")], allowed: ["artifacts", "manifests", "reports", "keep"])
-        try keys(of: [.key("guards")], allowed: ["shrink", "rejects"])
+        try keys(of: [.key("guards")], allowed: ["shrink", "rejects", "min_rows", "join", "freshness"])
+        try keys(of: [.key("notify")], allowed: ["webhook", "timeout"])
+        try keys(of: [.key("guards"), .key("join")], allowed: Set(GuardSpec.joinCounts.keys))
+        for kind in ["shrink", "rejects", "min_rows", "join", "freshness"] {
+            guard case .mapping(let limits)? = root.mapping?["guards"]?.mapping?[kind] else { continue }
+            for (key, _) in limits {
+                try keys(of: [.key("guards"), .key(kind), .key(key.string ?? "")], allowed: ["warn", "refuse"])
+            }
+        }
     }
 
     private func keys(of steps: [PathStep], allowed: Set<String>) throws(LocatedError) {

@@ -154,7 +154,7 @@ public struct PipelinePlan: Sendable {
                 case nil: return []
                 }
             }
-            let reason = requiredReferences(index).lazy.compactMap { ref -> String? in
+            let reason = notRequested(spec) ?? requiredReferences(index).lazy.compactMap { ref -> String? in
                 guard paths(ref).isEmpty else { return nil }
                 switch definition.reference(ref) {
                 case .source(let s)?: return "source '\(s)' is absent"
@@ -173,6 +173,14 @@ public struct PipelinePlan: Sendable {
                 dependencies: dependencies[index], directory: directory, timeout: .seconds(spec.timeout.seconds), dropped: reason)
         }
         return definition.stages.indices.map { planned[$0]! }
+    }
+
+    /// Why a stage with `when:` is left out (its value is nothing, `0`, `no` or `false`), or nil.
+    func notRequested(_ spec: StageSpec) -> String? {
+        guard let when = spec.when else { return nil }
+        let value = Self.expand(when, parameters).trimmingCharacters(in: .whitespaces).lowercased()
+        guard ["", "0", "no", "false"].contains(value) else { return nil }
+        return "not requested (when: \(when) is \(value.isEmpty ? "not set" : "'\(value)'"))"
     }
 
     /// The references a stage's command line cannot do without: those in plain words, not in

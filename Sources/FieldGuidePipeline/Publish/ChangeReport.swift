@@ -76,8 +76,8 @@ public struct ChangeReport: Sendable, Codable, Equatable {
 }
 
 extension ChangeReport {
-    /// Models by ACFTREF code (with the changed fields), and registrations: added,
-    /// deregistered, changed owner, changed otherwise.
+    /// Models by ACFTREF code and engines by ENGINE code (with the changed fields), and
+    /// registrations: added, deregistered, changed owner, changed otherwise.
     public static func aircraft(old: AircraftBundle, new: AircraftBundle) -> ChangeReport {
         var models = Section(title: "Aircraft models (ACFTREF)", before: old.modelCount, after: new.modelCount)
         mergeJoin(old.modelKeys, new.modelKeys,
@@ -89,6 +89,18 @@ extension ChangeReport {
                       let a = ModelRecord(bundle: old, row: o).info, b = ModelRecord(bundle: new, row: n).info
                       let fields = differingFields(a, b)
                       if !fields.isEmpty { models.changed.append(Changed(key: b.code, name: "\(b.manufacturer) \(b.model)", fields: fields)) }
+                  })
+
+        var engines = Section(title: "Engines (ENGINE)", before: old.engineCount, after: new.engineCount)
+        mergeJoin(old.engineKeys, new.engineKeys,
+                  oldKey: { old.strings.bytes(old.engines.value($0, .code)) }, newKey: { new.strings.bytes(new.engines.value($0, .code)) },
+                  removed: { engines.removed.append(old.string(old.engines.value($0, .code))) },
+                  added: { engines.added.append(new.string(new.engines.value($0, .code))) },
+                  both: { o, n in
+                      guard rowsDiffer(old.engines, o, old, new.engines, n, new, skipping: []) else { return }
+                      let a = EngineRecord(bundle: old, row: o).info, b = EngineRecord(bundle: new, row: n).info
+                      let fields = differingFields(a, b)
+                      if !fields.isEmpty { engines.changed.append(Changed(key: b.code, name: "\(b.manufacturer) \(b.model)", fields: fields)) }
                   })
 
         var registrations = Section(title: "Registrations (MASTER)", before: old.registrationCount, after: new.registrationCount)
@@ -110,7 +122,7 @@ extension ChangeReport {
                       if !fields.isEmpty { registrations.changed.append(Changed(key: b.nNumber, name: b.name, fields: fields)) }
                   })
         registrations.counts["ownerChanged"] = ownerChanged
-        return ChangeReport(sections: [models, registrations])
+        return ChangeReport(sections: [models, engines, registrations])
     }
 
     /// Seed species by bird id: added, removed, changed (with the fields).

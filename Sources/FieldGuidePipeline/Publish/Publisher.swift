@@ -18,7 +18,9 @@ struct Publisher {
     enum Outcome {
         case published(build: String, changes: ChangeReport?)
         case unchanged(build: String)
-        case refused([RunSummary.Guard])
+        /// A guard refused; `staged`: the refused build stays in staging (false when the
+        /// artifacts equal the current build's and only a freshness guard refused).
+        case refused([RunSummary.Guard], staged: Bool)
     }
 
     let outputDirectory: String
@@ -31,6 +33,8 @@ struct Publisher {
     var accept: Set<String> = []
     /// The output directory, walked without following links (removing, linking outputs in).
     var tree: OutputTree
+    /// Where the freshness guard keeps what it has seen (`SourceFreshness`).
+    var freshness: SourceFreshness
 
     static let currentLink = "current"
     static let previousLink = "previous"
@@ -72,30 +76,30 @@ struct Publisher {
             throw PipelineError(error)
         }
 
+        let unchangedDays = try freshness.update(with: manifest)
         let current = Self.currentBuild(in: outputDirectory)
         let currentManifestData = current.flatMap { fm.contents(atPath: $0 + "/manifest.json") }
         if let current, let currentManifestData, [UInt8](currentManifestData) == manifestBytes {
             try? tree.remove(Self.relative(build, to: outputDirectory))
             // A run killed while publishing may have swapped `current` but not every name beside it.
             try pointNames(manifest, onlyMissing: true)
+            // The same artifacts: only how long the sources have stayed the same is news.
+            let stale = settle(Guards.check(GuardSpec(freshness: guards.freshness), new: manifest, published: nil,
+                                            unchangedDays: unchangedDays), onGuard: onGuard)
+            if !stale.isEmpty { return .refused(stale, staged: false) }
             return .unchanged(build: Self.relative(current, to: outputDirectory))
         }
 
         let published = currentManifestData.flatMap { try? Manifest.decode(from: $0) }
-        let results = Guards.check(guards, new: manifest, published: published).map { result in
-            var result = result
-            if !result.held && accept.contains(result.name) { result.accepted = true }
-            return result
-        }
-        results.forEach(onGuard)
-        let refusing = results.filter { !$0.held && $0.accepted != true }
-        if !refusing.isEmpty { return .refused(refusing) }
+        let refusing = settle(Guards.check(guards, new: manifest, published: published, unchangedDays: unchangedDays), onGuard: onGuard)
+        if !refusing.isEmpty { return .refused(refusing, staged: true) }
 
         // The morning-after report against the current build.
         var report: ChangeReport?
         if let current {
             var parts: [ChangeReport] = []
-            for entry in manifest.artifacts where fm.fileExists(atPath: current + "/" + entry.file) {
+            // FieldGuide artifacts only: an export (aircraft.sqlite) repeats their content.
+            for entry in manifest.artifacts where entry.file.hasSuffix(".fgb") && fm.fileExists(atPath: current + "/" + entry.file) {
                 do {
                     parts.append(try ChangeReport.between(old: current + "/" + entry.file, new: build + "/" + entry.file))
                 } catch {
@@ -126,8 +130,20 @@ struct Publisher {
         }
         try Self.swapLink(outputDirectory + "/" + Self.currentLink, to: relativeBuild)
         try pointNames(manifest, onlyMissing: false)
+        Self.removeDanglingNames(in: outputDirectory)
         prune()
         return .published(build: relativeBuild, changes: report)
+    }
+
+    /// Marks the guards accepted on purpose, reports every result, and returns those that refuse.
+    private func settle(_ results: [RunSummary.Guard], onGuard: (RunSummary.Guard) -> Void) -> [RunSummary.Guard] {
+        let results = results.map { result in
+            var result = result
+            if !result.held && accept.contains(result.name) { result.accepted = true }
+            return result
+        }
+        results.forEach(onGuard)
+        return results.filter { !$0.held && $0.accepted != true }
     }
 
     /// Links the build's files into the new build directory, from the stages' cached outputs.
@@ -152,10 +168,26 @@ struct Publisher {
     /// Points `OUTPUT/NAME` at `current/NAME` for every artifact, the manifest and the change
     /// page; with `onlyMissing`, only the names that are absent or point elsewhere.
     private func pointNames(_ manifest: Manifest, onlyMissing: Bool) throws(PipelineError) {
-        for file in manifest.artifacts.map(\.file) + ["manifest.json", "changes.md"] {
-            let path = outputDirectory + "/" + file, target = Self.currentLink + "/" + file
+        try Self.pointNames(manifest.artifacts.map(\.file), in: outputDirectory, onlyMissing: onlyMissing)
+    }
+
+    /// `pointNames` for the artifact files `files` of the build in `output`.
+    static func pointNames(_ files: [String], in output: String, onlyMissing: Bool) throws(PipelineError) {
+        for file in files + ["manifest.json", "changes.md"] {
+            let path = output + "/" + file, target = currentLink + "/" + file
             if onlyMissing, (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target { continue }
-            try Self.swapLink(path, to: target)
+            try swapLink(path, to: target)
+        }
+    }
+
+    /// Removes the links beside `current` (`NAME → current/NAME`) whose file the current build
+    /// lacks (an `aircraft.sqlite` of a build before, a rollback to a build without it).
+    static func removeDanglingNames(in output: String) {
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: output)) ?? [] {
+            guard let target = try? fm.destinationOfSymbolicLink(atPath: output + "/" + name),
+                  target == currentLink + "/" + name, !fm.fileExists(atPath: output + "/" + target) else { continue }
+            unlink(output + "/" + name)
         }
     }
 

@@ -44,6 +44,8 @@ public final class PipelineRunner: Sendable {
         /// How long a stopped stage (interrupted, or past its time-out) has between SIGTERM
         /// and SIGKILL.
         public var killGrace: Duration = .seconds(5)
+        /// The run's wall-clock time, for the freshness guard (how long a source has stayed the same).
+        public var now = Date()
 
         public init(outputDirectory: String, toolDirectory: String, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                     environment: [String: String] = ProcessInfo.processInfo.environment, force: Bool = false) {
@@ -84,10 +86,12 @@ public final class PipelineRunner: Sendable {
         defer { close(lockFD) }
 
         let plan: PipelinePlan
+        let guards: GuardSpec
         let work = stateDirectory + "/staging/" + recorder.runID
         do {
             try clearLeftovers()
             plan = try PipelinePlan(definition, parameters: parameters)
+            guards = try definition.guards.resolved(plan.parameters, file: definition.path)
             try tree.directory(stateRelative + "/staging/" + recorder.runID)
         } catch {
             recorder.fail(error)
@@ -109,7 +113,7 @@ public final class PipelineRunner: Sendable {
         guard recorder.record(stages: results, cancelled: cancellation.isCancelled) else { return recorder.finish() }
 
         if let spec = definition.publish {
-            publish(spec, layout: layout, work: work, dropped: Set(stages.filter { $0.dropped != nil }.map(\.name)), recorder: &recorder)
+            publish(spec, guards: guards, layout: layout, work: work, dropped: Set(stages.filter { $0.dropped != nil }.map(\.name)), recorder: &recorder)
             onEvent(.publishing(recorder.summary.message ?? ""))
         } else {
             recorder.passed()
@@ -119,16 +123,17 @@ public final class PipelineRunner: Sendable {
     }
 
     /// Assembles, guards and publishes the build from the stages' cached outputs.
-    private func publish(_ spec: PublishSpec, layout: StageLayout, work: String, dropped: Set<String>, recorder: inout RunRecorder) {
-        let publisher = Publisher(outputDirectory: options.outputDirectory, spec: spec, guards: definition.guards,
-                                  runID: recorder.runID, staging: work, accept: options.accept, tree: tree)
+    private func publish(_ spec: PublishSpec, guards: GuardSpec, layout: StageLayout, work: String, dropped: Set<String>, recorder: inout RunRecorder) {
+        let publisher = Publisher(outputDirectory: options.outputDirectory, spec: spec, guards: guards,
+                                  runID: recorder.runID, staging: work, accept: options.accept, tree: tree,
+                                  freshness: SourceFreshness(path: stateDirectory + "/" + SourceFreshness.fileName, now: options.now))
         do {
             let outcome = try publisher.publish(file: { ref in
                 guard case .stageFile(let stage, let file)? = definition.reference(ref) else { return ref }
                 return dropped.contains(stage) ? nil : layout.cached(stage) + "/" + file
             }, onGuard: { recorder.guardChecked($0) })
             recorder.record(outcome, staging: work)
-            if case .refused = outcome {} else { try? tree.remove(stateRelative + "/staging/" + recorder.runID) }
+            if case .refused(_, staged: true) = outcome {} else { try? tree.remove(stateRelative + "/staging/" + recorder.runID) }
         } catch {
             recorder.fail(error)
         }
@@ -144,7 +149,7 @@ public final class PipelineRunner: Sendable {
 
     /// An exclusive lock on the pipeline's state: two runs never share staging or the cache.
     /// The state directory must be a real directory inside the output (never a link).
-    private func acquireLock() throws(PipelineError) -> Int32 {
+    func acquireLock() throws(PipelineError) -> Int32 {
         try tree.directory(stateRelative)
         let fd = open(stateDirectory + "/lock", O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PipelineError(.io, "\(stateDirectory)/lock: cannot open: \(SystemReason.errnoText)") }

@@ -87,11 +87,12 @@ struct RunRecorder {
             summary.status = .unchanged
             summary.build = build
             summary.message = "artifacts unchanged; \(build) stays current"
-        case .refused(let failed):
+        case .refused(let failed, let staged):
             summary.status = .refused
             summary.failure = .guardRefused
             summary.message = "not published: " + failed.map { "\($0.name): \($0.detail)" }.joined(separator: "; ")
-                + " (the refused build is in \(Publisher.relative(staging, to: outputDirectory))/build)"
+                + (staged ? " (the refused build is in \(Publisher.relative(staging, to: outputDirectory))/build)"
+                          : "; the artifacts equal the current build's, which stays")
         }
     }
 
@@ -110,6 +111,11 @@ struct RunRecorder {
             summary.summaryError = error.message
         } catch {
             summary.summaryError = "\(error)"
+        }
+        do throws(LocatedError) {
+            try RunMetrics.write(summary, output: outputDirectory, state: outputDirectory + "/.pipeline/" + summary.pipeline)
+        } catch {
+            summary.metricsError = error.description
         }
         emit(.finished(summary))
         return summary

@@ -9,7 +9,7 @@ import Foundation
 ///   "stages": [ { "name": "ingest-faa", "status": "skipped", … } ], … }
 /// ```
 public struct RunSummary: Codable, Sendable, Equatable {
-    public enum Status: String, Codable, Sendable {
+    public enum Status: String, Codable, Sendable, CaseIterable {
         /// Every stage passed, every guard held, and a new build is current.
         case published
         /// Every stage passed and the artifacts equal the current build's: nothing to publish.
@@ -22,6 +22,9 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case failed
         /// Interrupted; the current build stays.
         case cancelled
+
+        /// Published, unchanged or passed: what the exit status 0 means.
+        public var succeeded: Bool { self == .published || self == .unchanged || self == .passed }
     }
 
     public struct Stage: Codable, Sendable, Equatable {
@@ -54,6 +57,19 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var detail: String
         /// A guard that did not hold but was accepted on purpose (`pipeline run --accept`).
         public var accepted: Bool?
+        /// A guard that held but passed its warning threshold (`{warn: …, refuse: …}`): the
+        /// build publishes, and the run says so (webhook, metrics).
+        public var warned: Bool?
+
+        public init(name: String, held: Bool, detail: String, accepted: Bool? = nil, warned: Bool? = nil) {
+            self.name = name; self.held = held; self.detail = detail; self.accepted = accepted; self.warned = warned
+        }
+
+        /// `held`, `warned`, `accepted` or `refused`.
+        public var outcome: String {
+            if !held { return accepted == true ? "accepted" : "refused" }
+            return warned == true ? "warned" : "held"
+        }
     }
 
     public var pipeline: String
@@ -77,6 +93,11 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var summaryWritten = false
     /// Why `runs/RUN.json` (or `runs/latest.json`) was not written, when it was not.
     public var summaryError: String?
+    /// Why `OUTPUT/metrics.prom` was not written, when it was not (not part of the file).
+    public var metricsError: String?
+
+    /// Guards that passed their warning threshold (the build still published).
+    public var warnings: [Guard] { guards.filter { $0.warned == true } }
 
     enum CodingKeys: String, CodingKey {
         case pipeline, run, started, seconds, status, message, failure, parameters, stages, guards, build, changes

@@ -1,0 +1,46 @@
+import ArgumentParser
+import FieldGuide
+import FieldGuideCore
+import FieldGuideEmit
+import FieldGuideSQLite
+import Foundation
+import StageCLI
+
+struct ExportSQLite: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-sqlite",
+        abstract: "Write aircraft.sqlite for analysts from an aircraft artifact (models, engines, registrations, code lookups, owner search).",
+        discussion: """
+        ARTIFACT_DIR is the --output directory of emit-aircraft (aircraft.fgb and its manifest.json). \
+        Writes aircraft.sqlite and its manifest.json entry into --output, atomically: the tables \
+        models, engines and registrations with the FAA's codes, one lookup table per code table \
+        (code → name), and owners_fts, an FTS5 index over owner names; byte-identical for an \
+        identical artifact. Ready for Datasette or sqlite-utils.
+
+        Exit status: 0 ok; 1 the artifact is damaged; 2 usage or I/O.
+        """)
+
+    @Argument(help: "The directory emit-aircraft wrote (aircraft.fgb, manifest.json).")
+    var artifactDirectory: String
+
+    @Option(name: .shortAndLong, help: "Directory for aircraft.sqlite and its manifest.")
+    var output: String
+
+    func run() throws {
+        let log = StageLog(stage: "export-sqlite")
+        let artifact = artifactDirectory + "/" + AircraftEmit.artifactFile
+        let bundle: AircraftBundle
+        do { bundle = try AircraftBundle(path: artifact) } catch { throw error.underlying }
+        let source = try Manifest.read(from: artifactDirectory + "/" + EmitSupport.manifestFile).artifact(named: AircraftEmit.artifactFile)
+        try AtomicFile.prepareDirectory(output)
+        let path = output + "/" + AircraftSQLiteExport.fileName
+        let counts = try AircraftSQLiteExport.write(bundle: bundle, to: path)
+        let digest = try FileDigest.sha256(ofFileAt: path)
+        let entry = Manifest.Artifact(file: AircraftSQLiteExport.fileName, kind: "SQLT", bytes: digest.bytes, sha256: digest.digest, sections: [],
+                                      sources: source?.sources ?? [], counts: counts, asOf: source?.asOf)
+        _ = try EmitSupport.publish(entry, outputDirectory: output)
+        log.info("wrote \(path) (\(formatCount(digest.bytes)) bytes: \(formatCount(counts["registrations"] ?? 0)) registrations, \(formatCount(counts["models"] ?? 0)) models, \(formatCount(counts["engines"] ?? 0)) engines, \(counts.count - 3) code tables), \(EmitSupport.manifestFile)")
+    }
+}
+
+ExportSQLite.runStage(name: "export-sqlite")
