@@ -53,7 +53,6 @@ public final class XMLStreamReader {
     /// The file's bytes on their way to libxml2, scanned for start tags past the bounds.
     private let input: ScannedInput
     private var pendingEnd: String?
-    private var names = NameCache()
 
     public init(path: String, displayName: String? = nil) throws(LocatedError) {
         file = displayName ?? path
@@ -91,11 +90,11 @@ public final class XMLStreamReader {
             }
             switch Int32(xmlTextReaderNodeType(reader)) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                let name = names.name(xmlTextReaderConstName(reader))
+                let name = string(xmlTextReaderConstName(reader))
                 var attributes: [XMLAttribute] = []
                 if xmlTextReaderHasAttributes(reader) == 1 {
                     while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                        attributes.append(XMLAttribute(name: names.name(xmlTextReaderConstName(reader)),
+                        attributes.append(XMLAttribute(name: string(xmlTextReaderConstName(reader)),
                                                        value: string(xmlTextReaderConstValue(reader))))
                     }
                     xmlTextReaderMoveToElement(reader)
@@ -105,7 +104,7 @@ public final class XMLStreamReader {
                 let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
                 return .start(name: name, attributes: attributes, line: line)
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                return .end(name: names.name(xmlTextReaderConstName(reader)))
+                return .end(name: string(xmlTextReaderConstName(reader)))
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
                 return .text(string(xmlTextReaderConstValue(reader)))
             case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
@@ -138,37 +137,6 @@ public final class XMLStreamReader {
     private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
-    }
-}
-
-/// Element and attribute names as Swift strings, each made once per place libxml2 keeps it.
-///
-/// libxml2 interns names in its dictionary, so a name comes back at the same address every
-/// time; a document has a handful. A hit is an address match plus a byte comparison with the
-/// copy kept (so a name at a reused address is never mistaken for another), instead of
-/// `String(cString:)` measuring, checking and copying it on every event.
-private struct NameCache {
-    private struct Entry {
-        var address: UnsafePointer<xmlChar>?
-        var bytes: [UInt8] = []
-        var name = ""
-    }
-
-    private var entries = [Entry](repeating: Entry(), count: 32)
-
-    mutating func name(_ pointer: UnsafePointer<xmlChar>?) -> String {
-        guard let pointer else { return "" }
-        let slot = Int(truncatingIfNeeded: UInt(bitPattern: pointer) >> 4) & (entries.count - 1)
-        if entries[slot].address == pointer, Self.matches(pointer, entries[slot].bytes) { return entries[slot].name }
-        let name = String(cString: pointer)
-        entries[slot] = Entry(address: pointer, bytes: Array(name.utf8), name: name)
-        return name
-    }
-
-    /// Whether the NUL-terminated bytes at `pointer` are exactly `bytes`.
-    private static func matches(_ pointer: UnsafePointer<xmlChar>, _ bytes: [UInt8]) -> Bool {
-        for (i, byte) in bytes.enumerated() where pointer[i] != byte { return false }
-        return pointer[bytes.count] == 0
     }
 }
 
