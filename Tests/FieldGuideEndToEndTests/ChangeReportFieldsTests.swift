@@ -23,11 +23,14 @@ struct ChangeReportFieldsTests {
             for b in registrations {
                 let fields = ChangeReport.differingProperties(a, b)
                 #expect(fields == ChangeReport.differingFields(a, b), "\(a.nNumber) → \(b.nNumber)")
+                #expect(ChangeReport.differingRegistrationFields(a, b) == fields, "\(a.nNumber) → \(b.nNumber)")
                 compared += 1
                 if !fields.isEmpty { differing += 1 }
             }
         }
         #expect(differing > 0 && differing < compared)   // equal pairs (a record with itself) and unequal ones
+        // The diff's list of registration fields is every property of the type, in order.
+        #expect(ChangeReport.registrationFields.map(\.name) == Mirror(reflecting: registrations[0]).children.compactMap(\.label))
         let models = registrations.compactMap(\.model)
         for a in models {
             for b in models { #expect(ChangeReport.differingProperties(a, b) == ChangeReport.differingFields(a, b), "\(a.code) → \(b.code)") }

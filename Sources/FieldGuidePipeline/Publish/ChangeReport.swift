@@ -111,7 +111,7 @@ extension ChangeReport {
                       if compare(old.strings.bytes(old.registrations.value(o, .name)), new.strings.bytes(new.registrations.value(n, .name))) != 0 {
                           ownerChanged += 1
                       }
-                      let fields = differingProperties(a.info, b.info).filter { $0 != "model" && $0 != "engine" }
+                      let fields = differingRegistrationFields(a.info, b.info).filter { $0 != "model" && $0 != "engine" }
                       if !fields.isEmpty { registrations.changed.append(Changed(key: b.nNumber, name: b.name, fields: fields)) }
                   })
         registrations.counts["ownerChanged"] = ownerChanged
