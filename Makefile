@@ -57,6 +57,8 @@ deps:
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	[ -f /usr/include/libxml2/libxml/xmlreader.h ] || missing="$$missing libxml2-dev"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
+	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
+	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make: installing missing Debian packages:$$missing"; \
@@ -119,6 +121,10 @@ bench: build bench-data spark-deps-optional
 	  --set SOURCES=$(BENCH_DATA)/nightly --output $(OUT)/bench-nightly --progress plain 2>&1 | grep '^time:\|^pipeline: [a-z]* in' || true
 	@/usr/bin/time -f "time: nightly, unchanged rerun %e s wall, %M KB peak RSS" $(BIN)/pipeline run pipelines/nightly.yaml \
 	  --set SOURCES=$(BENCH_DATA)/nightly --output $(OUT)/bench-nightly --progress plain 2>&1 | grep '^time:\|^pipeline: [a-z]* in' || true
+	@echo "== fieldguide diff of two full-size builds (the FAA build's aircraft.fgb and the nightly's), target 0.5 s"
+	@/usr/bin/time -f "time: fieldguide diff %e s wall, %U s user, %M KB peak RSS" $(BIN)/fieldguide diff \
+	  $(OUT)/bench/aircraft.fgb $(OUT)/bench-nightly/current/aircraft.fgb 2>&1 >/dev/null \
+	  | awk '/^time:/ { print; print "diff: " ($$4 <= 0.5 ? "met" : "MISSED") " the 0.5 s target (wall)" }'
 	@rm -rf $(OUT)/bench-nightly-small
 	@$(BIN)/pipeline run pipelines/nightly.yaml --output $(OUT)/bench-nightly-small --progress plain >/dev/null 2>&1
 	@/usr/bin/time -f "time: nightly over input/, unchanged rerun %e s wall" $(BIN)/pipeline run pipelines/nightly.yaml \

@@ -27,6 +27,8 @@ let package = Package(
     targets: [
         // libcsv itself, for the tokenizing baseline (no pkg-config file: the header and `-lcsv`).
         .systemLibrary(name: "CLibCSV", path: "Sources/CLibCSV"),
+        // The system libsqlite3 (C API), the lookup baseline of fieldguide-bench (libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The seeded random generator, number formatting and the latency timer the tools share.
         .target(name: "BenchSupport"),
         .executableTarget(
@@ -36,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "fieldguide-bench",
             dependencies: [
-                "BenchSupport",
+                "BenchSupport", "CSQLite",
                 .product(name: "FieldGuide", package: "FieldGuide"),
                 .product(name: "FieldGuideArtifact", package: "FieldGuide"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -112,6 +112,15 @@ public struct StartTagScanner: Sendable {
                     }
                 }
                 column += i - start
+            case .endTag:
+                // An end tag's name: only `>`, `<` and a line feed mean something.
+                let start = i
+                while i < count {
+                    let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                    if byte == 0x3E || byte == 0x3C || byte == 0x0A { break }
+                    i += 1
+                }
+                column += i - start
             default:
                 break
             }
@@ -154,7 +163,7 @@ public struct StartTagScanner: Sendable {
             default:
                 state = .startTag(quote: 0)
                 attributes = 0
-                name = []
+                name.removeAll(keepingCapacity: true)   // no allocation per element
                 readingName = true
                 return startTag(byte, quote: 0)
             }

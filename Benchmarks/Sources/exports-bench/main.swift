@@ -7,11 +7,14 @@ import Foundation
 /// (libxml2 xmlTextReader → observations) and prints throughput and peak memory. Peak RSS
 /// (getrusage ru_maxrss) is a high-water mark, so the small files run first: a flat figure
 /// from 10 MB to 100 MB means memory does not grow with the file. Target: under 100 MB.
+/// The large files are read `ROUNDS` times, alternating with `xmllint --stream --noout` (libxml2's
+/// reader alone): target at least half its throughput, compared on CPU time (the machine is shared).
 ///
-///     exports-bench [LARGE_MB=100] [SMALL_MB=10]
+///     exports-bench [LARGE_MB=100] [SMALL_MB=10] [ROUNDS=3]
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let largeMB = arguments.first ?? 100
 let smallMB = arguments.dropFirst().first ?? 10
+let rounds = max(1, arguments.dropFirst(2).first ?? 3)
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("exports-bench-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -92,22 +95,81 @@ func peakRSSMB() -> Double {
     #endif
 }
 
+/// CPU seconds (user + system) used so far by this process, or by its waited-for children.
+func cpuSeconds(children: Bool = false) -> Double {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
+    #endif
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Wall and CPU seconds of one run of `body`, CPU counted for this process or its children.
+func timed(children: Bool = false, _ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+    let cpu = cpuSeconds(children: children)
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = ContinuousClock.now - start
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, cpuSeconds(children: children) - cpu)
+}
+
+/// The median of some numbers.
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
 /// Streams the file through the format reader, counting observations.
-func measure(_ label: String, _ path: String) throws {
+func measure(_ label: String, _ path: String) throws -> (wall: Double, cpu: Double) {
     let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     var observations = 0, issues = 0
     let sink = RecordSink(observe: { _ in observations += 1 }, issue: { _ in issues += 1 })
-    let start = ContinuousClock.now
-    _ = try ExportFileReader.read(path: path, sink: sink)
-    let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let time = try timed { _ = try ExportFileReader.read(path: path, sink: sink) }
     let megabytes = Double(bytes) / 1_048_576
-    print("\(label.rightPadded(22)) \(String(format: "%6.1f MB", megabytes))  \(grouped(observations).leftPadded(11)) observations  \(String(format: "%6.2f s  %6.1f MB/s  peak RSS %6.1f MB", seconds, megabytes / seconds, peakRSSMB()))\(issues > 0 ? "  (\(issues) issues)" : "")")
+    print("\(label.rightPadded(22)) \(String(format: "%6.1f MB", megabytes))  \(grouped(observations).leftPadded(11)) observations  \(String(format: "%6.2f s (%5.2f s CPU)  %6.1f MB/s  peak RSS %6.1f MB", time.wall, time.cpu, megabytes / time.wall, peakRSSMB()))\(issues > 0 ? "  (\(issues) issues)" : "")")
+    return time
+}
+
+/// `xmllint --stream --noout` (libxml2's own reader, nothing done with the nodes) over the file.
+func xmllint(_ path: String) throws -> (wall: Double, cpu: Double) {
+    try timed(children: true) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xmllint", "--stream", "--noout", path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
+    }
+}
+
+/// The target: the exports readers at least half of xmllint's throughput on the same file.
+let xmllintShareTarget = 0.5
+
+/// Alternates `rounds` reads of the file by the exports readers and by xmllint, and prints the
+/// medians (wall and CPU) and our throughput as a share of xmllint's.
+func compare(_ label: String, _ path: String, rounds: Int) throws {
+    var ours: [(wall: Double, cpu: Double)] = [], theirs: [(wall: Double, cpu: Double)] = []
+    for round in 1...rounds {
+        ours.append(try measure("\(label), round \(round)", path))
+        theirs.append(try xmllint(path))
+    }
+    let megabytes = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576
+    let wall = (median(ours.map(\.wall)), median(theirs.map(\.wall))), cpu = (median(ours.map(\.cpu)), median(theirs.map(\.cpu)))
+    let share = cpu.1 / cpu.0
+    print("\(label): exports readers \(String(format: "%.1f MB/s (%.2f s CPU)", megabytes / wall.0, cpu.0)), xmllint --stream --noout "
+        + "\(String(format: "%.1f MB/s (%.2f s CPU)", megabytes / wall.1, cpu.1)), medians of \(rounds); "
+        + "CPU share \(String(format: "%.2f", share))× (target ≥ \(String(format: "%.1f", xmllintShareTarget))×: \(share >= xmllintShareTarget ? "met" : "MISSED"))")
 }
 
 print("== Exports: streaming XML through libxml2 (xmlTextReader), peak RSS is the process high-water mark")
-for (label, path) in [("GPX \(smallMB) MB", try gpx(smallMB)), ("plist \(smallMB) MB", try plist(smallMB)),
-                      ("GPX \(largeMB) MB", try gpx(largeMB)), ("plist \(largeMB) MB", try plist(largeMB))] {
-    try measure(label, path)
+for (label, path) in [("GPX \(smallMB) MB", try gpx(smallMB)), ("plist \(smallMB) MB", try plist(smallMB))] {
+    _ = try measure(label, path)
+    try? FileManager.default.removeItem(atPath: path)
+}
+for (label, path) in [("GPX \(largeMB) MB", try gpx(largeMB)), ("plist \(largeMB) MB", try plist(largeMB))] {
+    try compare(label, path, rounds: rounds)
     try? FileManager.default.removeItem(atPath: path)
 }

@@ -27,6 +27,10 @@ public final class AircraftBundle: FieldGuideBundle {
     package let registrationKeys: KeyTable
     package let manufacturerKeys: KeyTable
     let codeNames: [String: [String: String]]
+    /// `codeNames` by table (in `CodeTable.allCases` order) and code string id, decoded once at
+    /// open: `.info` reads a dozen codes, and each then costs a short scan and a retain instead
+    /// of decoding two strings and two dictionary lookups.
+    let codeValues: [CodeTableValues]
     /// The registry search sections; nil in an artifact written before them.
     package let search: RegistrySearchTables?
     /// Whose owner names and street addresses the artifact withholds (`PRIV`; `.none` when it
@@ -62,11 +66,17 @@ public final class AircraftBundle: FieldGuideBundle {
             manufacturerKeys = try opened.keys(S.Section.manufacturerKeys, rows: manufacturerRows.count)
             let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
             var names: [String: [String: String]] = [:]
+            var values = [CodeTableValues](repeating: CodeTableValues(), count: S.CodeTable.allCases.count)
             for row in 0..<codes.count {
-                names[strings.string(codes.value(row, .table)), default: [:]][strings.string(codes.value(row, .code))] =
-                    strings.string(codes.value(row, .name))
+                let table = strings.string(codes.value(row, .table)), code = codes.value(row, .code)
+                let value = CodeValue(code: strings.string(code), name: strings.string(codes.value(row, .name)))
+                names[table, default: [:]][value.code] = value.name
+                if let index = S.CodeTable(rawValue: table).flatMap(S.CodeTable.allCases.firstIndex(of:)) {
+                    values[index].append(id: code, value)
+                }
             }
             codeNames = names
+            codeValues = values
             search = try RegistrySearchTables(file: file, verification: verification)
             ownerRedaction = try Self.ownerRedaction(in: file)
             asOf = try Self.asOf(in: file)
@@ -112,9 +122,15 @@ public final class AircraftBundle: FieldGuideBundle {
 
     /// The registration for an N-number: `N12345`, `n12345` and `12345` all work.
     public func aircraft(registration: String) -> RegistrationRecord? {
-        guard let nNumber = Self.registrationKey(registration) else { return nil }
-        return find(nNumber, keys: registrationKeys) { strings.bytes(registrations.value($0, .nNumber)) }
-            .map { RegistrationRecord(bundle: self, row: $0) }
+        guard let key = Self.registrationKey(registration) else { return nil }
+        // The whole N-number is its packed key, so the stored one is checked without building bytes.
+        var row = registrationKeys.lowerBound(key.packed)
+        while row < registrationKeys.count, registrationKeys[row] == key.packed {
+            let stored = strings.bytes(registrations.value(row, .nNumber))
+            if stored.count == key.count, PackedKey.pack(stored) == key.packed { return RegistrationRecord(bundle: self, row: row) }
+            row += 1
+        }
+        return nil
     }
 
     /// The registration whose transponder has this ICAO 24-bit address (`"AC6CD2"`, case-insensitive).
@@ -153,18 +169,47 @@ public final class AircraftBundle: FieldGuideBundle {
 
     /// `N12345`, `n12345`, ` 12345 ` → `N12345`; nil when it cannot be an N-number.
     public static func normalizedRegistration(_ text: String) -> String? {
-        registrationKey(text).map { String(decoding: $0, as: UTF8.self) }
+        guard let key = registrationKey(text) else { return nil }
+        return String(unsafeUninitializedCapacity: key.count) { buffer in
+            for i in 0..<key.count { buffer[i] = UInt8(truncatingIfNeeded: key.packed >> (56 - 8 * i)) }
+            return key.count
+        }
     }
 
-    /// The N-number's bytes (`N` + upper-cased mark), without Foundation: this is the hot path.
-    static func registrationKey(_ text: String) -> [UInt8]? {
-        var mark = trimmedASCII(text, uppercase: true)
-        mark.removeAll { $0 == UInt8(ascii: "-") }
-        if mark.first == UInt8(ascii: "N") { mark.removeFirst() }
-        guard (1...5).contains(mark.count),
-              mark.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) }) else { return nil }
-        mark.insert(UInt8(ascii: "N"), at: 0)
-        return mark
+    /// An N-number (`N` + one to five marks) as its `PackedKey`: at most 6 bytes, so the
+    /// packed key is the whole N-number.
+    struct RegistrationKey {
+        let packed: UInt64
+        /// Bytes in the N-number, `N` included (2...6).
+        let count: Int
+    }
+
+    /// The N-number of `text` (trimmed, upper-cased, dashes and a leading `N` dropped, then `N`
+    /// put back), or nil when it cannot be one. The hot path of a lookup: no heap allocation.
+    static func registrationKey(_ text: String) -> RegistrationKey? {
+        if let key = text.utf8.withContiguousStorageIfAvailable(registrationKey(utf8:)) { return key }
+        return Array(text.utf8).withUnsafeBufferPointer(registrationKey(utf8:))
+    }
+
+    private static func registrationKey(utf8 bytes: UnsafeBufferPointer<UInt8>) -> RegistrationKey? {
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        var start = 0, end = bytes.count
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        var packed = UInt64(UInt8(ascii: "N")), count = 1, isFirst = true
+        for i in start..<end where bytes[i] != UInt8(ascii: "-") {
+            var byte = bytes[i]
+            if byte >= 0x61 && byte <= 0x7A { byte -= 0x20 }
+            if isFirst {
+                isFirst = false
+                if byte == UInt8(ascii: "N") { continue }
+            }
+            guard count < 6, (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) else { return nil }
+            packed = packed << 8 | UInt64(byte)
+            count += 1
+        }
+        guard count >= 2 else { return nil }
+        return RegistrationKey(packed: packed << (64 - 8 * count), count: count)
     }
 
     /// UTF-8 bytes of `text` without surrounding spaces and tabs, ASCII letters upper-cased if asked.
@@ -219,8 +264,24 @@ public final class AircraftBundle: FieldGuideBundle {
 
     func code(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue? {
         guard id != 0 else { return nil }
+        if let index = S.CodeTable.allCases.firstIndex(of: table), let value = codeValues[index].value(id) { return value }
         let raw = strings.string(id)
         return CodeValue(code: raw, name: codeNames[table.rawValue]?[raw])
+    }
+}
+
+/// One code table's values by the string id of their code (a dozen or two: scanned, not hashed).
+struct CodeTableValues {
+    private var ids: [UInt32] = []
+    private var values: [CodeValue] = []
+
+    /// Adds or replaces (a later row wins, as in `codeNames`) the value of code `id`.
+    mutating func append(id: UInt32, _ value: CodeValue) {
+        if let index = ids.firstIndex(of: id) { values[index] = value } else { ids.append(id); values.append(value) }
+    }
+
+    func value(_ id: UInt32) -> CodeValue? {
+        ids.firstIndex(of: id).map { values[$0] }
     }
 }
 

@@ -20,10 +20,23 @@ public enum GPXReader {
         var depth: Int
         var latitude: String?
         var longitude: String?
-        var fields: [String: String] = [:]
-    }
+        var ele: String?, time: String?, name: String?, desc: String?
 
-    static let pointFields: Set<String> = ["ele", "time", "name", "desc"]
+        /// Whether a child element of a point is one of the fields read (`ele`, `time`, `name`, `desc`).
+        static func isField(_ element: String) -> Bool {
+            element == "ele" || element == "time" || element == "name" || element == "desc"
+        }
+
+        /// Sets field `element` (one `isField` accepts): a switch, not a dictionary, as this runs per point.
+        mutating func set(_ element: String, _ text: String) {
+            switch element {
+            case "ele": ele = text
+            case "time": time = text
+            case "name": name = text
+            default: desc = text
+            }
+        }
+    }
 
     static func read(_ xml: inout XMLCursor, root: [XMLAttribute], file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .gpx)
@@ -37,7 +50,7 @@ public enum GPXReader {
             case let .start(name, attributes, line):
                 if let p = point {
                     // Points do not nest: inside one, only its direct children count.
-                    if xml.depth == p.depth + 1, pointFields.contains(name) { field = (name, "") }
+                    if xml.depth == p.depth + 1, Point.isField(name) { field = (name, "") }
                 } else if name == "wpt" || name == "trkpt" {
                     point = Point(record: name == "wpt" ? .waypoint : .trackPoint, line: line, depth: xml.depth,
                                   latitude: attributes.first { $0.name == "lat" }?.value,
@@ -55,7 +68,7 @@ public enum GPXReader {
                 if field != nil { field!.text += text } else if trackNameOpen { trackName! += text }
             case .end(let name):
                 if let f = field, name == f.name {
-                    point?.fields[f.name] = f.text.trimmedASCII
+                    point?.set(f.name, f.text.trimmedASCII)
                     field = nil
                 } else if let p = point, xml.depth == p.depth - 1 {
                     summary.records += 1
@@ -74,8 +87,8 @@ public enum GPXReader {
     }
 
     static func emit(_ p: Point, trackName: String?, file: String, sink: RecordSink) {
-        let name = p.fields["name"].flatMap { $0.isEmpty ? nil : $0 }
-        let desc = p.fields["desc"].flatMap { $0.isEmpty ? nil : $0 }
+        let name = p.name.flatMap { $0.isEmpty ? nil : $0 }
+        let desc = p.desc.flatMap { $0.isEmpty ? nil : $0 }
         var observation = Observation(file: file, line: p.line, format: .gpx, record: p.record, kind: .other,
                                       subject: name ?? (p.record == .trackPoint ? trackName : desc) ?? "")
         observation.title = p.record == .trackPoint ? trackName : nil
@@ -85,11 +98,11 @@ public enum GPXReader {
                 throw LocatedError.badValue(field: p.latitude == nil ? "lat" : "lon", value: "", reason: "a \(p.record.rawValue) needs both lat and lon attributes")
             }
             observation.position = try Coordinate.parse(latitude: latitude, longitude: longitude, latitudeField: "lat", longitudeField: "lon")
-            if let ele = p.fields["ele"], !ele.isEmpty {
+            if let ele = p.ele, !ele.isEmpty {
                 guard let value = Double(ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
                 observation.elevation = value
             }
-            if let time = p.fields["time"], !time.isEmpty {
+            if let time = p.time, !time.isEmpty {
                 do throws(LocatedError) { observation.time = try ObservationTime.iso8601(time) } catch { throw LocatedError.badValue(field: "time", value: time, reason: error.message) }
             }
         } catch {

@@ -119,28 +119,54 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
         if let hour = c.hour, hour > 23 { throw timeError(original, "hour \(hour) out of range") }
         if let minute = c.minute, minute > 59 { throw timeError(original, "minute \(minute) out of range") }
         if let second = c.second, second > 60 { throw timeError(original, "second \(second) out of range") }
-        var local = four(c.year)
-        if let month = c.month { local += "-" + two(month) }
-        if let day = c.day { local += "-" + two(day) }
-        var clock = ""
-        if let hour = c.hour, let minute = c.minute {
-            clock = two(hour) + ":" + two(minute)
-            if let second = c.second { clock += ":" + two(second) }
-            if !c.fraction.isEmpty { clock += "." + c.fraction }
-            local += "T" + clock
-        }
+        var clock: (hour: Int, minute: Int)?
+        if let hour = c.hour, let minute = c.minute { clock = (hour, minute) }
+        let local = iso(c.year, c.month, c.day, clock, c.second, c.fraction, zulu: false)
         var utc: String?
         if let offset = c.offsetMinutes, let month = c.month, let day = c.day, let hour = c.hour, let minute = c.minute {
             let days = daysFromCivil(c.year, month, day)
             let total = days * 1440 + hour * 60 + minute - offset
             let (utcDays, minuteOfDay) = (floorDiv(total, 1440), total - floorDiv(total, 1440) * 1440)
             let (y, m, d) = civilFromDays(utcDays)
-            var text = four(y) + "-" + two(m) + "-" + two(d) + "T" + two(minuteOfDay / 60) + ":" + two(minuteOfDay % 60)
-            if let second = c.second { text += ":" + two(second) }
-            if !c.fraction.isEmpty { text += "." + c.fraction }
-            utc = text + "Z"
+            utc = iso(y, m, d, (minuteOfDay / 60, minuteOfDay % 60), c.second, c.fraction, zulu: true)
         }
         return ObservationTime(original: original, local: local, zone: c.zoneText, utc: utc)
+    }
+
+    /// `yyyy[-mm[-dd]][Thh:mm[:ss[.fraction]]][Z]`, every part already range-checked (two digits).
+    ///
+    /// Written into one string's storage: this runs once or twice per GPX point, and joining
+    /// two-digit pieces with `+` cost more than the parsing. A year outside 0…9999 (a UTC
+    /// instant moved past either end) takes the pieces' path, which prints it as it always did.
+    private static func iso(_ year: Int, _ month: Int?, _ day: Int?, _ clock: (hour: Int, minute: Int)?, _ second: Int?,
+                            _ fraction: String, zulu: Bool) -> String {
+        guard (0...9999).contains(year) else {
+            var text = four(year) + (month.map { "-" + two($0) } ?? "") + (day.map { "-" + two($0) } ?? "")
+            if let clock {
+                text += "T" + two(clock.hour) + ":" + two(clock.minute) + (second.map { ":" + two($0) } ?? "")
+                if !fraction.isEmpty { text += "." + fraction }
+            }
+            return zulu ? text + "Z" : text
+        }
+        return String(unsafeUninitializedCapacity: 21 + fraction.utf8.count) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) { buffer[count] = byte; count += 1 }
+            func two(_ n: Int) { put(UInt8(48 + n / 10)); put(UInt8(48 + n % 10)) }
+            two(year / 100)
+            two(year % 100)
+            if let month { put(UInt8(ascii: "-")); two(month) }
+            if let day { put(UInt8(ascii: "-")); two(day) }
+            if let clock {
+                put(UInt8(ascii: "T")); two(clock.hour); put(UInt8(ascii: ":")); two(clock.minute)
+                if let second { put(UInt8(ascii: ":")); two(second) }
+                if !fraction.isEmpty {
+                    put(UInt8(ascii: "."))
+                    for byte in fraction.utf8 { put(byte) }
+                }
+            }
+            if zulu { put(UInt8(ascii: "Z")) }
+            return count
+        }
     }
 
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
@@ -194,8 +220,8 @@ struct DigitScanner {
     var rest: String { String(decoding: bytes[index...], as: UTF8.self) }
     mutating func advance() { index += 1 }
 
-    mutating func take(_ c: Character) -> Bool {
-        guard !atEnd, let ascii = c.asciiValue, bytes[index] == ascii else { return false }
+    mutating func take(_ c: Unicode.Scalar) -> Bool {
+        guard !atEnd, c.isASCII, bytes[index] == UInt8(c.value) else { return false }
         index += 1
         return true
     }

@@ -1,0 +1,106 @@
+import BenchSupport
+import CSQLite
+import Foundation
+import FieldGuide
+
+/// The six fields the lookup comparison reads: serial number, model code, owner name, city,
+/// state and Mode S hex, as SQLite columns and through the query library.
+enum SixFields {
+    static let columns = ["serial_number", "model_code", "owner_name", "city", "state", "mode_s_hex"]
+
+    /// The six fields of `record`, each decoded into a `String` (what an app shows).
+    @inline(__always)
+    static func read(_ record: RegistrationRecord) -> Int {
+        // The summed lengths keep the optimizer from dropping any of the strings.
+        record.serialNumber.utf8.count &+ record.modelCode.utf8.count &+ record.name.utf8.count
+            &+ record.city.utf8.count &+ record.state.utf8.count &+ (record.modeSHex?.utf8.count ?? 0)
+    }
+}
+
+/// The registrations' six fields in SQLite (the system libsqlite3 through its C API): one
+/// `WITHOUT ROWID` table keyed by N-number, in memory, looked up with one prepared statement
+/// reused for every key. The rows come from the artifact itself, so both sides answer the
+/// same question from the same data.
+final class SQLiteRegistrations {
+    private var database: OpaquePointer?
+    private var lookup: OpaquePointer?
+
+    /// Loads the six fields of every registration in `keys` (found through `bundle`).
+    init(bundle: AircraftBundle, keys: [String]) throws {
+        try check(sqlite3_open(":memory:", &database), "open")
+        let columns = SixFields.columns.map { "\($0) TEXT NOT NULL" }.joined(separator: ", ")
+        try execute("CREATE TABLE registrations (n_number TEXT PRIMARY KEY NOT NULL, \(columns)) WITHOUT ROWID")
+        try execute("BEGIN")
+        let insert = try prepare("INSERT OR IGNORE INTO registrations VALUES (?, ?, ?, ?, ?, ?, ?)")
+        defer { sqlite3_finalize(insert) }
+        for key in keys {
+            guard let r = bundle.aircraft(registration: key) else { continue }
+            for (index, value) in [r.nNumber, r.serialNumber, r.modelCode, r.name, r.city, r.state, r.modeSHex ?? ""].enumerated() {
+                var value = value
+                try value.withUTF8 { text in
+                    try text.withMemoryRebound(to: CChar.self) { text in
+                        try check(fieldguide_bench_bind_transient(insert, Int32(index + 1), text.baseAddress, Int32(text.count)), "bind")
+                    }
+                }
+            }
+            guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchError("sqlite: insert: \(message)") }
+            sqlite3_reset(insert)
+        }
+        try execute("COMMIT")
+        lookup = try prepare("SELECT \(SixFields.columns.joined(separator: ", ")) FROM registrations WHERE n_number = ?")
+    }
+
+    deinit {
+        sqlite3_finalize(lookup)
+        sqlite3_close(database)
+    }
+
+    /// Looks `key` up and decodes the six columns into `String`s, as `SixFields.read` does;
+    /// 0 when not found, else the summed lengths.
+    func sixFields(_ key: String) -> Int {
+        var key = key
+        return key.withUTF8 { text in
+            text.withMemoryRebound(to: CChar.self) { text in
+                _ = fieldguide_bench_bind_static(lookup, 1, text.baseAddress, Int32(text.count))
+                defer { sqlite3_reset(lookup) }
+                guard sqlite3_step(lookup) == SQLITE_ROW else { return 0 }
+                var total = 0
+                for column in Int32(0)..<6 {
+                    let bytes = UnsafeRawBufferPointer(start: sqlite3_column_text(lookup, column), count: Int(sqlite3_column_bytes(lookup, column)))
+                    total &+= String(decoding: bytes, as: UTF8.self).utf8.count
+                }
+                return total
+            }
+        }
+    }
+
+    private var message: String { String(cString: sqlite3_errmsg(database)) }
+
+    private func check(_ status: Int32, _ what: String) throws {
+        guard status == SQLITE_OK else { throw BenchError("sqlite: \(what): \(message)") }
+    }
+
+    private func execute(_ sql: String) throws {
+        try check(sqlite3_exec(database, sql, nil, nil, nil), sql)
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(database, sql, -1, &statement, nil), "prepare \(sql)")
+        return statement
+    }
+}
+
+extension SixFields {
+    static let ours = "aircraft(registration:) + 6 fields"
+    static let theirs = "  SQLite: SELECT 6 fields WHERE n_number = ?"
+
+    /// Prints our median against SQLite's, with the verdict against `target` (a ratio).
+    static func printRatio(_ rows: [Row], target: Double) {
+        guard let a = rows.first(where: { $0.name == ours }), let b = rows.first(where: { $0.name == theirs }) else { return }
+        let ratio = a.summary.median / b.summary.median
+        print("\nlookup + 6 fields: \(duration(nanoseconds: a.summary.median)) here, \(duration(nanoseconds: b.summary.median)) in SQLite "
+            + "(medians, same keys, same run): \(String(format: "%.3f", ratio))× (target ≤ \(String(format: "%.2f", target))×: "
+            + (ratio <= target ? "met" : "MISSED") + ")")
+    }
+}
