@@ -107,7 +107,8 @@ let package = Package(
         // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
         .target(
             name: "FieldGuidePipeline",
-            dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuide", .product(name: "Yams", package: "Yams")]
+            // The artifact writer for the registry history each published build carries (history.fgb).
+            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuide", .product(name: "Yams", package: "Yams")]
         ),
 
         // MARK: Executables (thin: parse arguments, call a library, print, choose the exit code)

@@ -116,7 +116,7 @@ extension PipelineDefinition {
     }
 
     /// Names in the output directory that an artifact cannot take.
-    static let reservedNames: Set = ["current", "previous", "builds", "runs", "manifest.json", "changes.md", "changes.json", "reports"]
+    static let reservedNames: Set = ["current", "previous", "builds", "runs", "manifest.json", "changes.md", "changes.json", "history.fgb", "reports"]
 
     /// Every check that does not need the file system.
     func check(_ document: Document) throws(LocatedError) {

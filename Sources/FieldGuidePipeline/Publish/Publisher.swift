@@ -118,6 +118,7 @@ struct Publisher {
         var suffix = 2
         while fm.fileExists(atPath: buildsDir + "/" + name) { name = "\(runID)-\(suffix)"; suffix += 1 }
         let relativeBuild = Self.buildsDirectory + "/" + name
+        try writeHistory(into: build, name: name, current: current, manifest: manifest)
         guard rename(build, buildsDir + "/" + name) == 0 else {
             throw PipelineError(.io, "publishing \(relativeBuild): cannot move the build in: \(SystemReason.errnoText)")
         }
@@ -152,7 +153,8 @@ struct Publisher {
     /// Points `OUTPUT/NAME` at `current/NAME` for every artifact, the manifest and the change
     /// page; with `onlyMissing`, only the names that are absent or point elsewhere.
     private func pointNames(_ manifest: Manifest, onlyMissing: Bool) throws(PipelineError) {
-        for file in manifest.artifacts.map(\.file) + ["manifest.json", "changes.md"] {
+        let history = FileManager.default.fileExists(atPath: outputDirectory + "/" + Self.currentLink + "/" + RegistrationHistoryWriter.file)
+        for file in manifest.artifacts.map(\.file) + ["manifest.json", "changes.md"] + (history ? [RegistrationHistoryWriter.file] : []) {
             let path = outputDirectory + "/" + file, target = Self.currentLink + "/" + file
             if onlyMissing, (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target { continue }
             try Self.swapLink(path, to: target)
