@@ -45,16 +45,18 @@ extension FieldGuideCommand {
         }
 
         static func render(_ e: Entry) -> String {
-            let head = "\(e.nNumber ?? e.input)  \(e.status.rawValue)"
+            // Columns: the N-number (6 wide, as `N12345`), the status (12, as `deregistered`).
+            let head = (e.nNumber ?? e.input).padding(toLength: max(6, (e.nNumber ?? e.input).count), withPad: " ", startingAt: 0)
+                + "  " + e.status.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + "  "
             var out: [String] = []
             switch e.status {
             case .invalid:
-                out.append(head + "  " + (e.problem ?? ""))
+                out.append(head + (e.problem ?? ""))
             case .active:
                 let r = e.registration!
                 let model = r.model.map { "\($0.manufacturer) \($0.model)" } ?? r.modelCode
                 let owner = r.ownerWithheld ? "owner withheld" : r.name
-                out.append([head, describe(r.status) ?? "", model, [owner, place(r.city, r.state)].filter { !$0.isEmpty }.joined(separator: ", ")]
+                out.append(head + [describe(r.status) ?? "", model, [owner, place(r.city, r.state)].filter { !$0.isEmpty }.joined(separator: ", ")]
                     .filter { !$0.isEmpty }.joined(separator: "  "))
             case .reserved:
                 let v = e.reservation!
@@ -62,9 +64,9 @@ extension FieldGuideCommand {
                     .compactMap { label, date in date.map { "\(label) \($0)" } }.joined(separator: ", ")
                 let by = v.registrant.isEmpty ? "" : "by " + [v.registrant, place(v.city, v.state)].filter { !$0.isEmpty }.joined(separator: ", ")
                 let change = v.changeNNumber.map { "change \($0)" } ?? ""
-                out.append([head, describe(v.reservationType) ?? "", dates, change, by].filter { !$0.isEmpty }.joined(separator: "  "))
+                out.append(head + [describe(v.reservationType) ?? "", dates, change, by].filter { !$0.isEmpty }.joined(separator: "  "))
             case .deregistered, .available:
-                out.append(head + (e.complete || e.status == .deregistered ? "" : "  (this bundle holds no DEREG or RESERVED: not in MASTER)"))
+                out.append(head + (e.complete || e.status == .deregistered ? "" : "(this bundle holds no DEREG or RESERVED: not in MASTER)"))
             }
             for d in e.deregistrations {
                 let aircraft = [d.model.map { "\($0.manufacturer) \($0.model)" } ?? d.modelCode, d.serialNumber.isEmpty ? "" : "serial \(d.serialNumber)"]
@@ -72,6 +74,7 @@ extension FieldGuideCommand {
                 let owner = [d.name, place(d.city, d.state)].filter { !$0.isEmpty }.joined(separator: ", ")
                 out.append("  cancelled \(d.cancelDate?.description ?? "(no date)")  \(d.reason)  last owner \(owner.isEmpty ? "not given" : owner)  (\(aircraft))")
             }
+            out[0] = String(out[0].reversed().drop { $0 == " " }.reversed())
             return out.joined(separator: "\n")
         }
 

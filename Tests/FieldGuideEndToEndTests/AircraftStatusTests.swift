@@ -96,10 +96,10 @@ struct AircraftStatusTests {
         let text = try TestPaths.run("fieldguide", ["status", "N250JT", "N777DR", "N321RV", "N99999", "--bundle", path])
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "N250JT  active  Valid Registration (V)  BLUEHERON AIRCRAFT CO BH-900 JET  NORTHWIND CHARTER CORP, ANCHORAGE AK")
+        #expect(lines.first == "N250JT  active        Valid Registration (V)  BLUEHERON AIRCRAFT CO BH-900 JET  NORTHWIND CHARTER CORP, ANCHORAGE AK")
         #expect(lines.contains("N777DR  deregistered"))
         #expect(lines.contains { $0.hasPrefix("  cancelled 2019-04-30  exported to CANADA  last owner MAPLE LEAF FLYERS INC, BUFFALO NY") })
-        #expect(lines.contains { $0.hasPrefix("N321RV  reserved  2 year hold for canceled N-Numbers (HD)  reserved 2025-06-01, expires 2027-06-01, purged 2027-07-01") })
+        #expect(lines.contains { $0.hasPrefix("N321RV  reserved      2 year hold for canceled N-Numbers (HD)  reserved 2025-06-01, expires 2027-06-01, purged 2027-07-01") })
         #expect(lines.last == "N99999  available")
 
         let json = try TestPaths.run("fieldguide", ["status", "n777dr", "--format", "json", "--bundle", path])
@@ -108,7 +108,7 @@ struct AircraftStatusTests {
         #expect(entries.map(\.status) == ["deregistered"] && entries[0].deregistrations.map(\.exportCountry) == ["CANADA", ""])
 
         let invalid = try TestPaths.run("fieldguide", ["status", "N250JT", "N0A", "--bundle", path])
-        #expect(invalid.status == 2 && invalid.stdout.contains("N0A  invalid  not a US N-number"))
+        #expect(invalid.status == 2 && invalid.stdout.contains("N0A     invalid       not a US N-number"))
         #expect(invalid.stderr.contains("<registrations>: N0A: not a US N-number"), "\(invalid.stderr)")
         let missing = try TestPaths.run("fieldguide", ["status", "N1", "--bundle", path + ".missing"])
         #expect(missing.status == 2)

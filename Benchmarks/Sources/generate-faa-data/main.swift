@@ -32,6 +32,9 @@ struct GenerateFAAData: ParsableCommand {
     @Option(name: .customLong("reserved-rows"), help: "RESERVED rows (reserved N-numbers, one each).")
     var reservedRows = 150_000
 
+    @Flag(name: .customLong("status-only"), help: "Write only DEREG.txt and RESERVED.txt (beside existing files of the same seed).")
+    var statusOnly = false
+
     @Option(help: "Seed of the generator.")
     var seed: UInt64 = 20_250_508
 
@@ -57,15 +60,19 @@ struct GenerateFAAData: ParsableCommand {
         let started = clock.now
         var reference = ReferenceGenerator(seed: seed)
 
-        try write("ENGINE.txt", header: FAAHeaders.engine) { file throws(GeneratorError) in
+        // With --status-only the reference files are made again (the status files draw their
+        // models from them) but go nowhere.
+        try write("ENGINE.txt", header: FAAHeaders.engine, discard: statusOnly) { file throws(GeneratorError) in
             try reference.writeEngines(rows: engines, to: &file)
         }
-        try write("ACFTREF.txt", header: FAAHeaders.aircraftReference) { file throws(GeneratorError) in
+        try write("ACFTREF.txt", header: FAAHeaders.aircraftReference, discard: statusOnly) { file throws(GeneratorError) in
             try reference.writeAircraftReference(rows: models, to: &file)
         }
-        var master = MasterGenerator(reference: reference.data, seed: seed ^ 0x4D41_5354_4552_0000)  // "MASTER"
-        try write("MASTER.txt", header: FAAHeaders.master) { file throws(GeneratorError) in
-            try master.write(rows: masterRows, to: &file)
+        if !statusOnly {
+            var master = MasterGenerator(reference: reference.data, seed: seed ^ 0x4D41_5354_4552_0000)  // "MASTER"
+            try write("MASTER.txt", header: FAAHeaders.master) { file throws(GeneratorError) in
+                try master.write(rows: masterRows, to: &file)
+            }
         }
         var status = StatusGenerator(reference: reference.data, seed: seed ^ 0x5354_4154_5553)  // "STATUS"
         if deregRows > 0 {
@@ -82,11 +89,11 @@ struct GenerateFAAData: ParsableCommand {
     }
 
     /// Creates `name` in the output directory, lets `body` fill it, and prints what was written.
-    private func write(_ name: String, header: [String],
+    private func write(_ name: String, header: [String], discard: Bool = false,
                        _ body: (inout FixedWidthFile) throws(GeneratorError) -> Void) throws(GeneratorError) {
         let clock = ContinuousClock()
         let started = clock.now
-        let path = (directory as NSString).appendingPathComponent(name)
+        let path = discard ? "/dev/null" : (directory as NSString).appendingPathComponent(name)
         var file = try FixedWidthFile(path: path, header: header)
         try body(&file)
         let bytes = try file.close()
