@@ -51,8 +51,11 @@ struct MasterGenerator {
     ///
     /// Selection sampling (Knuth's Algorithm S) picks each mark with the right probability in one
     /// pass; the marks are then sorted as the FAA sorts them, by the mark padded with spaces.
-    func markIndices(rows: Int) -> [Int] {
-        var rng = SplitMix64(seed: markSeed)
+    func markIndices(rows: Int) -> [Int] { Self.markIndices(rows: rows, seed: markSeed) }
+
+    /// `rows` distinct marks (ICAO indices) drawn by a generator of `seed`, in FAA file order.
+    static func markIndices(rows: Int, seed: UInt64) -> [Int] {
+        var rng = SplitMix64(seed: seed)
         var keys: [UInt64] = []
         keys.reserveCapacity(rows)
         var needed = rows

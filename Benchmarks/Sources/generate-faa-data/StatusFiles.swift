@@ -36,22 +36,8 @@ struct StatusGenerator {
     private static let reservations = ["FP", "FP", "FP", "FN", "AA", "HD", "HD", "MF", "MT", "NC", "NN", "CN", "CE", "A"]
     private static let registrantTypes: [UInt8] = Array("1111133377245".utf8)
 
-    /// `count` distinct marks (ICAO indices) drawn with selection sampling, in FAA file order.
     static func marks(_ count: Int, seed: UInt64) -> [Int] {
-        var rng = SplitMix64(seed: seed)
-        var keys: [UInt64] = []
-        keys.reserveCapacity(count)
-        var needed = min(count, NNumber.count)
-        for index in 0..<NNumber.count where needed > 0 {
-            guard rng.below(NNumber.count - index) < needed else { continue }
-            needed -= 1
-            var key: UInt64 = 0
-            let mark = NNumber.mark(index)
-            for i in 0..<5 { key = key << 8 | UInt64(i < mark.count ? mark[i] : 0x20) }
-            keys.append(key << 20 | UInt64(index))
-        }
-        keys.sort()
-        return keys.map { Int($0 & 0xF_FFFF) }
+        MasterGenerator.markIndices(rows: min(count, NNumber.count), seed: seed)
     }
 
     /// Writes `rows` DEREG records: three in four N-numbers once, the others twice or more.

@@ -35,25 +35,13 @@ struct AircraftStatusSections: Sendable {
 
     init(handOff: HandOff, redaction: OwnerRedaction) throws {
         var pool = StringPoolBuilder()
-        var dereg: RowTableBuilder<S.DeregisteredColumn>?
-        var reserved: RowTableBuilder<S.ReservedColumn>?
-        if handOff.report.output(named: NormalizedFAAStatus.deregisteredFile) != nil {
-            var table = RowTableBuilder<S.DeregisteredColumn>()
-            let path = handOff.path(NormalizedFAAStatus.deregisteredFile)
-            let sha256 = try NormalizedFAAStatus.readDeregisteredRecords(path) { record in
-                try Self.addDeregistered(record, to: &table, pool: &pool, redaction: redaction)
-            }
-            try handOff.verify(NormalizedFAAStatus.deregisteredFile, sha256: sha256)
-            dereg = table
+        let dereg: RowTableBuilder<S.DeregisteredColumn>? = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff,
+                                                                            read: NormalizedFAAStatus.readDeregisteredRecords) { record, table in
+            try Self.addDeregistered(record, to: &table, pool: &pool, redaction: redaction)
         }
-        if handOff.report.output(named: NormalizedFAAStatus.reservedFile) != nil {
-            var table = RowTableBuilder<S.ReservedColumn>()
-            let path = handOff.path(NormalizedFAAStatus.reservedFile)
-            let sha256 = try NormalizedFAAStatus.readReservedRecords(path) { record in
-                try Self.addReserved(record, to: &table, pool: &pool, redaction: redaction)
-            }
-            try handOff.verify(NormalizedFAAStatus.reservedFile, sha256: sha256)
-            reserved = table
+        let reserved: RowTableBuilder<S.ReservedColumn>? = try Self.table(NormalizedFAAStatus.reservedFile, in: handOff,
+                                                                         read: NormalizedFAAStatus.readReservedRecords) { record, table in
+            try Self.addReserved(record, to: &table, pool: &pool, redaction: redaction)
         }
         guard dereg != nil || reserved != nil else { return }
         let (poolBytes, remap) = pool.finish()
@@ -72,6 +60,18 @@ struct AircraftStatusSections: Sendable {
             sections += Self.sorted(table, sortKeys: &keys, tags: (S.Section.reserved, S.Section.reservedKeys), pool: poolBytes)
             counts["reserved"] = table.count
         }
+    }
+
+    /// The rows of hand-off file `name` (nil when the report lists none), each added by `add`;
+    /// the file's SHA-256, taken while it was parsed, checked against the report's.
+    private static func table<Column: RowColumn>(_ name: String, in handOff: HandOff,
+                                                 read: (String, (CSVRecord) throws -> Void) throws -> String,
+                                                 add: @escaping (CSVRecord, inout RowTableBuilder<Column>) throws -> Void) throws -> RowTableBuilder<Column>? {
+        guard handOff.report.output(named: name) != nil else { return nil }
+        var table = RowTableBuilder<Column>()
+        let sha256 = try read(handOff.path(name)) { try add($0, &table) }
+        try handOff.verify(name, sha256: sha256)
+        return table
     }
 
     /// Adds the sections to the artifact.
