@@ -79,27 +79,16 @@ public struct DeregisteredRecord: Sendable {
     public var modelCode: String { s(.modelCode) }
     /// The ACFTREF model of `modelCode`, when the bundle has it.
     public var model: ModelRecord? { modelCode.isEmpty ? nil : bundle.model(code: modelCode) }
-    public var engineCode: String { s(.engineCode) }
     /// The status code the registration had when it was cancelled.
     public var status: CodeValue? { bundle.statusCode(.status, v(.status)) }
     public var registrantType: CodeValue? { bundle.statusCode(.registrantType, v(.registrantType)) }
     /// The last owner.
     public var name: String { s(.name) }
-    public var street: String { s(.street) }
-    public var street2: String { s(.street2) }
     public var city: String { s(.city) }
     public var state: String { s(.state) }
-    public var zip: String { s(.zip) }
     public var country: String { s(.country) }
-    public var certification: String { s(.certification) }
     /// The country the aircraft was exported to, when it was.
     public var exportCountry: String { s(.exportCountry) }
-    public var otherNames: [String] {
-        let text = s(.otherNames)
-        return text.isEmpty ? [] : text.split(separator: AircraftSchema.listSeparator).map(String.init)
-    }
-    public var kitManufacturer: String { s(.kitManufacturer) }
-    public var kitModel: String { s(.kitModel) }
     public var cancelDate: FieldDate? { FieldDate(stored: v(.cancelDate)) }
     public var airworthinessDate: FieldDate? { FieldDate(stored: v(.airworthinessDate)) }
     public var lastActionDate: FieldDate? { FieldDate(stored: v(.lastActionDate)) }
@@ -120,10 +109,9 @@ public struct DeregisteredRecord: Sendable {
     }
 
     public var info: DeregisteredInfo {
-        DeregisteredInfo(nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, model: model?.info, engineCode: engineCode,
-                         status: status, reason: reason, registrantType: registrantType, name: name, street: street,
-                         street2: street2, city: city, state: state, zip: zip, country: country, certification: certification,
-                         exportCountry: exportCountry, otherNames: otherNames, kitManufacturer: kitManufacturer, kitModel: kitModel,
+        DeregisteredInfo(nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, model: model?.info,
+                         status: status, reason: reason, registrantType: registrantType, name: name,
+                         city: city, state: state, country: country, exportCountry: exportCountry,
                          cancelDate: cancelDate, airworthinessDate: airworthinessDate, lastActionDate: lastActionDate,
                          certificateIssueDate: certificateIssueDate, yearManufactured: yearManufactured, modeSHex: modeSHex)
     }
@@ -135,22 +123,14 @@ public struct DeregisteredInfo: Sendable, Hashable, Codable {
     public let serialNumber: String
     public let modelCode: String
     public let model: ModelInfo?
-    public let engineCode: String
     public let status: CodeValue?
     public let reason: String
     public let registrantType: CodeValue?
     public let name: String
-    public let street: String
-    public let street2: String
     public let city: String
     public let state: String
-    public let zip: String
     public let country: String
-    public let certification: String
     public let exportCountry: String
-    public let otherNames: [String]
-    public let kitManufacturer: String
-    public let kitModel: String
     public let cancelDate: FieldDate?
     public let airworthinessDate: FieldDate?
     public let lastActionDate: FieldDate?

@@ -22,12 +22,13 @@ public enum AircraftStatusSchema {
         public static let reservedKeys = FourCC("VKEY")
     }
 
+    /// What the status answer needs of a DEREG row: the aircraft, the last owner's name and
+    /// place, why and when it left. Street lines, co-owners, kit, engine and certification stay
+    /// in the hand-off (`deregistered.csv`): on a full-size DEREG (400,000 rows) they were half
+    /// the sections' 78 MB and most of emit-aircraft's added memory.
     public enum DeregisteredColumn: Int, RowColumn {
-        case nNumber, serialNumber, modelCode, engineCode, status, registrantType, name, street, street2
-        case city, state, zip, country, certification, exportCountry
-        /// Co-owner names joined with `|`.
-        case otherNames
-        case kitManufacturer, kitModel
+        case nNumber, serialNumber, modelCode, status, registrantType, name
+        case city, state, country, exportCountry
         case cancelDate, airworthinessDate, lastActionDate, certificateIssueDate, modeSHex, yearManufactured
 
         public var kind: ColumnKind {

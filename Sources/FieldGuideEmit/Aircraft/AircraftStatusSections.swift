@@ -97,11 +97,9 @@ struct AircraftStatusSections: Sendable {
 
 extension AircraftStatusSections {
     private static let deregisteredText: [(D, S.DeregisteredColumn)] = [
-        (.nNumber, .nNumber), (.serialNumber, .serialNumber), (.modelCode, .modelCode), (.engineCode, .engineCode),
-        (.status, .status), (.registrantType, .registrantType), (.name, .name), (.street, .street), (.street2, .street2),
-        (.city, .city), (.state, .state), (.zip, .zip), (.country, .country), (.certification, .certification),
-        (.exportCountry, .exportCountry), (.otherNames, .otherNames), (.kitManufacturer, .kitManufacturer),
-        (.kitModel, .kitModel),
+        (.nNumber, .nNumber), (.serialNumber, .serialNumber), (.modelCode, .modelCode), (.status, .status),
+        (.registrantType, .registrantType), (.name, .name), (.city, .city), (.state, .state), (.country, .country),
+        (.exportCountry, .exportCountry),
     ]
     private static let deregisteredDates: [(D, S.DeregisteredColumn)] = [
         (.cancelDate, .cancelDate), (.airworthinessDate, .airworthinessDate), (.lastActionDate, .lastActionDate),
@@ -156,13 +154,9 @@ extension AircraftStatusSections {
         }
     }
 
-    /// A withheld owner's field: name, co-owners and street lines left out, the ZIP cut to five digits.
+    /// A withheld owner's field: the name left out (street lines and co-owners are never stored).
     private static func redacted(_ column: S.DeregisteredColumn, _ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        switch column {
-        case .name, .otherNames, .street, .street2: return UnsafeRawBufferPointer(start: nil, count: 0)
-        case .zip: return fiveDigitZip(bytes)
-        default: return bytes
-        }
+        column == .name ? UnsafeRawBufferPointer(start: nil, count: 0) : bytes
     }
 
     private static func fiveDigitZip(_ zip: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
