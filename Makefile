@@ -12,6 +12,9 @@ ROUNDS     ?= 9
 REDACT     ?= none
 ICAO_TYPES ?=
 MODES      ?=
+# The address the nightly fetches ReleasableAircraft.zip from (fetch-faa); empty: SOURCES/faa is
+# read and nothing touches the network. The FAA's: https://registry.faa.gov/database/ReleasableAircraft.zip
+FAA_URL    ?=
 APT_PACKAGES := libcsv-dev libxml2-dev zlib1g-dev pkg-config
 
 .PHONY: all nightly deps build test faa bench-data bench clean validate birds readme-examples fuzz sanitize ebd spark-deps
@@ -63,11 +66,13 @@ build: deps
 	$(SWIFT) build -c release
 
 ## nightly: the main job (pipelines/nightly.yaml): over input/, or make nightly SOURCES=dir
-## (faa/, birds/, exports/ beside each other; see the pipeline file). Publishes into OUT
+## (faa/, birds/, exports/ beside each other; see the pipeline file); make nightly FAA_URL=URL
+## fetches the FAA files (fetch-faa: conditional, so an unchanged file ends `unchanged`). Publishes into OUT
 ## atomically (OUT/current → OUT/builds/RUN, previous kept); stages with unchanged inputs are skipped.
 NIGHTLY_SOURCES = $(if $(filter command line environment,$(origin SOURCES)),$(SOURCES),input)
 nightly: build
-	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" --output "$(OUT)")
+	@$(call stage,$(BIN)/pipeline run pipelines/nightly.yaml --set SOURCES="$(NIGHTLY_SOURCES)" --set REDACT="$(REDACT)" \
+	  $(if $(FAA_URL),--set FAA_URL="$(FAA_URL)") --output "$(OUT)")
 
 ## faa: from any FAA download: make faa SOURCES=dir-or-zip OUT=dir [ICAO_TYPES=file] [MODES=file] [REDACT=individuals]: the
 ## manufacturer index (aircraft-index.fgb) always, the registry (aircraft.fgb) when the download has MASTER.

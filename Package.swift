@@ -51,12 +51,17 @@ let package = Package(
         .executable(name: "emit-birds", targets: ["emit-birds"]),
         .executable(name: "fieldguide", targets: ["fieldguide"]),
         .executable(name: "pipeline", targets: ["pipeline"]),
+        .executable(name: "fetch-faa", targets: ["fetch-faa"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The fetch stage's HTTP client (and, in its tests, the local server's NIO): only
+        // FieldGuideFetch and fetch-faa link them, never the query library.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: C shims (a modulemap and shim.h each)
@@ -89,6 +94,16 @@ let package = Package(
         // library, or bird names against the birds hand-off (FieldGuideBirds).
         // ICAO type designators come from FieldGuideFAA's aircraft reference tables.
         .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide", "FieldGuideBirds", "FieldGuideFAA"]),
+
+        // MARK: Fetch: downloads a source over HTTP (conditional, bounded, checked, kept)
+        .target(
+            name: "FieldGuideFetch",
+            dependencies: [
+                "FieldGuideCore", "FieldGuideDiagnostics", "FieldGuideFAA", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
 
         // MARK: Emit: normalized hand-offs → artifacts
         .target(
@@ -129,6 +144,7 @@ let package = Package(
         stage("emit-birds", ["FieldGuideEmit"]),
         stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline", "FieldGuideExports", "FieldGuideCSV", "FieldGuideDiagnostics"]),
         stage("pipeline", ["FieldGuidePipeline"]),
+        stage("fetch-faa", ["FieldGuideFetch"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter"], path: "Tests/TestSupport"),
@@ -165,6 +181,16 @@ let package = Package(
         .testTarget(
             name: "FieldGuidePipelineTests",
             dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "TestSupport"]
+        ),
+        // The fetch stage against a local HTTP server (NIO) on 127.0.0.1.
+        .testTarget(
+            name: "FieldGuideFetchTests",
+            dependencies: [
+                "FieldGuideFetch", "FieldGuidePipeline", "FieldGuideCore", "TestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "FieldGuideBirdsArtifactTests",

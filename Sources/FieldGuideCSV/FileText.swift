@@ -56,16 +56,17 @@ extension CSVRecord {
 /// reading.description   // taxonomy.csv:12: PRIMARY_COM_NAME "Pinson des Ardennes é": not valid UTF-8; read as Latin-1 (ISO-8859-1)
 /// ```
 public struct Latin1Reading: Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var field: String
-    public var value: String
+    /// The file as the reader was given it.
+    public let file: String
+    /// The record's first line (1-based).
+    public let line: Int
+    /// The column's name, or what the format calls the field (`label`, `period 3`).
+    public let field: String
+    /// The value as read, Latin-1 decoded.
+    public let value: String
 
     public init(file: String, line: Int, field: String, value: String) {
-        self.file = file
-        self.line = line
-        self.field = field
-        self.value = value
+        self.file = file; self.line = line; self.field = field; self.value = value
     }
 
     /// The warning's words without its place: `FIELD "value": not valid UTF-8; read as Latin-1 (ISO-8859-1)`.

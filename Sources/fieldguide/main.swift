@@ -53,6 +53,12 @@ struct BundleOptions<Bundle: QueryBundle>: ParsableArguments {
 
     /// Prints `value` as JSON, or `text()` as plain lines.
     func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
+
+    /// Finds one thing and prints it: `find` then `emit`, for the lookup commands.
+    func show<T: Encodable>(_ what: String, _ query: (Bundle) -> T?, text: (T) -> String) throws {
+        let found = try find(what, query)
+        try emit(found) { text(found) }
+    }
 }
 
 typealias AircraftOptions = BundleOptions<AircraftBundle>
@@ -128,8 +134,7 @@ extension FieldGuideCommand {
             }
         }
         func run() throws {
-            let info = try options.find("registration \(registration)") { $0.aircraft(registration: registration) }.info
-            try options.emit(info) { describe(info) }
+            try options.show("registration \(registration)", { $0.aircraft(registration: registration)?.info }, text: describe)
         }
     }
 
@@ -164,10 +169,7 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Look up an aircraft model by ACFTREF code (0020901).")
         @Argument var code: String
         @OptionGroup var options: AircraftOptions
-        func run() throws {
-            let info = try options.find("model \(code)") { $0.model(code: code) }.info
-            try options.emit(info) { describe(info) }
-        }
+        func run() throws { try options.show("model \(code)", { $0.model(code: code)?.info }, text: describe) }
     }
 
     struct Manufacturers: ParsableCommand {
@@ -193,8 +195,7 @@ extension FieldGuideCommand {
         @Argument var code: String
         @OptionGroup var options: AircraftOptions
         func run() throws {
-            let e = try options.find("engine \(code)") { $0.engine(code: code) }.info
-            try options.emit(e) {
+            try options.show("engine \(code)", { $0.engine(code: code)?.info }) { e in
                 lines([("Code", e.code), ("Manufacturer", e.manufacturer), ("Model", e.model), ("Engine type", describe(e.engineType)),
                        ("Horsepower", e.horsepower.map(String.init)), ("Thrust", e.thrustPounds.map { "\($0) lbs" })])
             }
@@ -207,8 +208,9 @@ extension FieldGuideCommand {
         @Option(help: "Airline code shown before the manufacturer (UAL).") var airline: String?
         @OptionGroup var options: AircraftOptions
         func run() throws {
-            let lines = try options.find("registration \(registration)") { $0.sightingLines(registration: registration, airlineCode: airline) }
-            try options.emit(lines) { [lines.title, lines.subtitle].compactMap { $0 }.joined(separator: "\n") }
+            try options.show("registration \(registration)", { $0.sightingLines(registration: registration, airlineCode: airline) }) {
+                [$0.title, $0.subtitle].compactMap { $0 }.joined(separator: "\n")
+            }
         }
     }
 

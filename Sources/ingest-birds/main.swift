@@ -26,14 +26,10 @@ struct IngestBirds: ParsableCommand {
         file (only birds-ingest.json, status rejected, is written); 2 usage or I/O.
         """)
 
-    @Argument(help: "The bird database and its companion files, or directories holding them.")
-    var paths: [String]
+    @OptionGroup var inputs: SeedInputs
 
     @Option(name: .shortAndLong, help: "Directory for the normalized files and the report.")
     var output: String
-
-    @Option(help: "eBird/Clements taxonomy CSV to link birds to.")
-    var taxonomy: String?
 
     @Option(name: .customLong("barchart"), parsing: .upToNextOption, help: "eBird bar-chart downloads (FILE or REGION=FILE).")
     var barCharts: [String] = []
@@ -48,18 +44,14 @@ struct IngestBirds: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "BirdNET labels files (Scientific name_Common name per line).")
     var labels: [String] = []
 
-    func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("give the bird database (a file or a directory)") }
-    }
-
     func run() throws {
         let log = StageLog(stage: "ingest-birds")
-        var ingest = BirdIngest(taxonomyPath: taxonomy)
+        var ingest = BirdIngest(taxonomyPath: inputs.taxonomy)
         ingest.barCharts = barCharts
         ingest.computedBarCharts = computedBarCharts
         ingest.seasons = seasons
         ingest.labels = labels
-        let result = try ingest.run(paths: paths, outputDirectory: output)
+        let result = try ingest.run(paths: inputs.paths, outputDirectory: output)
         let report = result.report
         for file in result.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")

@@ -22,8 +22,7 @@ struct Validate: ParsableCommand {
         Exit status: 0 clean (warnings allowed unless --strict); 1 problems found; 2 usage or I/O.
         """)
 
-    @Argument(help: "Seed files or directories to check.")
-    var paths: [String]
+    @OptionGroup var inputs: SeedInputs
 
     @Flag(help: "Fail on warnings too.")
     var strict = false
@@ -31,26 +30,19 @@ struct Validate: ParsableCommand {
     @Option(help: "Output format: human, json or github.")
     var format: FindingFormatter.Format = .human
 
-    @Option(help: "eBird/Clements taxonomy CSV to link birds to (default: a taxonomy CSV among PATHs).")
-    var taxonomy: String?
-
     @Flag(help: "Pass when no seed file is found (by default finding none is an error: a wrong path).")
     var allowEmpty = false
 
     @Flag(help: "Also check files under history/ directories (archives of older generations).")
     var includeHistory = false
 
-    func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("give at least one file or directory to check") }
-    }
-
     func run() throws {
         let log = StageLog(stage: "validate")
-        var validator = SeedValidator(taxonomyPath: taxonomy)
+        var validator = SeedValidator(taxonomyPath: inputs.taxonomy)
         validator.includeHistory = includeHistory
-        let report = try validator.validate(paths: paths)
+        let report = try validator.validate(paths: inputs.paths)
         if report.files.isEmpty && !allowEmpty {
-            throw StageFailure(.usageOrIO, "checked 0 files: no seed JSON or taxonomy CSV in \(paths.joined(separator: ", "))"
+            throw StageFailure(.usageOrIO, "checked 0 files: no seed JSON or taxonomy CSV in \(inputs.paths.joined(separator: ", "))"
                 + (includeHistory ? "" : " (history/ skipped; --include-history reads it)") + "; --allow-empty passes anyway")
         }
         FileHandle.standardOutput.write(Data(try FindingFormatter.format(report, as: format).utf8))

@@ -35,7 +35,7 @@ struct DefinitionTests {
         let definition = try PipelineDefinition.load(path: Self.nightly)
         let order = try definition.stageOrder().map { definition.stages[$0].name }
         func position(_ name: String) -> Int { order.firstIndex(of: name)! }
-        #expect(order.count == 7)
+        #expect(order.count == 8)
         #expect(position("ingest-faa") < position("emit-aircraft") && position("ingest-faa") < position("emit-aircraft-index"))
         #expect(position("aggregate-ebd") < position("ingest-birds"))
         #expect(position("emit-aircraft") < position("ingest-exports"))
@@ -48,13 +48,14 @@ struct DefinitionTests {
         #expect(exports.inputs.contains("ingest-birds") && !exports.inputs.contains { $0.hasSuffix("birds.fgb") })
         let emit = try #require(definition.stages.first { $0.tool == "emit-birds" })
         #expect(emit.inputs == ["ingest-birds", "ingest-exports/observations.csv"])
-        // ingest-faa and aggregate-ebd depend on nothing, ingest-birds on aggregate-ebd only
+        // aggregate-ebd depends on nothing, ingest-birds on aggregate-ebd only
         // (its computed bar charts): they may run side by side with the FAA stages.
         let plan = try PipelinePlan(definition, parameters: ["SOURCES": TestPaths.input.path])
         let aggregate = definition.stages.firstIndex { $0.name == "aggregate-ebd" }!
         #expect(plan.dependencies[aggregate].isEmpty)
         #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-birds" }!] == [aggregate])
-        #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-faa" }!].isEmpty)
+        // ingest-faa waits only for fetch-faa (dropped unless FAA_URL is set).
+        #expect(plan.dependencies[definition.stages.firstIndex { $0.name == "ingest-faa" }!] == [definition.stages.firstIndex { $0.name == "fetch-faa" }!])
     }
 
     @Test("sources of the nightly on input/: globs find the companion files, an absent optional source is empty")
@@ -129,7 +130,7 @@ struct DefinitionTests {
             inputs: [faa]
             args: ["{seeds}"]
         """))
-        #expect(error?.description.contains("stages[0].args[0]: '{seeds}' is not among the stage's inputs (faa) or {out}") == true)
+        #expect(error?.description.contains("stages[0].args[0]: '{seeds}' is not among the stage's inputs (faa), {out} or {state}") == true)
     }
 
     @Test("a wrong value type says what was expected and what was found")

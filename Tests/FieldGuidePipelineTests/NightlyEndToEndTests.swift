@@ -91,7 +91,7 @@ struct NightlyEndToEndTests {
         #expect(first.status == 0, "\(first.log)")
         #expect(first.summary?.status == .published)
         // aggregate-ebd is dropped: input/ holds no eBird Basic Dataset.
-        #expect(first.summary?.stages.map(\.status) == [.ran, .ran, .ran, .dropped, .ran, .ran, .ran])
+        #expect(first.summary?.stages.map(\.status) == [.dropped, .ran, .ran, .ran, .dropped, .ran, .ran, .ran])
         let (current, aircraft, birds) = h.published()
         #expect(current == first.summary?.build)
         #expect(aircraft != nil && birds != nil)
@@ -108,7 +108,7 @@ struct NightlyEndToEndTests {
         let again = try h.run()
         #expect(again.status == 0, "\(again.log)")
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.map(\.status) == [.skipped, .skipped, .skipped, .dropped, .skipped, .skipped, .skipped])
+        #expect(again.summary?.stages.map(\.status) == [.dropped, .skipped, .skipped, .skipped, .dropped, .skipped, .skipped, .skipped])
         #expect(h.published().current == current)
         #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
     }
@@ -137,7 +137,7 @@ struct NightlyEndToEndTests {
         #expect(try h.run().status == 0)
         let before = h.published()
         let forced = try h.run(["--force"])
-        #expect(forced.summary?.stages.map(\.status) == [.ran, .ran, .ran, .dropped, .ran, .ran, .ran])
+        #expect(forced.summary?.stages.map(\.status) == [.dropped, .ran, .ran, .ran, .dropped, .ran, .ran, .ran])
         #expect(forced.summary?.status == .unchanged, "\(forced.log)")
         // A second output directory built from scratch holds the same bytes.
         let other = NightlyHarness(root: h.root + "/second")
@@ -258,7 +258,7 @@ struct NightlyEndToEndTests {
         let result = try h.run(["--progress", "bar"])
         #expect(result.status == 0)
         #expect(result.log.contains("\u{1B}[2K"))
-        #expect(result.log.contains("/7 stages · "))   // aggregate-ebd, dropped without an EBD, counts among them
+        #expect(result.log.contains("/8 stages · "))   // aggregate-ebd and fetch-faa, dropped without an EBD or FAA_URL, count among them
         #expect(result.log.contains(" MB/s · "))
     }
 
@@ -480,7 +480,7 @@ struct NightlyEndToEndTests {
 
         let again = try h.run()
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped || $0.name == "aggregate-ebd" } == true)
+        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped || $0.name == "aggregate-ebd" || $0.name == "fetch-faa" } == true)
 
         // One source changed: the two FAA-owned aircraft get a new owner name (same width).
         // The shared files stay untouched: the symbolic link is replaced by an edited copy.

@@ -19,25 +19,21 @@ public final class AircraftIndex: FieldGuideBundle {
 
     public let path: String
     package let file: ArtifactFile
-    package let modelCodes: TextColumn
-    package let modelNames: TextColumn
-    package let modelDataSheets: TextColumn
-    package let modelDataHolders: TextColumn
+    // Each table is stored as parallel columns: row i of every column is one record.
+    /// Models (ACFTREF), by code.
+    package let modelCodes, modelNames, modelDataSheets, modelDataHolders: TextColumn
     package let modelManufacturers: RowTable<S.U32Column>
     package let modelAttributes: RowTable<S.ModelColumn>
+    /// Manufacturers, by folded name, with how many models each has.
     package let manufacturerNames: TextColumn
     package let manufacturerModelCounts: RowTable<S.U32Column>
-    package let engineCodes: TextColumn
-    package let engineManufacturers: TextColumn
-    package let engineModels: TextColumn
+    /// Engines (ENGINE), by code.
+    package let engineCodes, engineManufacturers, engineModels: TextColumn
     package let engineAttributes: RowTable<S.EngineColumn>
-    package let codeTables: TextColumn
-    package let codeValues: TextColumn
-    package let codeNames: TextColumn
-    package let typeDesignators: TextColumn
-    package let typeNames: TextColumn
-    package let typeDescriptions: TextColumn
-    package let typeWakeClasses: TextColumn
+    /// Code tables: (table, code, display name).
+    package let codeTables, codeValues, codeNames: TextColumn
+    /// ICAO type designators: designator, name, description (`L2J`), wake class.
+    package let typeDesignators, typeNames, typeDescriptions, typeWakeClasses: TextColumn
     package let crosswalk: RowTable<S.CrosswalkColumn>
     package let crosswalkByModel: RowTable<S.U32Column>
     package let atoms: TextColumn

@@ -48,11 +48,8 @@ public struct EBDAggregation: Sendable {
 
         public init(level: EBDRegionLevel, samplingEvents: [String] = [], maxRejectShare: Double = 0.02,
                     listedPerReason: Int = 1_000, maxLineBytes: Int = 1 << 20) {
-            self.level = level
-            self.samplingEvents = samplingEvents
-            self.maxRejectShare = maxRejectShare
-            self.listedPerReason = listedPerReason
-            self.maxLineBytes = maxLineBytes
+            self.level = level; self.samplingEvents = samplingEvents; self.maxRejectShare = maxRejectShare
+            self.listedPerReason = listedPerReason; self.maxLineBytes = maxLineBytes
         }
     }
 

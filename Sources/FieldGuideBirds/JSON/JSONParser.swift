@@ -87,43 +87,50 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws -> [JSONMember] {
-        let empty = try opens("}")
-        defer { depth -= 1 }
-        var members: [JSONMember] = []
-        if empty { return members }
-        while true {
-            skipWhitespace()
-            guard position < bytes.count else { throw pending(.malformed, "expected a key or '}', found the end of the file") }
-            guard bytes[position] == UInt8(ascii: "\"") else {
-                throw pending(.malformed, "expected a key in double quotes, found \(describeCurrent())")
-            }
-            let keyOffset = position
-            let key = try parseString()
-            skipWhitespace()
-            guard position < bytes.count else { throw pending(.malformed, "expected ':' after the key \"\(key)\", found the end of the file") }
-            guard bytes[position] == UInt8(ascii: ":") else {
-                throw pending(.malformed, "expected ':' after the key \"\(key)\", found \(describeCurrent())")
-            }
-            position += 1
-            skipWhitespace()
-            let value = try parseValue()
-            members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
-            skipWhitespace()
-            if try closes("}", next: "a key", after: "after the value of \"\(key)\"") { return members }
+        try items(closedBy: "}") { parser in
+            try parser.expect("\"", "a key in double quotes", atEnd: "a key or '}'")
+            let keyOffset = parser.position
+            let key = try parser.parseString()
+            parser.skipWhitespace()
+            try parser.expect(":", "':' after the key \"\(key)\"")
+            parser.position += 1
+            parser.skipWhitespace()
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            let closed = try parser.closes("}", next: "a key", after: "after the value of \"\(key)\"")
+            return (JSONMember(key: key, keyOffset: keyOffset, value: value), closed)
         }
     }
 
     private mutating func parseArray() throws -> [JSONValue] {
-        let empty = try opens("]")
+        try items(closedBy: "]") { parser in
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            return (value, try parser.closes("]", next: "a value", after: "after an array element", atEnd: "in an array"))
+        }
+    }
+
+    /// The members of an object or the elements of an array, from its opening bracket to `close`:
+    /// `item` reads one (whitespace before it skipped) and says whether `close` followed it.
+    private mutating func items<Item>(closedBy close: Unicode.Scalar,
+                                      _ item: (inout JSONParser) throws -> (Item, closed: Bool)) throws -> [Item] {
+        let empty = try opens(close)
         defer { depth -= 1 }
-        var items: [JSONValue] = []
+        var items: [Item] = []
         if empty { return items }
         while true {
             skipWhitespace()
-            items.append(try parseValue())
-            skipWhitespace()
-            if try closes("]", next: "a value", after: "after an array element", atEnd: "in an array") { return items }
+            let (value, closed) = try item(&self)
+            items.append(value)
+            if closed { return items }
         }
+    }
+
+    /// Requires `byte` at the current position (not consumed): otherwise `expected WHAT, found …`,
+    /// with `atEnd` in place of `what` at the end of the file.
+    private func expect(_ byte: Unicode.Scalar, _ what: @autoclosure () -> String, atEnd: String? = nil) throws {
+        guard position < bytes.count else { throw pending(.malformed, "expected \(atEnd ?? what()), found the end of the file") }
+        guard bytes[position] == UInt8(ascii: byte) else { throw pending(.malformed, "expected \(what()), found \(describeCurrent())") }
     }
 
     /// Steps into an object or array at its opening bracket (one level deeper: the caller steps

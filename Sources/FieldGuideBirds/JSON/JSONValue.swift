@@ -68,12 +68,7 @@ public struct JSONMember: Sendable {
     /// Byte offset of the key's opening quote.
     public var keyOffset: Int
     public var value: JSONValue
-
-    public init(key: String, keyOffset: Int, value: JSONValue) {
-        self.key = key
-        self.keyOffset = keyOffset
-        self.value = value
-    }
+    // Made only by the parser: the memberwise initializer stays internal on purpose.
 }
 
 /// A JSON number: its value as a `Double`, and as an `Int` when it is integral and fits.

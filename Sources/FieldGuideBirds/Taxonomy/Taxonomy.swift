@@ -1,9 +1,9 @@
-import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
 import FieldGuideDiagnostics
 
-/// One row of the eBird/Clements taxonomy.
+/// One row of the eBird/Clements taxonomy. Made only by `Taxonomy.read` (the memberwise initializer
+/// stays internal on purpose).
 public struct Taxon: Sendable, Hashable, Codable {
     public var taxonOrder: Int?
     /// `species`, `issf`, `slash`, `spuh`, `hybrid`, `form`, `domestic`, `intergrade`.
@@ -25,21 +25,6 @@ public struct Taxon: Sendable, Hashable, Codable {
     public var familyName: String {
         guard let bracket = family.firstIndex(of: "(") else { return family.trimmingSpaces }
         return String(family[..<bracket]).trimmingSpaces
-    }
-
-    public init(taxonOrder: Int?, category: String, speciesCode: String, conceptID: String?, commonName: String,
-                scientificName: String, order: String, family: String, speciesGroup: String, reportAs: String, line: Int) {
-        self.taxonOrder = taxonOrder
-        self.category = category
-        self.speciesCode = speciesCode
-        self.conceptID = conceptID
-        self.commonName = commonName
-        self.scientificName = scientificName
-        self.order = order
-        self.family = family
-        self.speciesGroup = speciesGroup
-        self.reportAs = reportAs
-        self.line = line
     }
 }
 

@@ -26,11 +26,7 @@ public struct RowIssue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var reason: String
 
     public init(_ severity: Severity, file: String, line: Int, field: String, value: String, reason: String) {
-        self.severity = severity
-        self.file = file
-        self.line = line
-        self.field = field
-        self.value = value
+        self.severity = severity; self.file = file; self.line = line; self.field = field; self.value = value
         self.reason = reason
     }
 

@@ -62,11 +62,7 @@ public struct Observation: Sendable, Hashable, Codable {
     public var resolution: ObservationResolution?
 
     public init(file: String, line: Int, format: ExportFormat, record: RecordKind, kind: ObservationKind, subject: String) {
-        self.file = file
-        self.line = line
-        self.format = format
-        self.record = record
-        self.kind = kind
+        self.file = file; self.line = line; self.format = format; self.record = record; self.kind = kind
         self.subject = subject
     }
 }

@@ -17,16 +17,17 @@ import Foundation
 /// ```
 public struct ICAOTypeTable: Sendable {
     public struct Entry: Sendable, Hashable, Codable {
-        public var designator: String
-        public var name: String
-        public var description: String
-        public var wakeClass: String
+        /// The type designator, upper case (`B738`).
+        public let designator: String
+        /// The type's name as the list writes it (`BOEING 737-800`).
+        public let name: String
+        /// Aircraft class, engine count and engine type (`L2J`).
+        public let description: String
+        /// ICAO wake turbulence category: `L`, `M`, `H` or `J` (super); empty when unknown.
+        public let wakeClass: String
 
         public init(designator: String, name: String, description: String, wakeClass: String) {
-            self.designator = designator
-            self.name = name
-            self.description = description
-            self.wakeClass = wakeClass
+            self.designator = designator; self.name = name; self.description = description; self.wakeClass = wakeClass
         }
     }
 

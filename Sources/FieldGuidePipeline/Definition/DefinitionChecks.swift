@@ -21,6 +21,8 @@ public enum InputReference: Sendable, Equatable, Hashable {
 extension PipelineDefinition {
     /// The reserved argument reference for a stage's own output directory.
     public static let outputReference = "out"
+    /// The reserved argument reference for the directory a stage keeps across runs.
+    public static let stateReference = "state"
 
     /// What `text` refers to in this pipeline, if anything.
     public func reference(_ text: String) -> InputReference? {
@@ -132,19 +134,22 @@ extension PipelineDefinition {
 
         for (key, source) in sources.sorted(by: { $0.key < $1.key }) {
             let at: [PathStep] = [.key("sources"), .key(key)]
-            guard Self.isIdentifier(key), key != Self.outputReference else {
-                throw fail(at, "'\(key)' cannot name a source: expected \(Self.identifierRule), not 'out'")
+            guard Self.isIdentifier(key), key != Self.outputReference, key != Self.stateReference else {
+                throw fail(at, "'\(key)' cannot name a source: expected \(Self.identifierRule), not 'out' or 'state'")
             }
-            let given = [source.path, source.paths, source.glob].compactMap { $0 }
-            guard given.count == 1 else { throw fail(at, "expected exactly one of path, paths or glob, found \(given.count)") }
+            let given = [source.path, source.paths, source.glob, source.url].compactMap { $0 }
+            guard given.count == 1 else { throw fail(at, "expected exactly one of path, paths, glob or url, found \(given.count)") }
             try checkParameters(given[0], at)
+            if let other = source.unless, sources[other] == nil || other == key || sources[other]?.unless != nil {
+                throw fail(at + [.key("unless")], "expected another source's name (one without unless of its own), found '\(other)'")
+            }
         }
 
         var seen = Set<String>()
         for (i, stage) in stages.enumerated() {
             let at: [PathStep] = [.key("stages"), .index(i)]
-            guard Self.isIdentifier(stage.name), stage.name != Self.outputReference else {
-                throw fail(at + [.key("name")], "'\(stage.name)' cannot name a stage: expected \(Self.identifierRule), not 'out'")
+            guard Self.isIdentifier(stage.name), stage.name != Self.outputReference, stage.name != Self.stateReference else {
+                throw fail(at + [.key("name")], "'\(stage.name)' cannot name a stage: expected \(Self.identifierRule), not 'out' or 'state'")
             }
             guard seen.insert(stage.name).inserted else { throw fail(at + [.key("name")], "a second stage named '\(stage.name)'") }
             guard sources[stage.name] == nil else { throw fail(at + [.key("name")], "'\(stage.name)' names both a source and a stage") }
@@ -166,9 +171,10 @@ extension PipelineDefinition {
             for (j, arg) in stage.args.enumerated() {
                 for word in arg.words {
                     try checkParameters(word, at + [.key("args"), .index(j)])
-                    for ref in Self.argumentReferences(in: word) where ref != Self.outputReference && !stage.inputs.contains(ref) {
+                    for ref in Self.argumentReferences(in: word)
+                    where ref != Self.outputReference && ref != Self.stateReference && !stage.inputs.contains(ref) {
                         throw fail(at + [.key("args"), .index(j)],
-                                   "'{\(ref)}' is not among the stage's inputs (\(stage.inputs.joined(separator: ", "))) or {out}")
+                                   "'{\(ref)}' is not among the stage's inputs (\(stage.inputs.joined(separator: ", "))), {out} or {state}")
                     }
                 }
             }

@@ -32,7 +32,8 @@ public struct PipelineDefinition: Sendable, Equatable {
     public var path: String
 }
 
-/// Where a source's files are: one path, a whitespace-separated list of paths, or a glob.
+/// Where a source's files are: one path, a whitespace-separated list of paths, a glob, or
+/// an address a stage fetches (`url`).
 public struct SourceSpec: Sendable, Equatable, Decodable {
     /// A file or directory (a directory's files are all fingerprinted).
     public var path: String?
@@ -44,11 +45,19 @@ public struct SourceSpec: Sendable, Equatable, Decodable {
     public var required: Bool = false
     /// Only the first match of a glob (for options that take one file).
     public var first: Bool = false
+    /// An address (`${FAA_URL}`), present when not empty once parameters are set. The pipeline
+    /// never reads it: it is fingerprinted by its text, and the stage that takes it fetches it.
+    public var url: String?
+    /// Another source's name: when that one is present, this one counts as absent and is not
+    /// required (`faa` from `${SOURCES}/faa` unless `faa-url` is set).
+    public var unless: String?
 
-    enum CodingKeys: String, CodingKey { case path, paths, glob, required, first }
+    enum CodingKeys: String, CodingKey { case path, paths, glob, required, first, url, unless }
 
-    public init(path: String? = nil, paths: String? = nil, glob: String? = nil, required: Bool = false, first: Bool = false) {
+    public init(path: String? = nil, paths: String? = nil, glob: String? = nil, required: Bool = false, first: Bool = false,
+                url: String? = nil, unless: String? = nil) {
         self.path = path; self.paths = paths; self.glob = glob; self.required = required; self.first = first
+        self.url = url; self.unless = unless
     }
 
     public init(from decoder: Decoder) throws {
@@ -58,6 +67,8 @@ public struct SourceSpec: Sendable, Equatable, Decodable {
         glob = try c.decodeIfPresent(String.self, forKey: .glob)
         required = try c.decodeIfPresent(Bool.self, forKey: .required) ?? false
         first = try c.decodeIfPresent(Bool.self, forKey: .first) ?? false
+        url = try c.decodeIfPresent(String.self, forKey: .url)
+        unless = try c.decodeIfPresent(String.self, forKey: .unless)
     }
 }
 
@@ -72,7 +83,8 @@ public struct StageSpec: Sendable, Equatable, Decodable {
     /// Files the stage must leave in its output directory (checked after it runs).
     public var outputs: [String]
     /// The command line. `{ref}` is replaced by an input's paths (several paths become several
-    /// arguments) and `{out}` by the stage's output directory. A nested list is an optional
+    /// arguments), `{out}` by the stage's output directory and `{state}` by a directory the
+    /// stage keeps across runs (`OUTPUT/.pipeline/NAME/state/STAGE`, for a fetch's validators). A nested list is an optional
     /// group, dropped when one of its references has no paths.
     public var args: [ArgSpec]
     /// The stage's report in its output directory, decoded typed once the stage exits 0: a

@@ -183,7 +183,7 @@ struct Document {
         try keys(of: [], allowed: top)
         if case .mapping(let sources)? = root.mapping?["sources"] {
             for (key, _) in sources {
-                try keys(of: [.key("sources"), .key(key.string ?? "")], allowed: ["path", "paths", "glob", "required", "first"])
+                try keys(of: [.key("sources"), .key(key.string ?? "")], allowed: ["path", "paths", "glob", "required", "first", "url", "unless"])
             }
         }
         if let stages = root.mapping?["stages"]?.sequence {

@@ -35,10 +35,18 @@ public struct PipelinePlan: Sendable {
         self.parameters = parameters
 
         var sources: [String: [String]] = [:]
-        for (name, spec) in definition.sources.sorted(by: { $0.key < $1.key }) {
+        // A source with `unless` is found after the one it names.
+        for (name, spec) in definition.sources.sorted(by: { ($0.value.unless != nil ? 1 : 0, $0.key) < ($1.value.unless != nil ? 1 : 0, $1.key) }) {
+            if let other = spec.unless, sources[other]?.isEmpty == false {
+                sources[name] = []
+                continue
+            }
             let paths: [String]
             let wanted: String
-            if let path = spec.path {
+            if let url = spec.url {
+                wanted = Self.expand(url, parameters).trimmingCharacters(in: .whitespaces)
+                paths = wanted.isEmpty ? [] : [wanted]
+            } else if let path = spec.path {
                 wanted = Self.expand(path, parameters)
                 paths = FileManager.default.fileExists(atPath: wanted) ? [wanted] : []
             } else if let list = spec.paths {
@@ -54,7 +62,7 @@ public struct PipelinePlan: Sendable {
                 paths = spec.first ? Array(matches.prefix(1)) : matches
             }
             if spec.required && paths.isEmpty {
-                let how = spec.glob != nil ? "nothing matches \(wanted)" : "\(wanted) does not exist"
+                let how = spec.glob != nil ? "nothing matches \(wanted)" : spec.url != nil ? "no address is set" : "\(wanted) does not exist"
                 throw PipelineError(.missingSource, "source '\(name)' is required but \(how)")
             }
             sources[name] = paths
@@ -138,6 +146,7 @@ public struct PipelinePlan: Sendable {
             let directory = layout.staged(spec.name)
             let paths = { (ref: String) -> [String] in
                 if ref == PipelineDefinition.outputReference { return [directory] }
+                if ref == PipelineDefinition.stateReference { return [layout.kept(spec.name)] }
                 switch definition.reference(ref) {
                 case .source(let s)?: return sources[s] ?? []
                 case .stage(let s)?: return dropped[s] == nil ? [layout.cached(s)] : []
@@ -158,6 +167,8 @@ public struct PipelinePlan: Sendable {
                 index: index, name: spec.name, tool: spec.tool, executable: toolDirectory + "/" + spec.tool,
                 arguments: arguments(index, paths: paths), template: argumentTemplate(index),
                 inputs: spec.inputs.map { input($0, dropped: dropped) },
+                keeps: PipelineDefinition.argumentReferences(in: argumentTemplate(index).joined(separator: " ")).contains(PipelineDefinition.stateReference)
+                    ? layout.kept(spec.name) : nil,
                 outputs: spec.outputs, report: spec.report.map(PlannedStage.Report.init(file:)), cache: spec.cache,
                 dependencies: dependencies[index], directory: directory, timeout: .seconds(spec.timeout.seconds), dropped: reason)
         }
@@ -177,7 +188,8 @@ public struct PipelinePlan: Sendable {
     private func input(_ reference: String, dropped: [String: String]) -> PlannedStage.Input {
         let target = definition.reference(reference)
         switch target {
-        case .source(let name)?: return .init(reference: reference, target: target, paths: sources[name] ?? [])
+        case .source(let name)?:
+            return .init(reference: reference, target: target, paths: sources[name] ?? [], url: definition.sources[name]?.url != nil)
         case .stage(let name)?, .stageFile(let name, _)?:
             return .init(reference: reference, target: target, paths: [], dropped: dropped[name] != nil)
         case nil: return .init(reference: reference, target: target, paths: [])
@@ -185,14 +197,16 @@ public struct PipelinePlan: Sendable {
     }
 }
 
-/// Where a run's stages write and read: the stage cache (`STATE/stages/NAME`) and this run's
-/// staging (`STATE/staging/RUN/stages/NAME`).
+/// Where a run's stages write and read: the stage cache (`STATE/stages/NAME`), this run's
+/// staging (`STATE/staging/RUN/stages/NAME`) and what stages keep across runs (`STATE/state/NAME`).
 struct StageLayout: Sendable {
     let cache: String
     let staging: String
+    var keep: String = ""
 
     func cached(_ stage: String) -> String { cache + "/" + stage }
     func staged(_ stage: String) -> String { staging + "/" + stage }
+    func kept(_ stage: String) -> String { keep + "/" + stage }
 }
 
 /// One stage with every reference resolved: what the executor fingerprints and runs.
@@ -210,6 +224,8 @@ struct PlannedStage: Sendable {
         let paths: [String]
         /// The stage it names was dropped: fingerprinted as absent, not read.
         var dropped = false
+        /// A `url` source: fingerprinted by its text, never read.
+        var url = false
     }
 
     /// The stage's report, decoded typed after it runs: a `StageReport`, or the emit stages'
@@ -237,6 +253,9 @@ struct PlannedStage: Sendable {
     /// The command line with parameters set and references in braces (fingerprinted).
     let template: [String]
     let inputs: [Input]
+    /// The directory it keeps across runs (`{state}`), created before it runs; nil when its
+    /// command line does not name one.
+    let keeps: String?
     /// Files the stage must leave in `directory`.
     let outputs: [String]
     let report: Report?

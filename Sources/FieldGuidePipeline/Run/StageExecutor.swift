@@ -32,14 +32,8 @@ final class StageExecutor: Sendable {
 
     init(cache: StageCache, trash: String, environment: [String: String], force: Bool, cancellation: Cancellation,
          tree: OutputTree, grace: Duration = .seconds(5), emit: @escaping @Sendable (PipelineEvent) -> Void) {
-        self.cache = cache
-        self.trash = trash
-        self.environment = environment
-        self.force = force
-        self.cancellation = cancellation
-        self.tree = tree
-        self.grace = grace
-        self.emit = emit
+        self.cache = cache; self.trash = trash; self.environment = environment; self.force = force
+        self.cancellation = cancellation; self.tree = tree; self.grace = grace; self.emit = emit
     }
 
     /// Fingerprints the stage, then skips it or runs it and caches its outputs.
@@ -75,6 +69,7 @@ final class StageExecutor: Sendable {
         let directory = tree.relative(stage.directory) ?? stage.directory
         try tree.remove(directory)
         try tree.directory(directory)
+        if let keeps = stage.keeps { try tree.directory(tree.relative(keeps) ?? keeps) }
         emit(.stageStarted(stage: stage.name, command: [stage.executable] + stage.arguments, inputBytes: result.inputBytes))
         let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment, grace: grace)
         guard cancellation.register(child) else { throw PipelineError(.cancelled, "not started: the run was interrupted") }
@@ -133,6 +128,8 @@ final class StageExecutor: Sendable {
                 continue
             }
             switch input.target {
+            case .source? where input.url:
+                lines.append("input \(input.reference) url \(input.paths.joined(separator: " "))")
             case .source(let name)?:
                 let digest = try digests.source(name, paths: input.paths)
                 lines.append("input \(input.reference) \(digest.sha256)")
