@@ -96,10 +96,12 @@ test: deps spark-deps-optional
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## bench-data: full-size generated FAA files (94K ACFTREF, 316K MASTER), outside git.
+## bench-data: full-size generated FAA files (94K ACFTREF, 316K MASTER, 400K DEREG, 150K RESERVED), outside git;
+## an older bench-data without DEREG gets the status files of the same seed added.
 bench-data: deps
 	cd Benchmarks && $(SWIFT) build -c release --disable-build-manifest-caching --product generate-faa-data
 	@if [ ! -f $(BENCH_DATA)/faa/MASTER.txt ]; then Benchmarks/.build/release/generate-faa-data $(BENCH_DATA)/faa; \
+	elif [ ! -f $(BENCH_DATA)/faa/DEREG.txt ]; then Benchmarks/.build/release/generate-faa-data $(BENCH_DATA)/faa --status-only; \
 	else echo "bench-data: $(BENCH_DATA)/faa exists (delete it to regenerate)"; fi
 
 ## bench: timings and peak memory of the FAA build on full-size data, the manufacturer index (size against
@@ -114,6 +116,8 @@ bench: build bench-data spark-deps-optional
 	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa) as the nightly runs it, $(ROUNDS) rounds alternating with DuckDB's bare load"
 	@Benchmarks/faa-build $(BIN) $(BENCH_DATA)/faa $(OUT)/bench $(ROUNDS) \
 	  $(if $(wildcard $(DUCKDB_VENV)/bin/python),$(DUCKDB_VENV)/bin/python)
+	@echo "== DEREG and RESERVED: the FAA build with and without them ($(BENCH_DATA)/faa), $(ROUNDS) rounds"
+	@Benchmarks/faa-status-cost $(BIN) $(BENCH_DATA)/faa $(OUT)/bench-status $(ROUNDS)
 	@echo "== Nightly pipeline: full-size FAA data, the real bird data (../shared) or input/birds, input/exports"
 	@Benchmarks/nightly-sources "$(BENCH_DATA)/nightly" "$(BENCH_DATA)/faa"
 	@rm -rf $(OUT)/bench-nightly

@@ -126,7 +126,9 @@ let package = Package(
         // MARK: Orchestration: runs stage executables as processes, publishes, reports changes
         .target(
             name: "FieldGuidePipeline",
-            dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuideWorkers", "FieldGuide", .product(name: "Yams", package: "Yams")]
+            // The artifact writer for the registry history each published build carries (history.fgb).
+            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuideWorkers", "FieldGuide",
+                           .product(name: "Yams", package: "Yams")]
         ),
 
         // The operator's webhook: Foundation's URLSession (libcurl on Linux). Only the pipeline

@@ -123,7 +123,7 @@ struct AircraftEndToEndTests {
         #expect(manifest.built == "2026-01-01T00:00:00Z")
         let entry = try #require(manifest.artifact(named: "aircraft.fgb"))
         #expect(entry.sha256 == FileDigest.sha256(Array(FileManager.default.contents(atPath: a)!)))
-        #expect(entry.sources.map(\.rows.kept) == [20, 12, 20])
+        #expect(entry.sources.map(\.rows.kept) == [20, 12, 20, 6, 5])
         #expect(entry.counts["registrationsWithoutModel"] == 1)
     }
 

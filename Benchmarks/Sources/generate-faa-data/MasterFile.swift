@@ -25,7 +25,7 @@ struct MasterGenerator {
     private let kits: [(manufacturer: [UInt8], model: [UInt8])]
 
     /// A city with its state and FAA region.
-    private struct Place {
+    struct Place {
         var city: [UInt8]
         var state: [UInt8]
         var region: UInt8
@@ -51,8 +51,11 @@ struct MasterGenerator {
     ///
     /// Selection sampling (Knuth's Algorithm S) picks each mark with the right probability in one
     /// pass; the marks are then sorted as the FAA sorts them, by the mark padded with spaces.
-    func markIndices(rows: Int) -> [Int] {
-        var rng = SplitMix64(seed: markSeed)
+    func markIndices(rows: Int) -> [Int] { Self.markIndices(rows: rows, seed: markSeed) }
+
+    /// `rows` distinct marks (ICAO indices) drawn by a generator of `seed`, in FAA file order.
+    static func markIndices(rows: Int, seed: UInt64) -> [Int] {
+        var rng = SplitMix64(seed: seed)
         var keys: [UInt64] = []
         keys.reserveCapacity(rows)
         var needed = rows
@@ -159,7 +162,7 @@ struct MasterGenerator {
     // MARK: Model, engine, certificate
 
     /// An ACFTREF model (65% type-certificated), or about 3% of the time an orphan code.
-    private mutating func drawModel() -> GeneratedModel {
+    mutating func drawModel() -> GeneratedModel {
         let r = reference
         guard !r.models.isEmpty, !rng.chance(perMille: 30) else {
             return GeneratedModel(code: AmateurCode.orphan(rng.below(max(1, r.amateurBuilt.count))), aircraftType: 0x34,
@@ -170,7 +173,7 @@ struct MasterGenerator {
     }
 
     /// ENG MFR MDL: an engine of the model's type (any engine if none has it), or blank.
-    private mutating func engineCode(for model: GeneratedModel) -> [UInt8] {
+    mutating func engineCode(for model: GeneratedModel) -> [UInt8] {
         guard model.engineType != 0, !reference.engines.isEmpty, rng.chance(perMille: 780) else { return [] }
         if let sameType = reference.enginesByType[model.engineType], !sameType.isEmpty { return rng.pick(sameType) }
         return rng.pick(reference.engines)
@@ -271,7 +274,7 @@ struct MasterGenerator {
     }
 
     /// NAME, by TYPE REGISTRANT: people for individuals and co-owners, company names otherwise.
-    private mutating func appendRegistrant(_ type: UInt8, mark: [UInt8], to file: inout FixedWidthFile) {
+    mutating func appendRegistrant(_ type: UInt8, mark: [UInt8], to file: inout FixedWidthFile) {
         let space: UInt8 = 0x20
         switch type {
         case 0x37:  // LLC
@@ -346,7 +349,7 @@ struct MasterGenerator {
     }
 
     /// STREET: `298 MIMI LN`, `9403 NE 157TH ST`, `1001 MAIN ST STE 49`, `PO BOX 1345`.
-    private mutating func appendStreet(to file: inout FixedWidthFile) {
+    mutating func appendStreet(to file: inout FixedWidthFile) {
         let kind = rng.below(100)
         if kind < 10 {
             file.append(Array("PO BOX ".utf8)); file.append(number: rng.within(1...99_999)); return
@@ -384,7 +387,7 @@ struct MasterGenerator {
     }
 
     /// A real city (60%) or a made-up town in a state drawn by aircraft count.
-    private mutating func drawPlace() -> Place {
+    mutating func drawPlace() -> Place {
         if rng.chance(perMille: 600) { return rng.pick(cities) }
         let state = stateTable[stateDraw.draw(&rng)]
         return Place(city: rng.pick(WordLists.townStems) + rng.pick(WordLists.townSuffixes), state: state.state,

@@ -33,6 +33,8 @@ public final class AircraftBundle: FieldGuideBundle {
     let codeValues: [CodeTableValues]
     /// The registry search sections; nil in an artifact written before them.
     package let search: RegistrySearchTables?
+    /// DEREG and RESERVED (`AircraftStatusTables`); nil in an artifact without them.
+    package let statusTables: AircraftStatusTables?
     /// Whose owner names and street addresses the artifact withholds (`PRIV`; `.none` when it
     /// has no such section).
     public let ownerRedaction: OwnerRedaction
@@ -78,6 +80,7 @@ public final class AircraftBundle: FieldGuideBundle {
             codeNames = names
             codeValues = values
             search = try RegistrySearchTables(file: file, verification: verification)
+            statusTables = try AircraftStatusTables(file: file, verification: verification)
             ownerRedaction = try Self.ownerRedaction(in: file)
             asOf = try Self.asOf(in: file)
         } catch {

@@ -179,6 +179,8 @@ public enum AircraftSchema {
         case status = "status"
         case region = "region"
         case airworthinessClass = "airworthiness-class"
+        /// RESERVED's TR (`AircraftStatusSchema`).
+        case reservationType = "reservation-type"
     }
 
     /// The separator between joined values (`otherNames`, `approvedOperations`).

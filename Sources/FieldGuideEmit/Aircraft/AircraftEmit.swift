@@ -48,7 +48,8 @@ public enum AircraftEmit {
         // below); the other hand-off files on opening. It sorts last, so the first mismatch
         // reported is the same either way.
         let checked = try HandOff(directory: handOff, report: NormalizedFAA.reportFile, producer: NormalizedFAA.producer,
-                                  files: NormalizedFAA.handOffFiles, streamed: [NormalizedFAA.registrationsFile])
+                                  files: NormalizedFAA.handOffFiles,
+                                  streamed: AircraftStatusSections.files.union([NormalizedFAA.registrationsFile]))
         let report = checked.report
         let registrationsPath = checked.path(NormalizedFAA.registrationsFile)
 
@@ -63,11 +64,14 @@ public enum AircraftEmit {
             part.sortStrings()
             return part
         }
+        // DEREG and RESERVED (when the hand-off has them) into sections of their own meanwhile.
+        let status = BackgroundTask { try AircraftStatusSections(handOff: checked, redaction: redaction) }
         let registrations: (parts: [AircraftArtifactBuilder.Part], sha256: String)
         do {
             registrations = try readRegistrations(registrationsPath, report: report, redaction: redaction, cuttingAtOrAfter: offset)
         } catch {
             _ = try reference.value()
+            _ = status.wait()
             // A file that is not the one the report describes is reported as such, even when it
             // also fails to parse.
             try checked.check(NormalizedFAA.registrationsFile)
@@ -76,7 +80,10 @@ public enum AircraftEmit {
         let referencePart = try reference.value()
         try checked.verify(NormalizedFAA.registrationsFile, sha256: registrations.sha256)
         var builder = AircraftArtifactBuilder(parts: registrations.parts + [referencePart])
-        let (artifact, counts) = builder.build()
+        var (artifact, counts) = builder.build()
+        let statusSections = try status.value()
+        statusSections.add(to: &artifact)
+        for (key, value) in statusSections.counts { counts[key] = value }
 
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()

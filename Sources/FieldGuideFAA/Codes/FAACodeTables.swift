@@ -140,7 +140,7 @@ public enum FAACodeTables {
     /// The tables stored in artifacts, in a fixed order.
     public static let all: [FAACodeTable] = [
         aircraftType, engineType, aircraftCategory, builderCertification, weightClass, registrantType,
-        status, region, airworthinessClass,
+        status, region, airworthinessClass, reservationType,
     ]
 
     /// Operation codes that may follow the airworthiness class, per class.

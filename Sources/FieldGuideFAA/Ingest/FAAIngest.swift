@@ -48,8 +48,13 @@ public struct FAAIngest: Sendable {
             let referenceTask = BackgroundTask { [self] in
                 UncheckedSendable(value: readReference(sources, outputDirectory: outputDirectory))
             }
+            // DEREG and RESERVED (optional) on a thread of their own too (`FAAIngest+Status`).
+            let statusTask = BackgroundTask { [self] in
+                UncheckedSendable(value: readStatusFiles(sources, outputDirectory: outputDirectory))
+            }
             // However this block ends, the reference thread is done with the output directory.
             defer { _ = referenceTask.finished() }
+            defer { _ = statusTask.finished() }
             var reference: ReferenceRead.Output?
             /// The reference files' rejects and entries come first, and so does an error of
             /// theirs, as when they were read first.
@@ -61,8 +66,9 @@ public struct FAAIngest: Sendable {
             // Reference data alone (no MASTER): no registrations.csv, and none left from an earlier run.
             if sources.master.isEmpty {
                 let reference = try awaitReference()
+                let status = try log.add(statusTask.finished().value, removingStaleIn: outputDirectory)
                 try checkRejectShares(log.sources)
-                let report = try commit(reference.outputs, log: log, to: outputDirectory)
+                let report = try commit(reference.outputs + status, log: log, to: outputDirectory)
                 try Self.removeStale(outputDirectory + "/" + NormalizedFAA.registrationsFile)
                 return report
             }
@@ -86,9 +92,10 @@ public struct FAAIngest: Sendable {
                 log.sources.append(Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
             }
             log.counts = merge.counts
+            let status = try log.add(statusTask.finished().value, removingStaleIn: outputDirectory)
             try checkRejectShares(log.sources)
             // Every file is in and none rejected too much: commit.
-            return try commit(try awaitReference().outputs + [registrations], log: log, to: outputDirectory)
+            return try commit(try awaitReference().outputs + [registrations] + status, log: log, to: outputDirectory)
         } catch let error as LocatedError where error.kind != .unwritable {
             // A failed write of an output propagates as it is; an input error is reported too.
             try fail(error, log: log, outputDirectory: outputDirectory)
@@ -96,13 +103,13 @@ public struct FAAIngest: Sendable {
     }
 
     /// Removes a file an earlier run left that this run's report does not list.
-    private static func removeStale(_ path: String) throws(LocatedError) {
+    static func removeStale(_ path: String) throws(LocatedError) {
         guard FileManager.default.fileExists(atPath: path) else { return }
         do { try FileManager.default.removeItem(atPath: path) } catch { throw LocatedError(path, failed: error, .unwritable, doing: "cannot remove the stale file") }
     }
 
     /// What a run found so far: what a failed run reports too.
-    private struct Log {
+    struct Log {
         var rejects = RejectsReport()
         var sources: [Manifest.Source] = []
         var counts: [String: Int] = [:]
@@ -119,7 +126,7 @@ public struct FAAIngest: Sendable {
                                findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
         }
 
-        mutating func start(with read: ReferenceRead) throws -> ReferenceRead.Output {
+        fileprivate mutating func start(with read: ReferenceRead) throws -> ReferenceRead.Output {
             rejects = read.rejects
             sources = read.entries
             if let error = read.error { throw error }
@@ -161,7 +168,7 @@ public struct FAAIngest: Sendable {
 
     /// What the reference thread read: the files' rejects and entries (complete up to an
     /// error), and the join keys and outputs, or the error.
-    private struct ReferenceRead {
+    fileprivate struct ReferenceRead {
         typealias Output = (joins: MasterMerge.Joins, outputs: [CSVFileSink])
         var rejects = RejectsReport()
         var entries: [Manifest.Source] = []
@@ -237,7 +244,7 @@ public struct FAAIngest: Sendable {
     ///
     /// Reading, hashing and CSV parsing run on a second thread (`CSVPipeline`); `handle` runs
     /// on this one, in file order.
-    private func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
+    func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
                           _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> Manifest.Source {
         var rows = Manifest.Rows()
         var sawHeader = false
@@ -264,7 +271,7 @@ public struct FAAIngest: Sendable {
         return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows)
     }
 
-    private func checkHeader(_ record: CSVRecord, of file: String, expected: FAAFileKind) throws {
+    func checkHeader(_ record: CSVRecord, of file: String, expected: FAAFileKind) throws {
         let names = record.fields
         if let found = FAALayout.kind(ofHeader: names) {
             guard found == expected else {

@@ -67,6 +67,10 @@ public struct FAASources: Sendable {
     /// `MASTER.txt`, or its parts `MASTER-1.txt`, `MASTER-2.txt` … in part order; empty for a
     /// download located with `requireMaster: false` that has none (reference data only).
     public var master: [FAASourceFile]
+    /// `DEREG.txt` (deregistered aircraft) and `RESERVED.txt` (reserved N-numbers), when the
+    /// download has them: both optional (an older export, or a directory without them, still builds).
+    public var deregistered: FAASourceFile? = nil
+    public var reserved: FAASourceFile? = nil
 
     /// Finds the files under `path`: a directory, a `.zip`, or a directory holding one `.zip` and
     /// no ACFTREF.txt. File names match case-insensitively. Without `requireMaster`, a download
@@ -128,7 +132,8 @@ public struct FAASources: Sendable {
         guard !master.isEmpty || !requireMaster else {
             throw LocatedError(.missingFile, file: path, message: "expected MASTER.txt or its parts MASTER-1.txt…, found none")
         }
-        return FAASources(aircraftReference: reference, engine: engine, master: master)
+        return FAASources(aircraftReference: reference, engine: engine, master: master,
+                          deregistered: find("DEREG.TXT"), reserved: find("RESERVED.TXT"))
     }
 }
 

@@ -233,7 +233,7 @@ public enum NormalizedFAA {
     }
 
     /// The header row must be `header`; every other row must have as many fields.
-    private static func check(_ record: CSVRecord, header: [String], file name: String) throws {
+    static func check(_ record: CSVRecord, header: [String], file name: String) throws {
         if record.index == 0 {
             guard record.fields == header else {
                 throw LocatedError(.badHandOff, file: name, line: record.line,

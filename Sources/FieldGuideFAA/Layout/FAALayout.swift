@@ -1,8 +1,10 @@
-/// The three FAA releasable files FieldGuide reads.
+/// The FAA releasable files FieldGuide reads (DEREG and RESERVED optional: see `FAAStatusLayout`).
 public enum FAAFileKind: String, Sendable, CaseIterable, Codable {
     case aircraftReference = "ACFTREF"
     case engine = "ENGINE"
     case master = "MASTER"
+    case deregistered = "DEREG"
+    case reserved = "RESERVED"
 
     /// The file name in the FAA download.
     public var fileName: String { rawValue + ".txt" }
@@ -56,6 +58,8 @@ public enum FAALayout {
         case .aircraftReference: return aircraftReference
         case .engine: return engine
         case .master: return master
+        case .deregistered: return FAAStatusLayout.deregistered
+        case .reserved: return FAAStatusLayout.reserved
         }
     }
 

@@ -96,7 +96,7 @@ package enum FAANormalizer {
 
     /// A record of the given layout: refused when its shape is wrong; otherwise `build` reads
     /// its fields, and any field `build` rejects refuses it, with every issue found.
-    private static func read<Record>(_ record: CSVRecord, file: String, columns: [FAAColumn],
+    static func read<Record>(_ record: CSVRecord, file: String, columns: [FAAColumn],
                                      _ build: (inout FieldReader) -> Record) -> Outcome<Record> {
         var f = FieldReader(record: record, file: file, columns: columns)
         if f.isRejected { return .rejected(f.issues) }

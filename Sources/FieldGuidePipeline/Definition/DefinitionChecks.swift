@@ -118,7 +118,8 @@ extension PipelineDefinition {
     }
 
     /// Names in the output directory that an artifact cannot take.
-    static let reservedNames: Set = ["current", "previous", "builds", "runs", "manifest.json", "changes.md", "changes.json", "reports", "metrics.prom"]
+    static let reservedNames: Set = ["current", "previous", "builds", "runs", "manifest.json", "changes.md", "changes.json", "history.fgb",
+                                     "reports", "metrics.prom"]
 
     /// Every check that does not need the file system.
     func check(_ document: Document) throws(LocatedError) {

@@ -169,7 +169,7 @@ extension ChangeReport {
     }
 
     /// Walks two key tables sorted the same way, comparing full keys where packed keys tie.
-    private static func mergeJoin(_ a: KeyTable, _ b: KeyTable, oldKey: (Int) -> UnsafeRawBufferPointer,
+    static func mergeJoin(_ a: KeyTable, _ b: KeyTable, oldKey: (Int) -> UnsafeRawBufferPointer,
                                   newKey: (Int) -> UnsafeRawBufferPointer,
                                   removed: (Int) -> Void, added: (Int) -> Void, both: (Int, Int) -> Void) {
         var i = 0, j = 0

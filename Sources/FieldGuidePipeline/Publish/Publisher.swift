@@ -122,6 +122,7 @@ struct Publisher {
         var suffix = 2
         while fm.fileExists(atPath: buildsDir + "/" + name) { name = "\(runID)-\(suffix)"; suffix += 1 }
         let relativeBuild = Self.buildsDirectory + "/" + name
+        try writeHistory(into: build, name: name, current: current, manifest: manifest)
         guard rename(build, buildsDir + "/" + name) == 0 else {
             throw PipelineError(.io, "publishing \(relativeBuild): cannot move the build in: \(SystemReason.errnoText)")
         }
@@ -171,9 +172,11 @@ struct Publisher {
         try Self.pointNames(manifest.artifacts.map(\.file), in: outputDirectory, onlyMissing: onlyMissing)
     }
 
-    /// `pointNames` for the artifact files `files` of the build in `output`.
+    /// `pointNames` for the artifact files `files` of the build in `output` (and its registry
+    /// history when the build has one).
     static func pointNames(_ files: [String], in output: String, onlyMissing: Bool) throws(PipelineError) {
-        for file in files + ["manifest.json", "changes.md"] {
+        let history = FileManager.default.fileExists(atPath: output + "/" + currentLink + "/" + RegistrationHistoryWriter.file)
+        for file in files + ["manifest.json", "changes.md"] + (history ? [RegistrationHistoryWriter.file] : []) {
             let path = output + "/" + file, target = currentLink + "/" + file
             if onlyMissing, (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target { continue }
             try swapLink(path, to: target)

@@ -1,0 +1,86 @@
+import FieldGuideCore
+import FieldGuideDiagnostics
+
+/// DEREG and RESERVED: read on a thread of their own while MASTER is, through the same reader
+/// as ACFTREF and ENGINE (`readFile`: header checked, BOM, CRLF, trailing comma, padding,
+/// Latin-1 with a warning, the 64 KiB record bound), their rows normalized by
+/// `FAAStatusNormalizer` into `deregistered.csv` and `reserved.csv`, their rejects and warnings
+/// into the same rejects report, their rows into the same reject-share check.
+///
+/// Both are optional: a download without one writes no hand-off file for it, and removes the
+/// one an earlier run left.
+extension FAAIngest {
+    /// What the status thread read: the files' rejects and entries (complete up to an error),
+    /// the outputs not yet committed, or the error.
+    struct StatusRead {
+        var rejects = RejectsReport()
+        var entries: [Manifest.Source] = []
+        var outputs: [CSVFileSink] = []
+        var error: (any Error)?
+        /// Hand-off files of the status sources this download lacks.
+        var absent: [String] = []
+    }
+
+    /// Reads DEREG then RESERVED, whichever the download has.
+    func readStatusFiles(_ sources: FAASources, outputDirectory: String) -> StatusRead {
+        var read = StatusRead()
+        do {
+            if let dereg = sources.deregistered {
+                let out = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAAStatus.deregisteredFile,
+                                          header: NormalizedFAAStatus.deregisteredHeader)
+                read.entries.append(try readFile(dereg, kind: .deregistered, rejects: &read.rejects) { record, file in
+                    try Self.write(FAAStatusNormalizer.deregistered(record, file: file), to: out)
+                })
+                read.outputs.append(out)
+            } else {
+                read.absent.append(NormalizedFAAStatus.deregisteredFile)
+            }
+            if let reserved = sources.reserved {
+                let out = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAAStatus.reservedFile,
+                                          header: NormalizedFAAStatus.reservedHeader)
+                var first: [String: Int] = [:]
+                read.entries.append(try readFile(reserved, kind: .reserved, rejects: &read.rejects) { record, file in
+                    let outcome = FAAStatusNormalizer.reserved(record, file: file)
+                    // One reservation per N-number: a second row for one is refused.
+                    if case let .kept(row, _) = outcome {
+                        if let line = first[row[0]] {
+                            return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "N-NUMBER", value: row[0],
+                                                       reason: "duplicate N-number; first at line \(line)")])
+                        }
+                        first[row[0]] = record.line
+                    }
+                    return try Self.write(outcome, to: out)
+                })
+                read.outputs.append(out)
+            } else {
+                read.absent.append(NormalizedFAAStatus.reservedFile)
+            }
+        } catch {
+            read.error = error
+        }
+        return read
+    }
+
+    /// Writes a kept row; the row's fate for `readFile`.
+    private static func write(_ outcome: FAANormalizer.Outcome<[String]>, to out: CSVFileSink) throws -> RowOutcome {
+        switch outcome {
+        case let .kept(row, warnings):
+            try out.write(row)
+            return .kept(warnings)
+        case let .rejected(issues):
+            return .rejected(issues)
+        }
+    }
+}
+
+extension FAAIngest.Log {
+    /// Takes the status files' rejects and entries after those read so far; removes the hand-off
+    /// files of absent sources; returns the outputs, or throws the status thread's error.
+    mutating func add(_ read: FAAIngest.StatusRead, removingStaleIn outputDirectory: String) throws -> [CSVFileSink] {
+        for issue in read.rejects.issues { rejects.append(issue) }
+        sources += read.entries
+        if let error = read.error { throw error }
+        for name in read.absent { try FAAIngest.removeStale(outputDirectory + "/" + name) }
+        return read.outputs
+    }
+}
