@@ -25,7 +25,7 @@ public enum AircraftSQLiteExport {
 
     /// Every table the export writes, in order. Extension point: a new section of the
     /// aircraft artifact (deregistered, reserved, history) adds its `SQLiteTable` here.
-    static let tables: [SQLiteTable] = [models, engines, registrations] + AircraftSchema.CodeTable.allCases.map(codeTable)
+    static let tables: [SQLiteTable] = [models, engines, registrations, deregistered, reserved] + AircraftSchema.CodeTable.allCases.map(codeTable)
 
     /// Writes the database for `bundle` to `path`, atomically. Returns the rows per table.
     @discardableResult
@@ -113,6 +113,34 @@ public enum AircraftSQLiteExport {
     }
 
     /// A code table's lookup: `aircraft_type(code, name)`.
+    /// DEREG: several records an N-number (no primary key), in the artifact's order (N-number,
+    /// then cancel date, newest first). Empty when the build had no DEREG.txt.
+    static let deregistered = SQLiteTable(
+        name: "deregistered", primaryKey: "",
+        columns: ["n_number", "serial_number", "model_code", "status", "reason", "registrant_type", "name", "city", "state", "country",
+                  "export_country", "cancel_date", "airworthiness_date", "last_action_date", "certificate_issue_date",
+                  "year_manufactured:INTEGER", "mode_s_hex"],
+        foreignKeys: ["registrant_type": "registrant_type", "status": "status"]
+    ) { $0.deregisteredCount } row: { bundle, row in
+            let d = bundle.deregisteredRecords[row]
+            return [.text(d.nNumber), text(d.serialNumber), text(d.modelCode), code(d.status), text(d.reason), code(d.registrantType),
+                    text(d.name), text(d.city), text(d.state), text(d.country), text(d.exportCountry), date(d.cancelDate),
+                    date(d.airworthinessDate), date(d.lastActionDate), date(d.certificateIssueDate), number(d.yearManufactured),
+                    text(d.modeSHex ?? "")]
+    }
+
+    /// RESERVED: one record an N-number. Empty when the build had no RESERVED.txt.
+    static let reserved = SQLiteTable(
+        name: "reserved", primaryKey: "n_number",
+        columns: ["n_number", "registrant", "street", "street2", "city", "state", "zip", "reservation_type", "change_n_number",
+                  "reserve_date", "expiration_date", "purge_date"],
+        foreignKeys: ["reservation_type": "reservation_type"]
+    ) { $0.reservedCount } row: { bundle, row in
+            let r = bundle.reservedRecords[row]
+            return [.text(r.nNumber), text(r.registrant), text(r.street), text(r.street2), text(r.city), text(r.state), text(r.zip),
+                    code(r.reservationType), text(r.changeNNumber ?? ""), date(r.reserveDate), date(r.expirationDate), date(r.purgeDate)]
+    }
+
     static func codeTable(_ table: AircraftSchema.CodeTable) -> SQLiteTable {
         SQLiteTable(name: table.rawValue.replacingOccurrences(of: "-", with: "_"), primaryKey: "code", columns: ["code", "name"],
                     foreignKeys: [:]) { $0.codeTable(table).count } row: { bundle, row in

@@ -105,7 +105,7 @@ struct OperatorSignalsRunTests {
         #expect(first["fieldguide_run_success{\(p)}"] == 1)
         #expect(first["fieldguide_run_status{\(p),status=\"published\"}"] == 1)
         #expect(first["fieldguide_run_status{\(p),status=\"refused\"}"] == 0)
-        #expect(first["fieldguide_stage_rows{\(p),stage=\"ingest-faa\",kind=\"read\"}"] == 52)
+        #expect(first["fieldguide_stage_rows{\(p),stage=\"ingest-faa\",kind=\"read\"}"] == 63)   // ACFTREF, ENGINE, MASTER, DEREG and RESERVED rows of input/faa
         #expect(first["fieldguide_stage_ran{\(p),stage=\"emit-aircraft\"}"] == 1)
         #expect((first["fieldguide_stage_duration_seconds{\(p),stage=\"ingest-faa\"}"] ?? 0) > 0)
         #expect(first["fieldguide_guard_held{\(p),guard=\"min_rows MASTER\"}"] == 1)

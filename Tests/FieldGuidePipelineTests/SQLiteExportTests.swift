@@ -43,6 +43,10 @@ struct SQLiteExportTests {
         #expect(try sqliteRows(db, "SELECT count(*) FROM registrations") == [["20"]])
         #expect(try sqliteRows(db, "SELECT count(*) FROM models") == [["20"]])
         #expect(try sqliteRows(db, "SELECT count(*) FROM engines") == [["12"]])
+        // DEREG and RESERVED of input/faa: 6 and 5 records, reservation types through their lookup table.
+        #expect(try sqliteRows(db, "SELECT count(*) FROM deregistered") == [["6"]])
+        #expect(try sqliteRows(db, "SELECT count(*) FROM reserved") == [["5"]])
+        #expect(try sqliteRows(db, "SELECT count(*) FROM reserved r JOIN reservation_type t ON t.code = r.reservation_type") == [["5"]])
         // Codes with their names through the lookup tables.
         #expect(try sqliteRows(db, """
             SELECT r.n_number, m.manufacturer, t.name, s.name, e.model FROM registrations r

@@ -185,6 +185,11 @@ public final class AircraftBundle: FieldGuideBundle {
         let packed: UInt64
         /// Bytes in the N-number, `N` included (2...6).
         let count: Int
+
+        /// The N-number's bytes (`N4477`), for the tables keyed by whole bytes.
+        var bytes: [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: packed >> (56 - 8 * $0)) } }
+        /// The N-number as text.
+        var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     /// The N-number of `text` (trimmed, upper-cased, dashes and a leading `N` dropped, then `N`

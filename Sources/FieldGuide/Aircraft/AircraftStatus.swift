@@ -49,12 +49,12 @@ extension AircraftBundle {
     /// MASTER comes first, then RESERVED, then DEREG; DEREG's records are listed in every case.
     public func status(of text: String) -> RegistrationStatus {
         let key = Self.registrationKey(text)
-        guard let key, USModeS.isValid(nNumber: String(decoding: key, as: UTF8.self)) else {
+        guard let key, USModeS.isValid(nNumber: key.text) else {
             return RegistrationStatus(input: text, nNumber: nil, kind: .invalid, registration: nil, reservation: nil, deregistrations: [],
                                       problem: "not a US N-number (expected \(Self.nNumberForm))",
                                       knowsDeregistered: knowsDeregistered, knowsReserved: knowsReserved)
         }
-        let nNumber = String(decoding: key, as: UTF8.self)
+        let nNumber = key.text
         let registration = aircraft(registration: nNumber)
         let reservation = reservation(of: nNumber)
         let deregistrations = deregistrations(of: nNumber)

@@ -72,13 +72,13 @@ extension AircraftBundle {
     /// DEREG's records of an N-number (`N12345`, `n12345`, `12345`), newest cancellation first.
     public func deregistrations(of registration: String) -> [DeregisteredRecord] {
         guard let key = Self.registrationKey(registration) else { return [] }
-        return AircraftStatusTables.rows(of: key, in: statusTables?.deregisteredKeys).map { DeregisteredRecord(bundle: self, row: $0) }
+        return AircraftStatusTables.rows(of: key.bytes, in: statusTables?.deregisteredKeys).map { DeregisteredRecord(bundle: self, row: $0) }
     }
 
     /// RESERVED's record of an N-number, if it is reserved.
     public func reservation(of registration: String) -> ReservedRecord? {
         guard let key = Self.registrationKey(registration) else { return nil }
-        return AircraftStatusTables.rows(of: key, in: statusTables?.reservedKeys).first.map { ReservedRecord(bundle: self, row: $0) }
+        return AircraftStatusTables.rows(of: key.bytes, in: statusTables?.reservedKeys).first.map { ReservedRecord(bundle: self, row: $0) }
     }
 
     func statusString(_ id: UInt32) -> String { statusTables?.strings.string(id) ?? "" }

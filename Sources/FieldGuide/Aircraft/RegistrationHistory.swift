@@ -49,7 +49,7 @@ public final class RegistrationHistory: FieldGuideBundle {
     /// The events of an N-number (`N4477`, `n4477`, `4477`), oldest first.
     public func events(of registration: String) -> [HistoryEvent] {
         guard let key = AircraftBundle.registrationKey(registration), key.count <= 8 else { return [] }
-        let packed = PackedKey.pack(key)
+        let packed = PackedKey.pack(key.bytes)
         var row = keys.lowerBound(packed)
         var out: [HistoryEvent] = []
         while row < keys.count, keys[row] == packed {
