@@ -29,6 +29,9 @@ let library: [Target.Dependency] = [
 let targets = ["fuzz-faa-master", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
                "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
 
+/// The targets fuzzing artifacts: they link the checksum-keeping custom mutator.
+let artifactTargets: Set = ["fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
+
 let package = Package(
     name: "FieldGuideFuzz",
     platforms: [.macOS(.v13)],
@@ -40,6 +43,9 @@ let package = Package(
             .product(name: "FieldGuideArtifactWriter", package: "FieldGuide"),
             .product(name: "FieldGuideExports", package: "FieldGuide"),
         ]),
-    ] + targets.map { .executableTarget(name: $0, dependencies: library) },
+        .target(name: "ArtifactMutatorEntry", dependencies: ["FuzzSupport"]),
+    ] + targets.map { name in
+        .executableTarget(name: name, dependencies: library + (artifactTargets.contains(name) ? ["ArtifactMutatorEntry"] : []))
+    },
     swiftLanguageModes: [.v6]
 )
