@@ -48,13 +48,11 @@ extension AircraftBundle {
     /// The status of an N-number (`N4477`, `n4477`, `4477`; spaces and dashes ignored).
     /// MASTER comes first, then RESERVED, then DEREG; DEREG's records are listed in every case.
     public func status(of text: String) -> RegistrationStatus {
-        let key = Self.registrationKey(text)
-        guard let key, USModeS.isValid(nNumber: key.text) else {
+        guard let nNumber = Self.registrationKey(text)?.text, USModeS.isValid(nNumber: nNumber) else {
             return RegistrationStatus(input: text, nNumber: nil, kind: .invalid, registration: nil, reservation: nil, deregistrations: [],
                                       problem: "not a US N-number (expected \(Self.nNumberForm))",
                                       knowsDeregistered: knowsDeregistered, knowsReserved: knowsReserved)
         }
-        let nNumber = key.text
         let registration = aircraft(registration: nNumber)
         let reservation = reservation(of: nNumber)
         let deregistrations = deregistrations(of: nNumber)
