@@ -50,6 +50,19 @@ public enum AircraftSchema {
         public static let registrationsByState = FourCC("RBST")
         /// `REGS` rows with a serial number, by serial number (string id) then row.
         public static let registrationsBySerial = FourCC("RBSN")
+
+        // Status: DEREG and RESERVED beside MASTER, optional (`AircraftStatusSchema` has their rows).
+        /// The status sections' strings, sorted (a `StringPool` of their own, not `STRS`).
+        public static let statusStrings = FourCC("DSTR")
+        /// DEREG rows by N-number, then cancel date (newest first), then file order.
+        public static let deregistered = FourCC("DREG")
+        /// `PackedKey` of each DEREG row's N-number, parallel to `DREG`.
+        public static let deregisteredKeys = FourCC("DKEY")
+        /// RESERVED rows by N-number (one each).
+        public static let reserved = FourCC("RSVD")
+        /// `PackedKey` of each RESERVED row's N-number, parallel to `RSVD`.
+        public static let reservedKeys = FourCC("VKEY")
+
         /// What the artifact withholds: one row, the registrant types whose owner is withheld.
         public static let privacy = FourCC("PRIV")
         /// The registry's as-of date: one row, the latest MASTER last-action date (0: none).
