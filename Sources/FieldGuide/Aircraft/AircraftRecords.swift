@@ -194,12 +194,7 @@ public struct RegistrationRecord: Sendable {
     public var engineType: CodeValue? { bundle.code(.engineType, v(.engineType)) }
     public var status: CodeValue? { bundle.code(.status, v(.status)) }
     /// The ICAO 24-bit address as six hex digits.
-    public var modeSHex: String? {
-        let a = v(.modeSHex)
-        guard a != UInt32.max else { return nil }
-        let hex = String(a, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 6 - hex.count)) + hex
-    }
+    public var modeSHex: String? { let a = v(.modeSHex); return a == UInt32.max ? nil : USModeS.hex(a) }
     public var fractionalOwner: Bool { v(.fractionalOwner) == 1 }
     public var airworthinessDate: FieldDate? { FieldDate(stored: v(.airworthinessDate)) }
     public var otherNames: [String] { list(.otherNames) }

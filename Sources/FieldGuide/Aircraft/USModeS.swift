@@ -62,8 +62,13 @@ public enum USModeS {
                 value += suffixSize + Int(c - 0x30) * sizes[index - 1]
             }
         }
-        let hex = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 6 - hex.count) + hex
+        return hex(UInt32(value))
+    }
+
+    /// A 24-bit address as six upper-case hex digits (`0xAC6CD2` → `"AC6CD2"`, `0x00A1B2` → `"00A1B2"`).
+    static func hex(_ address: UInt32) -> String {
+        let digits = String(address, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 
     /// Whether the text has a US N-number's form: N, a digit 1–9, up to four more digits,
