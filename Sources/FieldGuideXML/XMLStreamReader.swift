@@ -79,11 +79,15 @@ public final class XMLStreamReader {
 
     /// The next event, or nil at the end of the document.
     public func next() throws(LocatedError) -> XMLEvent? {
-        switch try read() {
-        case nil: return nil
-        case .start: return .start(name: nameString, attributes: attributes, line: line)
-        case .end: return .end(name: nameString)
-        case .text: return .text(textString)
+        try read().map(event)
+    }
+
+    /// The node `read()` stopped on (of kind `node`) as an event, every part made a Swift value.
+    package func event(_ node: XMLNodeKind) -> XMLEvent {
+        switch node {
+        case .start: .start(name: nameString, attributes: attributes, line: line)
+        case .end: .end(name: nameString)
+        case .text: .text(textString)
         }
     }
 

@@ -40,3 +40,18 @@ struct ExportReaderSpeedPathsTests {
         #expect(record["LAT"] == .integer(1) && record["latitude"] == nil && record["la"] == nil)
     }
 }
+
+extension ExportReaderSpeedPathsTests {
+    @Test("FoldedKeys finds what the subscript finds: the first match in file order, long and non-ASCII keys too")
+    func foldedKeysIndex() {
+        let long = "a_very_long_key_name_past_sixteen"
+        let record = PropertyListValue.dictionary([
+            ("Lat", .integer(1)), ("lat", .integer(2)), ("Audio File-Name", .string("a")), (long, .integer(3)), ("Émile", .integer(4)), ("Place Name", .string("p")),
+        ])
+        let keys = FoldedKeys(record)
+        for wanted in ["lat", "LAT", "latitude", "audioFileName", "audio_file_name", "AVeryLongKeyNamePastSixteen", long, "Émile", "émile", "placeName", "", "x"] {
+            #expect(keys[wanted] == record[wanted], "\(wanted)")
+        }
+        #expect(keys["lat"] == .integer(1) && keys.first(["latitude", "lat"]) == .integer(1) && keys.first(["nope"]) == nil)
+    }
+}

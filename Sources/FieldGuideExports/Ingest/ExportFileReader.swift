@@ -114,14 +114,7 @@ struct XMLCursor {
     init(reader: XMLStreamReader) { self.reader = reader }
 
     mutating func next() throws(LocatedError) -> XMLEvent? {
-        let event: XMLEvent?
-        do { event = try reader.next() } catch { throw classifiedXMLError(error) }
-        switch event {
-        case .start: depth += 1
-        case .end: depth -= 1
-        default: break
-        }
-        return event
+        try read().map(reader.event)
     }
 
     /// The next node (``XMLStreamReader/read()``), nothing made into Swift values: what the
