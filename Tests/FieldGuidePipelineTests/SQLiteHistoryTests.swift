@@ -90,8 +90,7 @@ struct SQLiteHistoryTests {
     func stages() throws {
         let h = try NightlyHarness.copyOfInput()
         defer { h.remove() }
-        #expect(try h.run().status == 0)
-        let artifacts = h.output + "/.pipeline/nightly/stages/emit-aircraft"
+        let artifacts = try h.emittedAircraft()
         // No previous build: a history with no events, covering this build alone.
         let first = try TestPaths.run("record-history", [artifacts, "--build", "20261101T031500Z", "--output", h.root + "/history"])
         #expect(first.status == 0, "\(first.stderr)")
@@ -117,12 +116,7 @@ struct SQLiteHistoryTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: h.root + "/a/aircraft.sqlite")) == a)
 
         // A damaged new artifact: record-history exits 1 naming it; a missing one exits 2.
-        let damaged = h.root + "/damaged"
-        try FileManager.default.createDirectory(atPath: damaged, withIntermediateDirectories: true)
-        var artifact = try Data(contentsOf: URL(fileURLWithPath: artifacts + "/aircraft.fgb"))
-        artifact[artifact.count - 10] ^= 0xFF
-        try artifact.write(to: URL(fileURLWithPath: damaged + "/aircraft.fgb"))
-        try FileManager.default.copyItem(atPath: artifacts + "/manifest.json", toPath: damaged + "/manifest.json")
+        let damaged = try h.damagedCopy(of: artifacts)
         let bad = try TestPaths.run("record-history", [damaged, "--build", "20261102T031500Z", "--output", h.root + "/history"])
         #expect(bad.status == 1 && bad.stderr.contains("damaged/aircraft.fgb"), "\(bad.stderr)")
         #expect(try RegistrationHistory(path: h.root + "/history/history.fgb").firstBuild == "20261101T031500Z")
@@ -155,5 +149,25 @@ struct SQLiteHistoryTests {
         let later = plan.stages(in: StageLayout(cache: "/c", staging: "/s", run: "R2", published: "/o/builds/R1"), toolDirectory: "/bin")[0]
         #expect(later.arguments == [TestPaths.input.path + "/faa", "--published", "/o/builds/R1", "R2"])
         #expect(later.template.contains("[--published {published=R1}]"))
+    }
+}
+
+extension NightlyHarness {
+    /// Runs the nightly once and returns emit-aircraft's cached output directory (aircraft.fgb, manifest.json).
+    func emittedAircraft() throws -> String {
+        let run = try run()
+        #expect(run.status == 0, "\(run.log)")
+        return output + "/.pipeline/nightly/stages/emit-aircraft"
+    }
+
+    /// `ROOT/damaged`: a copy of `artifacts` whose aircraft.fgb has one byte flipped near its end.
+    func damagedCopy(of artifacts: String) throws -> String {
+        let damaged = root + "/damaged"
+        try FileManager.default.createDirectory(atPath: damaged, withIntermediateDirectories: true)
+        var artifact = try Data(contentsOf: URL(fileURLWithPath: artifacts + "/aircraft.fgb"))
+        artifact[artifact.count - 10] ^= 0xFF
+        try artifact.write(to: URL(fileURLWithPath: damaged + "/aircraft.fgb"))
+        try FileManager.default.copyItem(atPath: artifacts + "/manifest.json", toPath: damaged + "/manifest.json")
+        return damaged
     }
 }
