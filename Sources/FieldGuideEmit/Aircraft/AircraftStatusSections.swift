@@ -34,7 +34,11 @@ struct AircraftStatusSections: Sendable {
     private(set) var counts: [String: Int] = [:]
 
     init(handOff: HandOff, redaction: OwnerRedaction) throws {
-        var pool = StringPoolBuilder()
+        // Pre-sized from the rows the ingest kept: about three distinct strings and 30 bytes of
+        // text a row (measured on full-size DEREG and RESERVED), so the table never regrows.
+        let rows = handOff.report.sources.filter { source in ["DEREG", "RESERVED"].contains { source.file.uppercased().hasPrefix($0) } }
+            .map(\.rows.kept).reduce(0, +)
+        var pool = StringPoolBuilder(expectedStrings: rows * 3, expectedBytes: rows * 30)
         let dereg: RowTableBuilder<S.DeregisteredColumn>? = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff,
                                                                             read: NormalizedFAAStatus.readDeregisteredRecords) { record, table in
             try Self.addDeregistered(record, to: &table, pool: &pool, redaction: redaction)
