@@ -20,18 +20,16 @@ public enum FileText {
     /// for it; `String(validating:as:)`, generic and unspecialized here, was a sixth of
     /// `ingest-faa`'s CPU time on DEREG-sized files.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, isLatin1: Bool) {
-        if isASCII(bytes) { return (String(decoding: bytes, as: UTF8.self), false) }
+        if isASCII(UnsafeRawBufferPointer(bytes)) { return (String(decoding: bytes, as: UTF8.self), false) }
         if let text = String(validating: bytes, as: UTF8.self) { return (text, false) }
         return (latin1(bytes), true)
     }
 
     /// No byte with the high bit set (eight bytes at a time).
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
+    package static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var i = 0, bits: UInt64 = 0
         while i + 8 <= bytes.count {
-            bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            bits |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             i += 8
         }
         while i < bytes.count { bits |= UInt64(bytes[i]); i += 1 }
