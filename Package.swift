@@ -55,6 +55,7 @@ let package = Package(
         .executable(name: "pipeline", targets: ["pipeline"]),
         .executable(name: "fetch-faa", targets: ["fetch-faa"]),
         .executable(name: "export-sqlite", targets: ["export-sqlite"]),
+        .executable(name: "record-history", targets: ["record-history"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -157,6 +158,8 @@ let package = Package(
         stage("pipeline", ["FieldGuidePipeline", "FieldGuideWebhook"]),
         stage("fetch-faa", ["FieldGuideFetch"]),
         stage("export-sqlite", ["FieldGuideSQLite", "FieldGuide", "FieldGuideEmit"]),
+        // The registry history of the build about to publish (history.fgb), before export-sqlite reads it.
+        stage("record-history", ["FieldGuidePipeline"]),
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter"], path: "Tests/TestSupport"),

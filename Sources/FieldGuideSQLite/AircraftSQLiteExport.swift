@@ -9,8 +9,8 @@ import Foundation
 /// (code → name), and an FTS5 index over owner names; ready for Datasette or sqlite-utils.
 ///
 /// Each table is one `SQLiteTable` definition (`tables`): its name, its columns and how a
-/// bundle gives its rows. Deregistered and reserved N-numbers and history join the list as
-/// their sections reach the artifact (`AircraftSQLiteExport.tables`, "extension point" below).
+/// bundle gives its rows. The registry history (`history.fgb`, its own artifact) adds the
+/// `history` and `history_kind` tables (`AircraftSQLiteExport+History`).
 ///
 /// Byte-stable: rows go in key order through one transaction with fixed pragmas and no
 /// clock, so identical artifacts give identical files (with the same SQLite library). The file
@@ -23,13 +23,17 @@ import Foundation
 public enum AircraftSQLiteExport {
     public static let fileName = "aircraft.sqlite"
 
-    /// Every table the export writes, in order. Extension point: a new section of the
-    /// aircraft artifact (deregistered, reserved, history) adds its `SQLiteTable` here.
+    /// Every table the export writes from the aircraft artifact, in order (the history's
+    /// follow). Extension point: a new section of the artifact adds its `SQLiteTable` here.
     static let tables: [SQLiteTable] = [models, engines, registrations, deregistered, reserved] + AircraftSchema.CodeTable.allCases.map(codeTable)
 
-    /// Writes the database for `bundle` to `path`, atomically. Returns the rows per table.
+    /// How many code lookup tables the export writes (`aircraft_type`, `status`, …).
+    public static var codeTableCount: Int { AircraftSchema.CodeTable.allCases.count }
+
+    /// Writes the database for `bundle` (and the registry history `history`, when given) to
+    /// `path`, atomically. Returns the rows per table.
     @discardableResult
-    public static func write(bundle: AircraftBundle, to path: String) throws(LocatedError) -> [String: Int] {
+    public static func write(bundle: AircraftBundle, history events: RegistrationHistory? = nil, to path: String) throws(LocatedError) -> [String: Int] {
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
         var counts: [String: Int] = [:]
@@ -43,6 +47,7 @@ public enum AircraftSQLiteExport {
                 try db.insert(into: table.name, columns: table.columns.count, rows: (0..<count).lazy.map { table.row(bundle, $0) })
                 counts[table.name] = count
             }
+            counts[history.name] = try writeHistory(events, bundle: bundle, into: db)
             try db.execute(ownerSearch)
             try db.execute("COMMIT")
             try db.close()

@@ -13,15 +13,20 @@ struct ExportSQLite: ParsableCommand {
         discussion: """
         ARTIFACT_DIR is the --output directory of emit-aircraft (aircraft.fgb and its manifest.json). \
         Writes aircraft.sqlite and its manifest.json entry into --output, atomically: the tables \
-        models, engines and registrations with the FAA's codes, one lookup table per code table \
+        models, engines, registrations, deregistered, reserved and history with the FAA's codes, one lookup table per code table \
         (code → name), and owners_fts, an FTS5 index over owner names; byte-identical for an \
-        identical artifact. Ready for Datasette or sqlite-utils.
+        identical artifact. Ready for Datasette or sqlite-utils. With --history (record-history's \
+        history.fgb) the history table holds the registry history, event kinds through \
+        history_kind, status and model codes with their names; without it the table is empty.
 
         Exit status: 0 ok; 1 the artifact is damaged; 2 usage or I/O.
         """)
 
     @Argument(help: "The directory emit-aircraft wrote (aircraft.fgb, manifest.json).")
     var artifactDirectory: String
+
+    @Option(help: "The registry history (history.fgb, record-history's) for the history table; without it the table is empty.")
+    var history: String?
 
     @Option(name: .shortAndLong, help: "Directory for aircraft.sqlite and its manifest.")
     var output: String
@@ -34,12 +39,16 @@ struct ExportSQLite: ParsableCommand {
         let source = try Manifest.read(from: artifactDirectory + "/" + EmitSupport.manifestFile).artifact(named: AircraftEmit.artifactFile)
         try AtomicFile.prepareDirectory(output)
         let path = output + "/" + AircraftSQLiteExport.fileName
-        let counts = try AircraftSQLiteExport.write(bundle: bundle, to: path)
+        var events: RegistrationHistory?
+        if let history {
+            do { events = try RegistrationHistory(path: history) } catch { throw error.underlying }
+        }
+        let counts = try AircraftSQLiteExport.write(bundle: bundle, history: events, to: path)
         let digest = try FileDigest.sha256(ofFileAt: path)
         let entry = Manifest.Artifact(file: AircraftSQLiteExport.fileName, kind: "SQLT", bytes: digest.bytes, sha256: digest.digest, sections: [],
                                       sources: source?.sources ?? [], counts: counts, asOf: source?.asOf)
         _ = try EmitSupport.publish(entry, outputDirectory: output)
-        log.info("wrote \(path) (\(formatCount(digest.bytes)) bytes: \(formatCount(counts["registrations"] ?? 0)) registrations, \(formatCount(counts["models"] ?? 0)) models, \(formatCount(counts["engines"] ?? 0)) engines, \(counts.count - 3) code tables), \(EmitSupport.manifestFile)")
+        log.info("wrote \(path) (\(formatCount(digest.bytes)) bytes: \(formatCount(counts["registrations"] ?? 0)) registrations, \(formatCount(counts["models"] ?? 0)) models, \(formatCount(counts["engines"] ?? 0)) engines, \(formatCount(counts["history"] ?? 0)) history events, \(AircraftSQLiteExport.codeTableCount) code tables), \(EmitSupport.manifestFile)")
     }
 }
 

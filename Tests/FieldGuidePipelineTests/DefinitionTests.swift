@@ -35,8 +35,8 @@ struct DefinitionTests {
         let definition = try PipelineDefinition.load(path: Self.nightly)
         let order = try definition.stageOrder().map { definition.stages[$0].name }
         func position(_ name: String) -> Int { order.firstIndex(of: name)! }
-        #expect(order.count == 9)
-        #expect(position("emit-aircraft") < position("export-sqlite"))
+        #expect(order.count == 10)
+        #expect(position("emit-aircraft") < position("record-history") && position("record-history") < position("export-sqlite"))
         #expect(position("ingest-faa") < position("emit-aircraft") && position("ingest-faa") < position("emit-aircraft-index"))
         #expect(position("aggregate-ebd") < position("ingest-birds"))
         #expect(position("emit-aircraft") < position("ingest-exports"))
@@ -131,7 +131,7 @@ struct DefinitionTests {
             inputs: [faa]
             args: ["{seeds}"]
         """))
-        #expect(error?.description.contains("stages[0].args[0]: '{seeds}' is not among the stage's inputs (faa), {out} or {state}") == true)
+        #expect(error?.description.contains("stages[0].args[0]: '{seeds}' is not among the stage's inputs (faa), {out}, {state}, {run} or {published}") == true)
     }
 
     @Test("a wrong value type says what was expected and what was found")

@@ -65,6 +65,6 @@ struct FetchedSourceTests {
         #expect(error("  u: { path: \"y\", unless: u }") != nil)
         #expect(error("  state: { path: \"y\" }")?.contains("cannot name a source") == true)
         #expect(error("", stages: "  - { name: a, tool: x, inputs: [faa], args: [\"{faa}\", \"{state}\", \"{out}\"] }") == nil)
-        #expect(error("", stages: "  - { name: a, tool: x, inputs: [faa], args: [\"{stat}\"] }")?.contains("{out} or {state}") == true)
+        #expect(error("", stages: "  - { name: a, tool: x, inputs: [faa], args: [\"{stat}\"] }")?.contains("{out}, {state}, {run} or {published}") == true)
     }
 }

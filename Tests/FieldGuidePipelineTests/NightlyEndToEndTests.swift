@@ -72,7 +72,7 @@ struct NightlyHarness {
     func wrappers(replacing tool: String, with script: String) throws -> String {
         let directory = root + "/bin"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for other in ["ingest-faa", "emit-aircraft", "emit-aircraft-index", "ingest-birds", "emit-birds", "ingest-exports"] where other != tool {
+        for other in ["ingest-faa", "emit-aircraft", "emit-aircraft-index", "record-history", "ingest-birds", "emit-birds", "ingest-exports"] where other != tool {
             try FileManager.default.createSymbolicLink(atPath: directory + "/" + other, withDestinationPath: bin + "/" + other)
         }
         try script.replacingOccurrences(of: "REAL", with: bin).write(toFile: directory + "/" + tool, atomically: true, encoding: .utf8)
@@ -83,7 +83,7 @@ struct NightlyHarness {
 
 @Suite("Nightly pipeline end to end", .serialized)
 struct NightlyEndToEndTests {
-    @Test("first run publishes both artifacts; an unchanged rerun skips every stage and publishes nothing")
+    @Test("first run publishes both artifacts; an unchanged rerun skips every stage but record-history (a copy) and publishes nothing")
     func firstRunAndUnchangedRerun() throws {
         let h = try NightlyHarness.copyOfInput()
         defer { h.remove() }
@@ -91,7 +91,7 @@ struct NightlyEndToEndTests {
         #expect(first.status == 0, "\(first.log)")
         #expect(first.summary?.status == .published)
         // fetch-faa (no FAA_URL), aggregate-ebd (input/ holds no eBird Basic Dataset) and export-sqlite (not requested, SQLITE): dropped.
-        #expect(first.summary?.stages.map(\.status) == [.dropped, .ran, .ran, .ran, .dropped, .ran, .ran, .ran, .dropped])
+        #expect(first.summary?.stages.map(\.status) == [.dropped, .ran, .ran, .ran, .ran, .dropped, .ran, .ran, .ran, .dropped])
         let (current, aircraft, birds) = h.published()
         #expect(current == first.summary?.build)
         #expect(aircraft != nil && birds != nil)
@@ -108,7 +108,8 @@ struct NightlyEndToEndTests {
         let again = try h.run()
         #expect(again.status == 0, "\(again.log)")
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.map(\.status) == [.dropped, .skipped, .skipped, .skipped, .dropped, .skipped, .skipped, .skipped, .dropped])
+        // record-history runs every time ({run} is part of its fingerprint): it copies the published history.
+        #expect(again.summary?.stages.map(\.status) == [.dropped, .skipped, .skipped, .skipped, .ran, .dropped, .skipped, .skipped, .skipped, .dropped])
         #expect(h.published().current == current)
         #expect(!FileManager.default.fileExists(atPath: h.output + "/previous"))
     }
@@ -137,7 +138,7 @@ struct NightlyEndToEndTests {
         #expect(try h.run().status == 0)
         let before = h.published()
         let forced = try h.run(["--force"])
-        #expect(forced.summary?.stages.map(\.status) == [.dropped, .ran, .ran, .ran, .dropped, .ran, .ran, .ran, .dropped])
+        #expect(forced.summary?.stages.map(\.status) == [.dropped, .ran, .ran, .ran, .ran, .dropped, .ran, .ran, .ran, .dropped])
         #expect(forced.summary?.status == .unchanged, "\(forced.log)")
         // A second output directory built from scratch holds the same bytes.
         let other = NightlyHarness(root: h.root + "/second")
@@ -204,7 +205,7 @@ struct NightlyEndToEndTests {
         let second = try h.run()
         #expect(second.status == 0, "\(second.log)")
         #expect(second.summary?.status == .published)
-        #expect(second.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["ingest-exports", "emit-birds"])
+        #expect(second.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["record-history", "ingest-exports", "emit-birds"])
         let report = try JSONDecoder().decode(ChangeReport.self, from: Data(contentsOf: URL(fileURLWithPath: h.output + "/current/changes.json")))
         let observed = try #require(report.sections.first { $0.title == "Observed species (users' exports)" })
         #expect(observed.changed.count == 1)
@@ -258,7 +259,7 @@ struct NightlyEndToEndTests {
         let result = try h.run(["--progress", "bar"])
         #expect(result.status == 0)
         #expect(result.log.contains("\u{1B}[2K"))
-        #expect(result.log.contains("/9 stages · "))   // fetch-faa, aggregate-ebd and export-sqlite, dropped, count among them
+        #expect(result.log.contains("/10 stages · "))   // fetch-faa, aggregate-ebd and export-sqlite, dropped, count among them
         #expect(result.log.contains(" MB/s · "))
     }
 
@@ -480,7 +481,7 @@ struct NightlyEndToEndTests {
 
         let again = try h.run()
         #expect(again.summary?.status == .unchanged)
-        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped || $0.status == .dropped } == true)
+        #expect(again.summary?.stages.allSatisfy { $0.status == .skipped || $0.status == .dropped || $0.name == "record-history" } == true)
 
         // One source changed: the two FAA-owned aircraft get a new owner name (same width).
         // The shared files stay untouched: the symbolic link is replaced by an edited copy.
@@ -491,7 +492,7 @@ struct NightlyEndToEndTests {
             .write(toFile: master, atomically: true, encoding: .utf8)
         let changed = try h.run()
         #expect(changed.summary?.status == .published, "\(changed.log)")
-        #expect(changed.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["ingest-faa", "emit-aircraft", "emit-aircraft-index", "ingest-exports"])
+        #expect(changed.summary?.stages.filter { $0.status == .ran }.map(\.name) == ["ingest-faa", "emit-aircraft", "emit-aircraft-index", "record-history", "ingest-exports"])
         #expect(changed.summary?.changes?["Registrations (MASTER)"]?["ownerChanged"] == 2)
         #expect(try AircraftBundle(path: h.output + "/aircraft.fgb").aircraft(registration: "N90")?.name == "FEDERAL AVIATION ADMINISTRATIOM")
 

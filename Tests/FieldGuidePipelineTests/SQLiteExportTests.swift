@@ -72,8 +72,7 @@ struct SQLiteExportTests {
     func stable() throws {
         let h = try NightlyHarness.copyOfInput()
         defer { h.remove() }
-        #expect(try h.run().status == 0)
-        let artifacts = h.output + "/.pipeline/nightly/stages/emit-aircraft"
+        let artifacts = try h.emittedAircraft()
         let (a, b) = (h.root + "/a", h.root + "/b")
         for out in [a, b] {
             let result = try TestPaths.run("export-sqlite", [artifacts, "--output", out])
@@ -84,12 +83,7 @@ struct SQLiteExportTests {
         #expect(first.count > 0)
 
         // A damaged artifact: exit 1 with the file named, the earlier database untouched, no temporary file left.
-        let damaged = h.root + "/damaged"
-        try FileManager.default.createDirectory(atPath: damaged, withIntermediateDirectories: true)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: artifacts + "/aircraft.fgb"))
-        bytes[bytes.count - 10] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: damaged + "/aircraft.fgb"))
-        try FileManager.default.copyItem(atPath: artifacts + "/manifest.json", toPath: damaged + "/manifest.json")
+        let damaged = try h.damagedCopy(of: artifacts)
         let refused = try TestPaths.run("export-sqlite", [damaged, "--output", a])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("damaged/aircraft.fgb"), "\(refused.stderr)")

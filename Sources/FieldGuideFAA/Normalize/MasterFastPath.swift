@@ -53,15 +53,7 @@ enum MasterFastPath {
         }
     }
 
-    static func isASCII(_ bytes: Bytes) -> Bool {
-        var i = 0, bits: UInt64 = 0
-        while i + 8 <= bytes.count {
-            bits |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i += 8
-        }
-        while i < bytes.count { bits |= UInt64(bytes[i]); i += 1 }
-        return bits & 0x8080_8080_8080_8080 == 0
-    }
+    static func isASCII(_ bytes: Bytes) -> Bool { FileText.isASCII(bytes) }
 
     private static func normalize(_ f: UnsafeCSVFields, scratch: UnsafeMutableRawBufferPointer, into writer: inout CSVWriter) -> Row? {
         // Everything is checked before anything is written.

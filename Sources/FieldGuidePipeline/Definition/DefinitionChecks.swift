@@ -23,6 +23,15 @@ extension PipelineDefinition {
     public static let outputReference = "out"
     /// The reserved argument reference for the directory a stage keeps across runs.
     public static let stateReference = "state"
+    /// The reserved argument reference for this run's id: the name its build takes under
+    /// `builds/` when it publishes. Part of the fingerprint, so a stage naming it runs every time.
+    public static let runReference = "run"
+    /// The reserved argument reference for the build published now (`OUTPUT/builds/NAME`, what
+    /// `current` points at); absent before the first build. Fingerprinted by the build's name.
+    public static let publishedReference = "published"
+    /// The references every stage may name besides its inputs.
+    static let builtInReferences: Set = [outputReference, stateReference, runReference, publishedReference]
+    static let builtInRule = "not 'out', 'state', 'run' or 'published'"
 
     /// What `text` refers to in this pipeline, if anything.
     public func reference(_ text: String) -> InputReference? {
@@ -135,8 +144,8 @@ extension PipelineDefinition {
 
         for (key, source) in sources.sorted(by: { $0.key < $1.key }) {
             let at: [PathStep] = [.key("sources"), .key(key)]
-            guard Self.isIdentifier(key), key != Self.outputReference, key != Self.stateReference else {
-                throw fail(at, "'\(key)' cannot name a source: expected \(Self.identifierRule), not 'out' or 'state'")
+            guard Self.isIdentifier(key), !Self.builtInReferences.contains(key) else {
+                throw fail(at, "'\(key)' cannot name a source: expected \(Self.identifierRule), \(Self.builtInRule)")
             }
             let given = [source.path, source.paths, source.glob, source.url].compactMap { $0 }
             guard given.count == 1 else { throw fail(at, "expected exactly one of path, paths, glob or url, found \(given.count)") }
@@ -149,8 +158,8 @@ extension PipelineDefinition {
         var seen = Set<String>()
         for (i, stage) in stages.enumerated() {
             let at: [PathStep] = [.key("stages"), .index(i)]
-            guard Self.isIdentifier(stage.name), stage.name != Self.outputReference, stage.name != Self.stateReference else {
-                throw fail(at + [.key("name")], "'\(stage.name)' cannot name a stage: expected \(Self.identifierRule), not 'out' or 'state'")
+            guard Self.isIdentifier(stage.name), !Self.builtInReferences.contains(stage.name) else {
+                throw fail(at + [.key("name")], "'\(stage.name)' cannot name a stage: expected \(Self.identifierRule), \(Self.builtInRule)")
             }
             guard seen.insert(stage.name).inserted else { throw fail(at + [.key("name")], "a second stage named '\(stage.name)'") }
             guard sources[stage.name] == nil else { throw fail(at + [.key("name")], "'\(stage.name)' names both a source and a stage") }
@@ -173,9 +182,9 @@ extension PipelineDefinition {
                 for word in arg.words {
                     try checkParameters(word, at + [.key("args"), .index(j)])
                     for ref in Self.argumentReferences(in: word)
-                    where ref != Self.outputReference && ref != Self.stateReference && !stage.inputs.contains(ref) {
+                    where !Self.builtInReferences.contains(ref) && !stage.inputs.contains(ref) {
                         throw fail(at + [.key("args"), .index(j)],
-                                   "'{\(ref)}' is not among the stage's inputs (\(stage.inputs.joined(separator: ", "))), {out} or {state}")
+                                   "'{\(ref)}' is not among the stage's inputs (\(stage.inputs.joined(separator: ", "))), {out}, {state}, {run} or {published}")
                     }
                 }
             }
@@ -191,6 +200,11 @@ extension PipelineDefinition {
                     guard case .stageFile? = reference(ref) else {
                         throw fail([.key("publish"), .key(field), .index(j)], "expected a declared stage output (stage/file), found '\(ref)'")
                     }
+                }
+            }
+            if let history = publish.history {
+                guard case .stageFile? = reference(history) else {
+                    throw fail([.key("publish"), .key("history")], "expected a declared stage output (stage/file), found '\(history)'")
                 }
             }
             for (field, refs) in [("artifacts", publish.artifacts), ("reports", publish.reports)] {

@@ -86,8 +86,10 @@ public struct StageSpec: Sendable, Equatable, Decodable {
     public var outputs: [String]
     /// The command line. `{ref}` is replaced by an input's paths (several paths become several
     /// arguments), `{out}` by the stage's output directory and `{state}` by a directory the
-    /// stage keeps across runs (`OUTPUT/.pipeline/NAME/state/STAGE`, for a fetch's validators). A nested list is an optional
-    /// group, dropped when one of its references has no paths.
+    /// stage keeps across runs (`OUTPUT/.pipeline/NAME/state/STAGE`, for a fetch's validators),
+    /// `{run}` by the run's id (its build's name) and `{published}` by the build published now
+    /// (none before the first). A nested list is an optional group, dropped when one of its
+    /// references has no paths.
     public var args: [ArgSpec]
     /// The stage's report in its output directory, decoded typed once the stage exits 0: a
     /// `StageReport` (which must say `ok`), or for `manifest.json` an emit stage's `Manifest`.
@@ -209,11 +211,14 @@ public struct PublishSpec: Sendable, Equatable, Decodable {
     public var reports: [String]
     /// How many builds to keep under `builds/` (at least 2: current and previous).
     public var keep: Int
+    /// The registry history the build carries as `history.fgb` (a stage's output, written from
+    /// the build published before: see `RegistrationHistoryStage`), or nil.
+    public var history: String?
 
-    enum CodingKeys: String, CodingKey { case artifacts, manifests, reports, keep }
+    enum CodingKeys: String, CodingKey { case artifacts, manifests, reports, keep, history }
 
-    public init(artifacts: [String], manifests: [String] = [], reports: [String] = [], keep: Int = 2) {
-        self.artifacts = artifacts; self.manifests = manifests; self.reports = reports; self.keep = keep
+    public init(artifacts: [String], manifests: [String] = [], reports: [String] = [], keep: Int = 2, history: String? = nil) {
+        self.artifacts = artifacts; self.manifests = manifests; self.reports = reports; self.keep = keep; self.history = history
     }
 
     public init(from decoder: Decoder) throws {
@@ -222,5 +227,6 @@ public struct PublishSpec: Sendable, Equatable, Decodable {
         manifests = try c.decodeIfPresent([String].self, forKey: .manifests) ?? []
         reports = try c.decodeIfPresent([String].self, forKey: .reports) ?? []
         keep = max(2, try c.decodeIfPresent(Int.self, forKey: .keep) ?? 2)
+        history = try c.decodeIfPresent(String.self, forKey: .history)
     }
 }

@@ -193,7 +193,7 @@ struct Document {
                          allowed: ["name", "tool", "description", "inputs", "outputs", "args", "report", "cache", "timeout", "when"])
             }
         }
-        try keys(of: [.key("publish")], allowed: ["artifacts", "manifests", "reports", "keep"])
+        try keys(of: [.key("publish")], allowed: ["artifacts", "manifests", "reports", "keep", "history"])
         try keys(of: [.key("guards")], allowed: ["shrink", "rejects", "min_rows", "join", "freshness"])
         try keys(of: [.key("notify")], allowed: ["webhook", "timeout"])
         try keys(of: [.key("guards"), .key("join")], allowed: Set(GuardSpec.joinCounts.keys))

@@ -147,6 +147,8 @@ public struct PipelinePlan: Sendable {
             let paths = { (ref: String) -> [String] in
                 if ref == PipelineDefinition.outputReference { return [directory] }
                 if ref == PipelineDefinition.stateReference { return [layout.kept(spec.name)] }
+                if ref == PipelineDefinition.runReference { return layout.run.isEmpty ? [] : [layout.run] }
+                if ref == PipelineDefinition.publishedReference { return layout.published.map { [$0] } ?? [] }
                 switch definition.reference(ref) {
                 case .source(let s)?: return sources[s] ?? []
                 case .stage(let s)?: return dropped[s] == nil ? [layout.cached(s)] : []
@@ -165,7 +167,7 @@ public struct PipelinePlan: Sendable {
             if let reason { dropped[spec.name] = reason }
             planned[index] = PlannedStage(
                 index: index, name: spec.name, tool: spec.tool, executable: toolDirectory + "/" + spec.tool,
-                arguments: arguments(index, paths: paths), template: argumentTemplate(index),
+                arguments: arguments(index, paths: paths), template: layout.fingerprinted(argumentTemplate(index)),
                 inputs: spec.inputs.map { input($0, dropped: dropped) },
                 keeps: PipelineDefinition.argumentReferences(in: argumentTemplate(index).joined(separator: " ")).contains(PipelineDefinition.stateReference)
                     ? layout.kept(spec.name) : nil,
@@ -211,10 +213,25 @@ struct StageLayout: Sendable {
     let cache: String
     let staging: String
     var keep: String = ""
+    /// This run's id (`{run}`), and the build published when it started (`{published}`, the
+    /// directory `current` points at), if any.
+    var run: String = ""
+    var published: String? = nil
 
     func cached(_ stage: String) -> String { cache + "/" + stage }
     func staged(_ stage: String) -> String { staging + "/" + stage }
     func kept(_ stage: String) -> String { keep + "/" + stage }
+
+    /// A command line template with `{run}` and `{published}` set to what they name in this
+    /// run (the run id, the published build's directory name), so a fingerprint covers them:
+    /// a stage naming `{run}` never reuses another run's outputs.
+    func fingerprinted(_ template: [String]) -> [String] {
+        let build = published.map { ($0 as NSString).lastPathComponent } ?? "none"
+        return template.map {
+            $0.replacingOccurrences(of: "{\(PipelineDefinition.runReference)}", with: "{run=\(run)}")
+                .replacingOccurrences(of: "{\(PipelineDefinition.publishedReference)}", with: "{published=\(build)}")
+        }
+    }
 }
 
 /// One stage with every reference resolved: what the executor fingerprints and runs.

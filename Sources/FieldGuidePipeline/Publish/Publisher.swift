@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Layout of the output directory:
 ///
-///     builds/RUN/          aircraft.fgb, birds.fgb, manifest.json, changes.json, changes.md, reports/
+///     builds/RUN/          aircraft.fgb, birds.fgb, manifest.json, changes.json, changes.md, reports/,
+///                          history.fgb (the history stage's, `PublishSpec.history`)
 ///     current  → builds/RUN           (symbolic link, swapped by rename: the one atomic step)
 ///     previous → builds/EARLIER       (the build that was current before)
 ///     aircraft.fgb → current/aircraft.fgb, manifest.json → current/manifest.json, …
@@ -79,7 +80,7 @@ struct Publisher {
         let unchangedDays = try freshness.update(with: manifest)
         let current = Self.currentBuild(in: outputDirectory)
         let currentManifestData = current.flatMap { fm.contents(atPath: $0 + "/manifest.json") }
-        if let current, let currentManifestData, [UInt8](currentManifestData) == manifestBytes {
+        if let current, let currentManifestData, [UInt8](currentManifestData) == manifestBytes, Self.sameHistory(build, current) {
             try? tree.remove(Self.relative(build, to: outputDirectory))
             // A run killed while publishing may have swapped `current` but not every name beside it.
             try pointNames(manifest, onlyMissing: true)
@@ -122,7 +123,6 @@ struct Publisher {
         var suffix = 2
         while fm.fileExists(atPath: buildsDir + "/" + name) { name = "\(runID)-\(suffix)"; suffix += 1 }
         let relativeBuild = Self.buildsDirectory + "/" + name
-        try writeHistory(into: build, name: name, current: current, manifest: manifest)
         guard rename(build, buildsDir + "/" + name) == 0 else {
             throw PipelineError(.io, "publishing \(relativeBuild): cannot move the build in: \(SystemReason.errnoText)")
         }
@@ -157,13 +157,32 @@ struct Publisher {
             for ref in refs {
                 guard let path = file(ref) else { continue }
                 let destination = build + "/" + folder + (ref as NSString).lastPathComponent
-                do {
-                    try tree.link(Self.relative(path, to: outputDirectory), to: destination)
-                } catch {
-                    throw PipelineError(.io, "assembling the build in \(build): \(error.message)")
-                }
+                try link(path, to: destination, in: build)
             }
         }
+        // The registry history, under the name readers look for beside the aircraft artifact.
+        if let ref = spec.history, let path = file(ref) {
+            try link(path, to: build + "/" + RegistrationHistoryWriter.file, in: build)
+        }
+    }
+
+    /// Links the stage output `path` into the build being assembled.
+    private func link(_ path: String, to destination: String, in build: String) throws(PipelineError) {
+        do {
+            try tree.link(Self.relative(path, to: outputDirectory), to: destination)
+        } catch {
+            throw PipelineError(.io, "assembling the build in \(build): \(error.message)")
+        }
+    }
+
+    /// Whether the build being assembled carries the current build's history: the same bytes,
+    /// or one of the two has none (a build published before the history existed, a pipeline
+    /// without a history stage): only the artifacts decide then.
+    static func sameHistory(_ build: String, _ current: String) -> Bool {
+        let fm = FileManager.default
+        guard let published = fm.contents(atPath: current + "/" + RegistrationHistoryWriter.file),
+              let new = fm.contents(atPath: build + "/" + RegistrationHistoryWriter.file) else { return true }
+        return new == published
     }
 
     /// Points `OUTPUT/NAME` at `current/NAME` for every artifact, the manifest and the change

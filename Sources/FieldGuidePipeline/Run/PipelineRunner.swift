@@ -97,7 +97,8 @@ public final class PipelineRunner: Sendable {
             recorder.fail(error)
             return recorder.finish()
         }
-        let layout = StageLayout(cache: stateDirectory + "/stages", staging: work + "/stages", keep: stateDirectory + "/state")
+        let layout = StageLayout(cache: stateDirectory + "/stages", staging: work + "/stages", keep: stateDirectory + "/state",
+                                 run: recorder.runID, published: Publisher.currentBuild(in: options.outputDirectory))
         let stages = plan.stages(in: layout, toolDirectory: options.toolDirectory)
         onEvent(.started(run: recorder.runID, stages: plan.order.map { stages[$0].name }))
 
