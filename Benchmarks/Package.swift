@@ -27,8 +27,9 @@ let package = Package(
     targets: [
         // libcsv itself, for the tokenizing baseline (no pkg-config file: the header and `-lcsv`).
         .systemLibrary(name: "CLibCSV", path: "Sources/CLibCSV"),
-        // The system libsqlite3 (C API), the lookup baseline of fieldguide-bench (libsqlite3-dev).
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The system libsqlite3 (C API), the lookup baseline of fieldguide-bench (libsqlite3-dev); named
+        // apart from the main package's CSQLite: target names are unique across the package graph.
+        .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", providers: [.apt(["libsqlite3-dev"])]),
         // The seeded random generator, number formatting and the latency timer the tools share.
         .target(name: "BenchSupport"),
         .executableTarget(
@@ -38,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "fieldguide-bench",
             dependencies: [
-                "BenchSupport", "CSQLite",
+                "BenchSupport", "CSQLiteBench",
                 .product(name: "FieldGuide", package: "FieldGuide"),
                 .product(name: "FieldGuideArtifact", package: "FieldGuide"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,5 @@
 import BenchSupport
-import CSQLite
+import CSQLiteBench
 import Foundation
 import FieldGuide
 

@@ -139,15 +139,17 @@ public struct EngineInfo: Sendable, Hashable, Codable {
 public struct RegistrationRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
+    /// Where the row's summary starts in `RSUM` when the lookup found it, -1 when not yet known
+    /// (`RegistrationSummary.swift`).
+    let summary: Int
 
-    package init(bundle: AircraftBundle, row: Int) { self.bundle = bundle; self.row = row }
+    package init(bundle: AircraftBundle, row: Int) { self.init(bundle: bundle, row: row, summary: -1) }
+    init(bundle: AircraftBundle, row: Int, summary: Int) { self.bundle = bundle; self.row = row; self.summary = summary }
     private typealias C = AircraftSchema.RegistrationColumn
     private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
-    private func s(_ c: C) -> String { bundle.string(v(c)) }
-    private func list(_ c: C) -> [String] {
-        let text = s(c)
-        return text.isEmpty ? [] : text.split(separator: AircraftSchema.listSeparator).map(String.init)
-    }
+    /// A text column: from the summary when it holds the column, else through the pool.
+    private func s(_ c: C) -> String { summaryText(c) ?? bundle.string(v(c)) }
+    private func list(_ c: C) -> [String] { bundle.list(v(c)) }
 
     public var nNumber: String { s(.nNumber) }
     public var serialNumber: String { s(.serialNumber) }
@@ -195,10 +197,8 @@ public struct RegistrationRecord: Sendable {
     public var status: CodeValue? { bundle.code(.status, v(.status)) }
     /// The ICAO 24-bit address as six hex digits.
     public var modeSHex: String? {
-        let a = v(.modeSHex)
-        guard a != UInt32.max else { return nil }
-        let hex = String(a, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 6 - hex.count)) + hex
+        if let text = summaryText(.modeSHex) { return text.isEmpty ? nil : text }
+        return AircraftSchema.modeSHexText(v(.modeSHex))
     }
     public var fractionalOwner: Bool { v(.fractionalOwner) == 1 }
     public var airworthinessDate: FieldDate? { FieldDate(stored: v(.airworthinessDate)) }
