@@ -209,7 +209,8 @@ public struct RegistrationRecord: Sendable {
     public var kitModel: String { s(.kitModel) }
 
     public var info: RegistrationInfo {
-        RegistrationInfo(
+        bundle.touchInfo(registrationRow: row)   // the cache misses together, not one a field
+        return RegistrationInfo(
             nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, engineCode: engineCode,
             model: model?.info, engine: engine?.info, yearManufactured: yearManufactured, registrantType: registrantType,
             ownerWithheld: ownerWithheld, name: name, street: street, street2: street2, city: city, state: state, zip: zip, region: region,
