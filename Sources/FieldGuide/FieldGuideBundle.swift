@@ -13,6 +13,9 @@ public protocol FieldGuideBundle: AnyObject, Sendable {
 }
 
 extension FieldGuideBundle {
+    /// The artifact's path, as it was opened.
+    public var path: String { artifact.path }
+
     /// Checks every section's CRC-32: for a bundle opened with `.headerOnly` at launch, later,
     /// off the main thread.
     public func verify() throws(FieldGuideError) {

@@ -13,8 +13,7 @@ import Foundation
 public final class AircraftBundle: FieldGuideBundle {
     package typealias S = AircraftSchema
 
-    public let path: String
-    package let file: ArtifactFile
+    public let artifact: ArtifactFile
     package let strings: StringPool
     package let models: RowTable<S.ModelColumn>
     package let manufacturerRows: RowTable<S.ManufacturerColumn>
@@ -54,11 +53,10 @@ public final class AircraftBundle: FieldGuideBundle {
     /// `.full` verification (the default) checks every section's CRC-32; `.headerOnly` checks
     /// the header and section table, for start-up paths where the file is known good.
     public init(path: String, verification: ArtifactFile.Verification = .full) throws(FieldGuideError) {
-        self.path = path
         do {
-            let opened = try OpenedArtifact(path: path, kind: S.kind, strings: S.Section.strings, verification: verification)
-            file = opened.file
-            strings = opened.strings
+            let opened = try OpenedArtifact(path: path, kind: S.kind, verification: verification)
+            artifact = opened.file
+            strings = try opened.strings(S.Section.strings)
             models = try opened.rows(S.Section.models)
             manufacturerRows = try opened.rows(S.Section.manufacturers)
             manufacturerModels = try opened.rows(S.Section.manufacturerModels)
@@ -69,7 +67,7 @@ public final class AircraftBundle: FieldGuideBundle {
             engineKeys = try opened.keys(S.Section.engineKeys, rows: engines.count)
             registrationKeys = try opened.keys(S.Section.registrationKeys, rows: registrations.count)
             manufacturerKeys = try opened.keys(S.Section.manufacturerKeys, rows: manufacturerRows.count)
-            (summaries, registrationHash) = try Self.summarySections(in: file, registrations: registrations.count)
+            (summaries, registrationHash) = try Self.summarySections(in: opened, registrations: registrations.count)
             let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
             var names: [String: [String: String]] = [:]
             var values = [CodeTableValues](repeating: CodeTableValues(), count: S.CodeTable.allCases.count)
@@ -83,16 +81,15 @@ public final class AircraftBundle: FieldGuideBundle {
             }
             codeNames = names
             codeValues = values
-            search = try RegistrySearchTables(file: file, verification: verification)
-            statusTables = try AircraftStatusTables(file: file, verification: verification)
-            ownerRedaction = try Self.ownerRedaction(in: file)
-            asOf = try Self.asOf(in: file)
+            search = try RegistrySearchTables(opened)
+            statusTables = try AircraftStatusTables(opened)
+            ownerRedaction = try Self.ownerRedaction(in: opened)
+            asOf = try Self.asOf(in: opened)
         } catch {
             throw FieldGuideError(error)
         }
     }
 
-    public var artifact: ArtifactFile { file }
 
     public var modelCount: Int { models.count }
     public var registrationCount: Int { registrations.count }
@@ -259,22 +256,16 @@ public final class AircraftBundle: FieldGuideBundle {
     // MARK: Internals
 
     /// The `PRIV` section's redaction, `.none` without one.
-    private static func ownerRedaction(in file: ArtifactFile) throws(ArtifactError) -> OwnerRedaction {
-        guard file.info(S.Section.privacy) != nil else { return .none }
-        let table = try RowTable<S.PrivacyColumn>(file.section(S.Section.privacy), layout: .init(), tag: S.Section.privacy, path: file.path)
-        guard table.count == 1 else {
-            throw .malformedSection(path: file.path, section: S.Section.privacy.description, reason: "expected 1 row, found \(table.count)")
-        }
+    private static func ownerRedaction(in opened: OpenedArtifact) throws(ArtifactError) -> OwnerRedaction {
+        guard opened.has(S.Section.privacy) else { return .none }
+        let table: RowTable<S.PrivacyColumn> = try opened.rows(S.Section.privacy, count: 1)
         return OwnerRedaction(withheldRegistrantTypes: table.value(0, .withheldRegistrantTypes))
     }
 
     /// The `ASOF` section's date, nil without one.
-    private static func asOf(in file: ArtifactFile) throws(ArtifactError) -> FieldDate? {
-        guard file.info(S.Section.asOf) != nil else { return nil }
-        let table = try RowTable<S.AsOfColumn>(file.section(S.Section.asOf), layout: .init(), tag: S.Section.asOf, path: file.path)
-        guard table.count == 1 else {
-            throw .malformedSection(path: file.path, section: S.Section.asOf.description, reason: "expected 1 row, found \(table.count)")
-        }
+    private static func asOf(in opened: OpenedArtifact) throws(ArtifactError) -> FieldDate? {
+        guard opened.has(S.Section.asOf) else { return nil }
+        let table: RowTable<S.AsOfColumn> = try opened.rows(S.Section.asOf, count: 1)
         return FieldDate(stored: table.value(0, .date))
     }
 

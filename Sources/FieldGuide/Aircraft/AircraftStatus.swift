@@ -92,12 +92,7 @@ public struct DeregisteredRecord: Sendable {
     public var lastActionDate: FieldDate? { FieldDate(stored: v(.lastActionDate)) }
     public var certificateIssueDate: FieldDate? { FieldDate(stored: v(.certificateIssueDate)) }
     public var yearManufactured: Int? { bundle.statusTables?.deregistered?.number(row, .yearManufactured) }
-    public var modeSHex: String? {
-        let a = v(.modeSHex)
-        guard a != UInt32.max else { return nil }
-        let hex = String(a, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 6 - hex.count)) + hex
-    }
+    public var modeSHex: String? { let a = v(.modeSHex); return a == UInt32.max ? nil : USModeS.hex(a) }
 
     /// Why the registration ended, in words: the export when there was one, else the status
     /// code's name (DEREG has no reason field of its own).

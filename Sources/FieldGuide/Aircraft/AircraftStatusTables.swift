@@ -16,18 +16,16 @@ package struct AircraftStatusTables: Sendable {
     let reservedKeys: KeyTable?
 
     /// The status sections, or nil when the artifact has no `DSTR`.
-    init?(file: ArtifactFile, verification: ArtifactFile.Verification) throws(ArtifactError) {
-        guard file.info(S.Section.strings) != nil else { return nil }
-        let path = file.path
-        strings = try StringPool(file.section(S.Section.strings), path: path, tag: S.Section.strings.description)
-        if verification == .full { try strings.verify(path: path) }
+    init?(_ opened: OpenedArtifact) throws(ArtifactError) {
+        guard opened.has(AircraftSchema.Section.statusStrings) else { return nil }
+        strings = try opened.strings(AircraftSchema.Section.statusStrings)
         func table<Column: RowColumn>(_ tag: FourCC, keys keyTag: FourCC) throws(ArtifactError) -> (RowTable<Column>, KeyTable)? {
-            guard file.info(tag) != nil else { return nil }
-            let rows = try RowTable<Column>(file.section(tag), layout: .init(), tag: tag, path: path)
-            return (rows, try KeyTable(file.section(keyTag), rows: rows.count, tag: keyTag, path: path))
+            guard opened.has(tag) else { return nil }
+            let rows: RowTable<Column> = try opened.rows(tag)
+            return (rows, try opened.keys(keyTag, rows: rows.count))
         }
-        let dereg: (RowTable<S.DeregisteredColumn>, KeyTable)? = try table(S.Section.deregistered, keys: S.Section.deregisteredKeys)
-        let reserved: (RowTable<S.ReservedColumn>, KeyTable)? = try table(S.Section.reserved, keys: S.Section.reservedKeys)
+        let dereg: (RowTable<S.DeregisteredColumn>, KeyTable)? = try table(AircraftSchema.Section.deregistered, keys: AircraftSchema.Section.deregisteredKeys)
+        let reserved: (RowTable<S.ReservedColumn>, KeyTable)? = try table(AircraftSchema.Section.reserved, keys: AircraftSchema.Section.reservedKeys)
         deregistered = dereg?.0
         deregisteredKeys = dereg?.1
         self.reserved = reserved?.0

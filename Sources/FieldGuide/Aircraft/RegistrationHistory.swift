@@ -13,8 +13,7 @@ import FieldGuideArtifact
 public final class RegistrationHistory: FieldGuideBundle {
     typealias S = HistorySchema
 
-    public let path: String
-    package let file: ArtifactFile
+    public let artifact: ArtifactFile
     let strings: StringPool
     let events: RowTable<S.EventColumn>
     let keys: KeyTable
@@ -22,23 +21,18 @@ public final class RegistrationHistory: FieldGuideBundle {
 
     /// Opens and checks the history at `path` (`.full`: every section's CRC-32).
     public init(path: String, verification: ArtifactFile.Verification = .full) throws(FieldGuideError) {
-        self.path = path
         do throws(ArtifactError) {
-            let opened = try OpenedArtifact(path: path, kind: S.kind, strings: S.Section.strings, verification: verification)
-            file = opened.file
-            strings = opened.strings
+            let opened = try OpenedArtifact(path: path, kind: S.kind, verification: verification)
+            artifact = opened.file
+            strings = try opened.strings(S.Section.strings)
             events = try opened.rows(S.Section.events)
             keys = try opened.keys(S.Section.eventKeys, rows: events.count)
-            info = try opened.rows(S.Section.info)
-            guard info.count == 1 else {
-                throw ArtifactError.malformedSection(path: path, section: S.Section.info.description, reason: "expected 1 row, found \(info.count)")
-            }
+            info = try opened.rows(S.Section.info, count: 1)
         } catch {
             throw FieldGuideError(error)
         }
     }
 
-    public var artifact: ArtifactFile { file }
     public var eventCount: Int { events.count }
     /// The first build the history covers (its run id), and the latest.
     public var firstBuild: String { strings.string(info.value(0, .firstBuild)) }

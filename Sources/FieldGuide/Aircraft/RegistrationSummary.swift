@@ -7,17 +7,17 @@ import FieldGuideArtifact
 extension AircraftBundle {
     /// The summaries and the hash index, or nils in an artifact written before them. Both or
     /// neither: the index points into the summaries.
-    static func summarySections(in file: ArtifactFile, registrations: Int) throws(ArtifactError)
+    static func summarySections(in opened: OpenedArtifact, registrations: Int) throws(ArtifactError)
         -> (RegistrationSummaries?, RegistrationHashIndex?) {
         let summaryTag = S.Section.registrationSummaries, hashTag = S.Section.registrationHash
-        switch (file.info(summaryTag) != nil, file.info(hashTag) != nil) {
+        switch (opened.has(summaryTag), opened.has(hashTag)) {
         case (false, false):
             return (nil, nil)
         case (true, true):
-            return (try RegistrationSummaries(file.section(summaryTag), rows: registrations, tag: summaryTag, path: file.path),
-                    try RegistrationHashIndex(file.section(hashTag), tag: hashTag, path: file.path))
+            return (try RegistrationSummaries(opened.file.section(summaryTag), rows: registrations, tag: summaryTag, path: opened.path),
+                    try RegistrationHashIndex(opened.file.section(hashTag), tag: hashTag, path: opened.path))
         case (let hasSummaries, _):
-            throw .malformedSection(path: file.path, section: (hasSummaries ? hashTag : summaryTag).description,
+            throw .malformedSection(path: opened.path, section: (hasSummaries ? hashTag : summaryTag).description,
                                     reason: "missing, while \(hasSummaries ? summaryTag : hashTag) is present")
         }
     }

@@ -19,21 +19,16 @@ package struct RegistrySearchTables: Sendable {
 
     /// The search sections, or nil when the artifact has no `XSTR` (written before there was a
     /// registry search); with `XSTR` every other search section must be there.
-    init?(file: ArtifactFile, verification: ArtifactFile.Verification) throws(ArtifactError) {
-        guard file.info(S.Section.searchStrings) != nil else { return nil }
-        let path = file.path
-        strings = try StringPool(file.section(S.Section.searchStrings), path: path, tag: S.Section.searchStrings.description)
-        if verification == .full { try strings.verify(path: path) }
-        func table<Column: RowColumn>(_ tag: FourCC) throws(ArtifactError) -> RowTable<Column> {
-            try RowTable(file.section(tag), layout: .init(), tag: tag, path: path)
-        }
-        ownerWords = try table(S.Section.ownerWords)
-        ownerPostings = try table(S.Section.ownerPostings)
-        modelNames = try table(S.Section.modelNames)
-        byModel = try table(S.Section.registrationsByModel)
-        modelRegistrations = try table(S.Section.modelRegistrations)
-        byState = try table(S.Section.registrationsByState)
-        bySerial = try table(S.Section.registrationsBySerial)
+    init?(_ opened: OpenedArtifact) throws(ArtifactError) {
+        guard opened.has(S.Section.searchStrings) else { return nil }
+        strings = try opened.strings(S.Section.searchStrings)
+        ownerWords = try opened.rows(S.Section.ownerWords)
+        ownerPostings = try opened.rows(S.Section.ownerPostings)
+        modelNames = try opened.rows(S.Section.modelNames)
+        byModel = try opened.rows(S.Section.registrationsByModel)
+        modelRegistrations = try opened.rows(S.Section.modelRegistrations)
+        byState = try opened.rows(S.Section.registrationsByState)
+        bySerial = try opened.rows(S.Section.registrationsBySerial)
     }
 
     /// Model `row`'s stretch of `byModel` (empty for a row outside `MREG`, clamped to `byModel`).

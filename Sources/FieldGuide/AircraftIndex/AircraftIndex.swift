@@ -17,8 +17,7 @@ import Foundation
 public final class AircraftIndex: FieldGuideBundle {
     package typealias S = AircraftIndexSchema
 
-    public let path: String
-    package let file: ArtifactFile
+    public let artifact: ArtifactFile
     // Each table is stored as parallel columns: row i of every column is one record.
     /// Models (ACFTREF), by code.
     package let modelCodes, modelNames, modelDataSheets, modelDataHolders: TextColumn
@@ -52,56 +51,40 @@ public final class AircraftIndex: FieldGuideBundle {
     /// let index = try AircraftIndex(path: url.path, verification: .headerOnly)
     /// ```
     public init(path: String, verification: ArtifactFile.Verification = .full) throws(FieldGuideError) {
-        self.path = path
         do {
-            file = try ArtifactFile(path: path, expectedKind: S.kind, verification: verification)
-            let f = file
-            func text(_ tag: FourCC, rows: Int? = nil) throws(ArtifactError) -> TextColumn {
-                let column = try TextColumn(f.section(tag), rows: f.info(tag)?.rows ?? 0, tag: tag, path: path)
-                if let rows, column.count != rows {
-                    throw .malformedSection(path: path, section: tag.description, reason: "\(column.count) rows, expected \(rows)")
-                }
-                return column
-            }
-            func table<C: RowColumn>(_ tag: FourCC, rows: Int? = nil) throws(ArtifactError) -> RowTable<C> {
-                let table = try RowTable<C>(f.section(tag), layout: .init(), tag: tag, path: path)
-                if let rows, table.count != rows {
-                    throw .malformedSection(path: path, section: tag.description, reason: "\(table.count) rows, expected \(rows)")
-                }
-                return table
-            }
-            modelCodes = try text(S.Section.modelCodes)
+            let opened = try OpenedArtifact(path: path, kind: S.kind, verification: verification)
+            artifact = opened.file
+            modelCodes = try opened.text(S.Section.modelCodes)
             let models = modelCodes.count
-            modelNames = try text(S.Section.modelNames, rows: models)
-            modelDataSheets = try text(S.Section.modelDataSheets, rows: models)
-            modelDataHolders = try text(S.Section.modelDataHolders, rows: models)
-            modelManufacturers = try table(S.Section.modelManufacturers, rows: models)
-            modelAttributes = try table(S.Section.modelAttributes, rows: models)
-            manufacturerNames = try text(S.Section.manufacturerNames)
-            manufacturerModelCounts = try table(S.Section.manufacturerModelCounts, rows: manufacturerNames.count)
-            engineCodes = try text(S.Section.engineCodes)
-            engineManufacturers = try text(S.Section.engineManufacturers, rows: engineCodes.count)
-            engineModels = try text(S.Section.engineModels, rows: engineCodes.count)
-            engineAttributes = try table(S.Section.engineAttributes, rows: engineCodes.count)
-            codeTables = try text(S.Section.codeTables)
-            codeValues = try text(S.Section.codeValues, rows: codeTables.count)
-            codeNames = try text(S.Section.codeNames, rows: codeTables.count)
-            typeDesignators = try text(S.Section.typeDesignators)
-            typeNames = try text(S.Section.typeNames, rows: typeDesignators.count)
-            typeDescriptions = try text(S.Section.typeDescriptions, rows: typeDesignators.count)
-            typeWakeClasses = try text(S.Section.typeWakeClasses, rows: typeDesignators.count)
-            crosswalk = try table(S.Section.crosswalk)
-            crosswalkByModel = try table(S.Section.crosswalkByModel, rows: crosswalk.count)
-            atoms = try text(S.Section.searchAtoms)
-            atomPostings = try table(S.Section.searchAtomPostings, rows: atoms.count)
-            atomsReversed = try table(S.Section.searchAtomsReversed, rows: atoms.count)
-            postingBytes = MappedBytes(bytes: try file.section(S.Section.searchPostings))
+            modelNames = try opened.text(S.Section.modelNames, count: models)
+            modelDataSheets = try opened.text(S.Section.modelDataSheets, count: models)
+            modelDataHolders = try opened.text(S.Section.modelDataHolders, count: models)
+            modelManufacturers = try opened.rows(S.Section.modelManufacturers, count: models)
+            modelAttributes = try opened.rows(S.Section.modelAttributes, count: models)
+            manufacturerNames = try opened.text(S.Section.manufacturerNames)
+            manufacturerModelCounts = try opened.rows(S.Section.manufacturerModelCounts, count: manufacturerNames.count)
+            engineCodes = try opened.text(S.Section.engineCodes)
+            engineManufacturers = try opened.text(S.Section.engineManufacturers, count: engineCodes.count)
+            engineModels = try opened.text(S.Section.engineModels, count: engineCodes.count)
+            engineAttributes = try opened.rows(S.Section.engineAttributes, count: engineCodes.count)
+            codeTables = try opened.text(S.Section.codeTables)
+            codeValues = try opened.text(S.Section.codeValues, count: codeTables.count)
+            codeNames = try opened.text(S.Section.codeNames, count: codeTables.count)
+            typeDesignators = try opened.text(S.Section.typeDesignators)
+            typeNames = try opened.text(S.Section.typeNames, count: typeDesignators.count)
+            typeDescriptions = try opened.text(S.Section.typeDescriptions, count: typeDesignators.count)
+            typeWakeClasses = try opened.text(S.Section.typeWakeClasses, count: typeDesignators.count)
+            crosswalk = try opened.rows(S.Section.crosswalk)
+            crosswalkByModel = try opened.rows(S.Section.crosswalkByModel, count: crosswalk.count)
+            atoms = try opened.text(S.Section.searchAtoms)
+            atomPostings = try opened.rows(S.Section.searchAtomPostings, count: atoms.count)
+            atomsReversed = try opened.rows(S.Section.searchAtomsReversed, count: atoms.count)
+            postingBytes = MappedBytes(bytes: try opened.file.section(S.Section.searchPostings))
         } catch {
             throw FieldGuideError(error)
         }
     }
 
-    public var artifact: ArtifactFile { file }
 
     public var modelCount: Int { modelCodes.count }
     public var manufacturerCount: Int { manufacturerNames.count }

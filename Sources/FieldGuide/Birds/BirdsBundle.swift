@@ -12,8 +12,7 @@ import Foundation
 public final class BirdsBundle: FieldGuideBundle {
     package typealias S = BirdsSchema
 
-    public let path: String
-    package let file: ArtifactFile
+    public let artifact: ArtifactFile
     package let strings: StringPool
     package let speciesRows: RowTable<S.SpeciesColumn>
     package let locations: RowTable<S.SpeciesLocationColumn>
@@ -38,11 +37,10 @@ public final class BirdsBundle: FieldGuideBundle {
     /// Opens and checks the artifact at `path` (a wrong kind, a bad checksum or a section that
     /// does not fit the schema is a `FieldGuideError`).
     public init(path: String, verification: ArtifactFile.Verification = .full) throws(FieldGuideError) {
-        self.path = path
         do {
-            let opened = try OpenedArtifact(path: path, kind: S.kind, strings: S.Section.strings, verification: verification)
-            file = opened.file
-            strings = opened.strings
+            let opened = try OpenedArtifact(path: path, kind: S.kind, verification: verification)
+            artifact = opened.file
+            strings = try opened.strings(S.Section.strings)
             speciesRows = try opened.rows(S.Section.species)
             locations = try opened.rows(S.Section.speciesLocations)
             marks = try opened.rows(S.Section.speciesMarks)
@@ -60,7 +58,7 @@ public final class BirdsBundle: FieldGuideBundle {
             barChart = try opened.rows(S.Section.barChart)
             barChartValues = try opened.rows(S.Section.barChartValues)
             seasonRows = try opened.rows(S.Section.seasons)
-            observations = file.info(S.Section.observations) == nil ? nil : try opened.rows(S.Section.observations)
+            observations = opened.has(S.Section.observations) ? try opened.rows(S.Section.observations) : nil
             try checkReferences()
         } catch {
             throw FieldGuideError(error)
@@ -89,7 +87,6 @@ public final class BirdsBundle: FieldGuideBundle {
         }
     }
 
-    public var artifact: ArtifactFile { file }
     public var speciesCount: Int { speciesRows.count }
     public var hotspotCount: Int { hotspots.count }
 

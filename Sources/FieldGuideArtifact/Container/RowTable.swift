@@ -36,6 +36,29 @@ public protocol RowColumn: CaseIterable, Sendable where AllCases == [Self] {
     var kind: ColumnKind { get }
 }
 
+/// A row table whose columns are all `u32` numbers (row numbers, counts, ids of another
+/// pool): the conformance says so once instead of each enum spelling `kind`.
+///
+/// ```swift
+/// enum ModeSColumn: Int, U32RowColumn { case address, registrationRow }
+/// ```
+public protocol U32RowColumn: RowColumn {}
+
+extension U32RowColumn {
+    @inlinable public var kind: ColumnKind { .u32 }
+}
+
+/// A row table whose columns are all `StringPool` ids.
+///
+/// ```swift
+/// enum ShapeColumn: Int, StringRowColumn { case id, name, icon }
+/// ```
+public protocol StringRowColumn: RowColumn {}
+
+extension StringRowColumn {
+    @inlinable public var kind: ColumnKind { .string }
+}
+
 /// Column offsets for a `RowColumn` type, computed once.
 public struct RowLayout<Column: RowColumn>: Sendable {
     public let stride: Int

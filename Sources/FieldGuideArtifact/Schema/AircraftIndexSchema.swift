@@ -70,9 +70,8 @@ public enum AircraftIndexSchema {
     }
 
     /// A table of one 32-bit number per row.
-    public enum U32Column: Int, RowColumn {
+    public enum U32Column: Int, U32RowColumn {
         case value
-        public var kind: ColumnKind { .u32 }
     }
 
     /// A model's coded fields (rows of the code tables, absent when blank) and numbers.
@@ -97,15 +96,13 @@ public enum AircraftIndexSchema {
 
     /// A crosswalk row: the model's majority designator with the registrations that agree, and
     /// the model's registrations that have a designator at all.
-    public enum CrosswalkColumn: Int, RowColumn {
+    public enum CrosswalkColumn: Int, U32RowColumn {
         case typeRow, modelRow, registrations, modelRegistrations
-        public var kind: ColumnKind { .u32 }
     }
 
     /// An atom's postings: the byte offset of its list in `SPST`, and how many entities it holds.
-    public enum AtomColumn: Int, RowColumn {
+    public enum AtomColumn: Int, U32RowColumn {
         case start, count
-        public var kind: ColumnKind { .u32 }
     }
 
     /// An entity of the search index: its kind in the top two bits, its row below.

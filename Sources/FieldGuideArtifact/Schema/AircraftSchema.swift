@@ -50,6 +50,19 @@ public enum AircraftSchema {
         public static let registrationsByState = FourCC("RBST")
         /// `REGS` rows with a serial number, by serial number (string id) then row.
         public static let registrationsBySerial = FourCC("RBSN")
+
+        // Status: DEREG and RESERVED beside MASTER, optional (`AircraftStatusSchema` has their rows).
+        /// The status sections' strings, sorted (a `StringPool` of their own, not `STRS`).
+        public static let statusStrings = FourCC("DSTR")
+        /// DEREG rows by N-number, then cancel date (newest first), then file order.
+        public static let deregistered = FourCC("DREG")
+        /// `PackedKey` of each DEREG row's N-number, parallel to `DREG`.
+        public static let deregisteredKeys = FourCC("DKEY")
+        /// RESERVED rows by N-number (one each).
+        public static let reserved = FourCC("RSVD")
+        /// `PackedKey` of each RESERVED row's N-number, parallel to `RSVD`.
+        public static let reservedKeys = FourCC("VKEY")
+
         /// What the artifact withholds: one row, the registrant types whose owner is withheld.
         public static let privacy = FourCC("PRIV")
         /// The registry's as-of date: one row, the latest MASTER last-action date (0: none).
@@ -82,9 +95,8 @@ public enum AircraftSchema {
         }
     }
 
-    public enum ManufacturerModelColumn: Int, RowColumn {
+    public enum ManufacturerModelColumn: Int, U32RowColumn {
         case modelRow
-        public var kind: ColumnKind { .u32 }
     }
 
     public enum EngineColumn: Int, RowColumn {
@@ -119,53 +131,45 @@ public enum AircraftSchema {
         }
     }
 
-    public enum ModeSColumn: Int, RowColumn {
+    public enum ModeSColumn: Int, U32RowColumn {
         case address, registrationRow
-        public var kind: ColumnKind { .u32 }
     }
 
-    public enum OwnerWordColumn: Int, RowColumn {
+    public enum OwnerWordColumn: Int, U32RowColumn {
         /// The word's id in `XSTR` (not `STRS`).
         case word
         case firstPosting, postingCount
-        public var kind: ColumnKind { .u32 }
     }
 
     /// One `REGS` row number: the rows of `OWNP`, `RBMD`, `RBST` and `RBSN`.
-    public enum RegistrationRowColumn: Int, RowColumn {
+    public enum RegistrationRowColumn: Int, U32RowColumn {
         case registrationRow
-        public var kind: ColumnKind { .u32 }
     }
 
-    public enum ModelRegistrationsColumn: Int, RowColumn {
+    public enum ModelRegistrationsColumn: Int, U32RowColumn {
         /// The model's first row in `RBMD`, and how many follow.
         case first, count
-        public var kind: ColumnKind { .u32 }
     }
 
-    public enum ModelNameColumn: Int, RowColumn {
+    public enum ModelNameColumn: Int, U32RowColumn {
         /// The folded model name's id in `XSTR` (not `STRS`).
         case name
         case modelRow
-        public var kind: ColumnKind { .u32 }
     }
 
-    public enum PrivacyColumn: Int, RowColumn {
+    public enum PrivacyColumn: Int, U32RowColumn {
         /// `OwnerRedaction.withheldRegistrantTypes`: bit `k` set withholds registrant type `k`.
         case withheldRegistrantTypes
-        public var kind: ColumnKind { .u32 }
     }
 
     /// The one row of `ASOF`.
-    public enum AsOfColumn: Int, RowColumn {
+    public enum AsOfColumn: Int, U32RowColumn {
         /// `yyyymmdd`: the latest last-action date among the registrations (0: none had one).
         case date
-        public var kind: ColumnKind { .u32 }
     }
 
-    public enum CodeColumn: Int, RowColumn {
+    public enum CodeColumn: Int, StringRowColumn {
         case table, code, name
-        public var kind: ColumnKind { .string }
     }
 
     /// Names of the code tables in the `CODE` section.

@@ -1,4 +1,5 @@
-/// The aircraft artifact's status sections: DEREG (deregistered aircraft) and RESERVED
+/// The rows of the aircraft artifact's status sections (tags in `AircraftSchema.Section`,
+/// `DSTR`, `DREG`, `DKEY`, `RSVD`, `VKEY`): DEREG (deregistered aircraft) and RESERVED
 /// (reserved N-numbers), beside MASTER's registrations, so that an N-number's status is read
 /// from the one file.
 ///
@@ -9,19 +10,6 @@
 /// Additions only: the format stays 1.0 (older readers ignore sections they do not know).
 /// Dates are `yyyymmdd`, absent as `UInt32.max`; `DSTR` ids are strings (0 is "").
 public enum AircraftStatusSchema {
-    public enum Section {
-        /// The status sections' strings, sorted (a `StringPool`).
-        public static let strings = FourCC("DSTR")
-        /// DEREG rows by N-number, then cancel date (newest first), then file order.
-        public static let deregistered = FourCC("DREG")
-        /// `PackedKey` of each DEREG row's N-number, parallel to `DREG`.
-        public static let deregisteredKeys = FourCC("DKEY")
-        /// RESERVED rows by N-number (one each).
-        public static let reserved = FourCC("RSVD")
-        /// `PackedKey` of each RESERVED row's N-number, parallel to `RSVD`.
-        public static let reservedKeys = FourCC("VKEY")
-    }
-
     /// What the status answer needs of a DEREG row: the aircraft, the last owner's name and
     /// place, why and when it left. Street lines, co-owners, kit, engine and certification stay
     /// in the hand-off (`deregistered.csv`): on a full-size DEREG (400,000 rows) they were half

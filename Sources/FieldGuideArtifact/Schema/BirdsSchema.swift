@@ -75,31 +75,26 @@ public enum BirdsSchema {
         }
     }
 
-    public enum SpeciesLocationColumn: Int, RowColumn {
+    public enum SpeciesLocationColumn: Int, U32RowColumn {
         case regionRow
-        public var kind: ColumnKind { .u32 }
     }
 
-    public enum SpeciesMarkColumn: Int, RowColumn {
+    public enum SpeciesMarkColumn: Int, StringRowColumn {
         case area, variantID
-        public var kind: ColumnKind { .string }
     }
 
-    public enum ShapeColumn: Int, RowColumn {
+    public enum ShapeColumn: Int, StringRowColumn {
         case id, name, icon
-        public var kind: ColumnKind { .string }
     }
 
-    public enum VariantColumn: Int, RowColumn {
+    public enum VariantColumn: Int, StringRowColumn {
         case id, fieldMarkID, shapeID, area, name
-        public var kind: ColumnKind { .string }
     }
 
-    public enum RegionColumn: Int, RowColumn {
+    public enum RegionColumn: Int, StringRowColumn {
         /// `NameFolding.fold(name)`: what queries compare.
         case foldedName
         case name
-        public var kind: ColumnKind { .string }
     }
 
     public enum HotspotColumn: Int, RowColumn {
@@ -154,20 +149,17 @@ public enum BirdsSchema {
         public var kind: ColumnKind { self == .taxonRow ? .u32 : .string }
     }
 
-    public enum BarChartColumn: Int, RowColumn {
+    public enum BarChartColumn: Int, U32RowColumn {
         case regionRow
         /// Row in `TAXA`; absent for the sample-size row.
         case taxonRow
         /// Index of the first of 48 values in `BVAL`.
         case valueFirst
-
-        public var kind: ColumnKind { .u32 }
     }
 
-    public enum BarChartValueColumn: Int, RowColumn {
+    public enum BarChartValueColumn: Int, U32RowColumn {
         /// Frequency × `frequencyScale` (10⁹); the sample-size row holds the checklist counts as they are.
         case value
-        public var kind: ColumnKind { .u32 }
     }
 
     public enum SeasonColumn: Int, RowColumn {

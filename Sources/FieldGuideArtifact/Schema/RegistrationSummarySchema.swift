@@ -69,7 +69,16 @@ extension AircraftSchema {
     /// AircraftSchema.modeSHexText(0x1F)       // "00001F"
     /// ```
     public static func modeSHexText(_ address: UInt32) -> String? {
-        guard address != UInt32.max else { return nil }
+        address == UInt32.max ? nil : hexDigits(address)
+    }
+
+    /// `address` as upper-case hex digits, zero-padded to six (more when it needs more):
+    /// written into one string, without the intermediate strings of `String(_:radix:)`.
+    ///
+    /// ```swift
+    /// AircraftSchema.hexDigits(0xAC6CD2)   // "AC6CD2"
+    /// ```
+    public static func hexDigits(_ address: UInt32) -> String {
         let digits = address > 0xFF_FFFF ? (32 - address.leadingZeroBitCount + 3) / 4 : 6
         return String(unsafeUninitializedCapacity: digits) { buffer in
             for i in 0..<digits {

@@ -26,26 +26,20 @@ extension LinkedTaxa {
                 }
             }
         }
-        var names = N.Writer<N.NameColumn>()
-        for n in self.names {
-            names.append { column in
-                switch column {
-                case .foldedName: n.folded
-                case .name: n.name
-                case .form: n.form
-                case .taxon: String(n.taxon)
-                }
+        let names = N.Writer<N.NameColumn>(rows: self.names) { n, column in
+            switch column {
+            case .foldedName: n.folded
+            case .name: n.name
+            case .form: n.form
+            case .taxon: String(n.taxon)
             }
         }
-        var charts = N.Writer<N.BarChartColumn>()
-        for r in chartRows {
-            charts.append { column in
-                switch column {
-                case .region: r.region
-                case .taxon: r.taxon.map(String.init) ?? ""
-                case .name: r.name
-                case .values: r.values.map { String($0) }.joined(separator: ";")
-                }
+        let charts = N.Writer<N.BarChartColumn>(rows: chartRows) { r, column in
+            switch column {
+            case .region: r.region
+            case .taxon: r.taxon.map(String.init) ?? ""
+            case .name: r.name
+            case .values: r.values.map { String($0) }.joined(separator: ";")
             }
         }
         return [taxa.table, names.table, charts.table, seasonsTable().table]

@@ -177,10 +177,27 @@ public enum NormalizedBirds {
 
         public init() { csv.write(Column.header) }
 
+        /// A whole table: a row for each of `items`, `field` giving an item's value in each column.
+        ///
+        /// ```swift
+        /// let shapes = NormalizedBirds.Writer<NormalizedBirds.ShapeColumn>(rows: database.shapes) { shape, column in
+        ///     switch column { case .shapeID: shape.id; case .name: shape.name; case .icon: shape.icon ?? "" }
+        /// }
+        /// ```
+        public init<Items: Sequence>(rows items: Items, _ field: (Items.Element, Column) -> String) {
+            self.init()
+            append(rows: items, field)
+        }
+
         /// Writes a row: `field` gives each column's value.
         public mutating func append(_ field: (Column) -> String) {
             csv.write(Column.allCases.map(field))
             rows += 1
+        }
+
+        /// Writes a row for each of `items`: `field` gives an item's value in each column.
+        public mutating func append<Items: Sequence>(rows items: Items, _ field: (Items.Element, Column) -> String) {
+            for item in items { append { field(item, $0) } }
         }
     }
 }

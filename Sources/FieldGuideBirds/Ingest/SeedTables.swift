@@ -64,27 +64,21 @@ struct SeedTables {
                 }
             }
         }
-        var shapes = N.Writer<N.ShapeColumn>()
-        for shape in database.shapes {
-            shapes.append { column in
-                switch column {
-                case .shapeID: shape.id
-                case .name: shape.name
-                case .icon: shape.icon ?? ""
-                }
+        let shapes = N.Writer<N.ShapeColumn>(rows: database.shapes) { shape, column in
+            switch column {
+            case .shapeID: shape.id
+            case .name: shape.name
+            case .icon: shape.icon ?? ""
             }
         }
-        var variants = N.Writer<N.VariantColumn>()
         let marksByID = Dictionary(database.fieldMarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for variant in database.variants {
-            variants.append { column in
-                switch column {
-                case .variantID: variant.id
-                case .fieldMarkID: variant.fieldMarkID
-                case .shapeID: marksByID[variant.fieldMarkID]?.shapeID ?? ""
-                case .area: marksByID[variant.fieldMarkID]?.area ?? ""
-                case .name: variant.name
-                }
+        let variants = N.Writer<N.VariantColumn>(rows: database.variants) { variant, column in
+            switch column {
+            case .variantID: variant.id
+            case .fieldMarkID: variant.fieldMarkID
+            case .shapeID: marksByID[variant.fieldMarkID]?.shapeID ?? ""
+            case .area: marksByID[variant.fieldMarkID]?.area ?? ""
+            case .name: variant.name
             }
         }
         tables += [species.table, marks.table, shapes.table, variants.table]
@@ -93,19 +87,19 @@ struct SeedTables {
     /// Watchlists with their entries; an entry names a database bird by id, else by common name.
     private static func add(_ found: [Watchlist], index: DatabaseIndex, lists: inout N.Writer<N.WatchlistColumn>,
                             entries: inout N.Writer<N.WatchlistEntryColumn>) {
-        for list in found {
-            lists.append { column in
-                switch column {
-                case .watchlistID: list.id
-                case .kind: list.isShared ? "shared" : "personal"
-                case .title: list.title
-                case .location: list.location ?? ""
-                case .start: ReferenceDate.iso8601(list.startDate)
-                case .end: ReferenceDate.iso8601(list.endDate)
-                case .dateRange: list.dateRange ?? ""
-                case .mainImageName: list.mainImageName ?? ""
-                }
+        lists.append(rows: found) { list, column in
+            switch column {
+            case .watchlistID: list.id
+            case .kind: list.isShared ? "shared" : "personal"
+            case .title: list.title
+            case .location: list.location ?? ""
+            case .start: ReferenceDate.iso8601(list.startDate)
+            case .end: ReferenceDate.iso8601(list.endDate)
+            case .dateRange: list.dateRange ?? ""
+            case .mainImageName: list.mainImageName ?? ""
             }
+        }
+        for list in found {
             for entry in list.entries {
                 let bird = entry.id.flatMap(index.bird(id:)) ?? entry.name.flatMap(index.bird(commonName:))
                 entries.append { column in
@@ -124,47 +118,43 @@ struct SeedTables {
     /// Hotspots with their species, migration sessions with their points.
     private static func add(_ home: HomeData, hotspots: inout N.Writer<N.HotspotColumn>, species: inout N.Writer<N.HotspotSpeciesColumn>,
                             sessions: inout N.Writer<N.MigrationColumn>, points: inout N.Writer<N.TrajectoryColumn>) {
+        hotspots.append(rows: home.hotspots) { spot, column in
+            switch column {
+            case .hotspotID: spot.id
+            case .name: spot.name
+            case .locality: spot.locality ?? ""
+            case .latitude: number(spot.latitude)
+            case .longitude: number(spot.longitude)
+            case .imageName: spot.imageName ?? ""
+            }
+        }
         for spot in home.hotspots {
-            hotspots.append { column in
+            species.append(rows: spot.species) { item, column in
                 switch column {
                 case .hotspotID: spot.id
-                case .name: spot.name
-                case .locality: spot.locality ?? ""
-                case .latitude: number(spot.latitude)
-                case .longitude: number(spot.longitude)
-                case .imageName: spot.imageName ?? ""
-                }
-            }
-            for item in spot.species {
-                species.append { column in
-                    switch column {
-                    case .hotspotID: spot.id
-                    case .birdID: item.birdID
-                    case .probability: String(item.probability)
-                    case .weeks: item.validWeeks.map(String.init).joined(separator: ";")
-                    }
+                case .birdID: item.birdID
+                case .probability: String(item.probability)
+                case .weeks: item.validWeeks.map(String.init).joined(separator: ";")
                 }
             }
         }
+        sessions.append(rows: home.migrationSessions) { session, column in
+            switch column {
+            case .sessionID: session.id
+            case .birdID: session.birdID
+            case .startWeek: String(session.startWeek)
+            case .endWeek: String(session.endWeek)
+            case .hemisphere: session.hemisphere ?? ""
+            }
+        }
         for session in home.migrationSessions {
-            sessions.append { column in
+            points.append(rows: session.points) { point, column in
                 switch column {
                 case .sessionID: session.id
-                case .birdID: session.birdID
-                case .startWeek: String(session.startWeek)
-                case .endWeek: String(session.endWeek)
-                case .hemisphere: session.hemisphere ?? ""
-                }
-            }
-            for point in session.points {
-                points.append { column in
-                    switch column {
-                    case .sessionID: session.id
-                    case .week: String(point.week)
-                    case .latitude: number(point.latitude)
-                    case .longitude: number(point.longitude)
-                    case .probability: String(point.probability)
-                    }
+                case .week: String(point.week)
+                case .latitude: number(point.latitude)
+                case .longitude: number(point.longitude)
+                case .probability: String(point.probability)
                 }
             }
         }

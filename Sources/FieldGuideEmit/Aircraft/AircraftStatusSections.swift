@@ -46,18 +46,18 @@ struct AircraftStatusSections: Sendable {
         guard dereg != nil || reserved != nil else { return }
         let (poolBytes, remap) = pool.finish()
         let stringCount = poolBytes.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
-        sections.append((S.Section.strings, stringCount, poolBytes))
+        sections.append((AircraftSchema.Section.statusStrings, stringCount, poolBytes))
         if var table = dereg {
             table.remapStrings(remap)
             // N-number, then cancel date newest first (an absent date last), then file order: stable.
             var keys = (0..<table.count).map { UInt64(table[$0, .nNumber]) << 32 | UInt64(UInt32.max - table[$0, .cancelDate]) }
-            sections += Self.sorted(table, sortKeys: &keys, tags: (S.Section.deregistered, S.Section.deregisteredKeys), pool: poolBytes)
+            sections += Self.sorted(table, sortKeys: &keys, tags: (AircraftSchema.Section.deregistered, AircraftSchema.Section.deregisteredKeys), pool: poolBytes)
             counts["deregistered"] = table.count
         }
         if var table = reserved {
             table.remapStrings(remap)
             var keys = (0..<table.count).map { UInt64(table[$0, .nNumber]) << 32 }
-            sections += Self.sorted(table, sortKeys: &keys, tags: (S.Section.reserved, S.Section.reservedKeys), pool: poolBytes)
+            sections += Self.sorted(table, sortKeys: &keys, tags: (AircraftSchema.Section.reserved, AircraftSchema.Section.reservedKeys), pool: poolBytes)
             counts["reserved"] = table.count
         }
     }

@@ -14,6 +14,15 @@ public enum FAAFileKind: String, Sendable, CaseIterable, Codable {
 public struct FAAColumn: Sendable, Hashable {
     public let name: String
     public let width: Int
+
+    /// A layout written as `name: width` pairs, in the file's column order.
+    ///
+    /// ```swift
+    /// FAAColumn.layout(["CODE": 5, "MFR": 10]).map(\.width)   // [5, 10]
+    /// ```
+    static func layout(_ columns: KeyValuePairs<String, Int>) -> [FAAColumn] {
+        columns.map { FAAColumn(name: $0.key, width: $0.value) }
+    }
 }
 
 /// Column layouts from the FAA's record layout document (ardata, 5/8/2025), with the errata
@@ -23,35 +32,23 @@ public struct FAAColumn: Sendable, Hashable {
 /// Every line, header included, ends with a comma, so a record has one more (empty) field
 /// than its layout has columns.
 public enum FAALayout {
-    public static let aircraftReference: [FAAColumn] = [
-        .init(name: "CODE", width: 7), .init(name: "MFR", width: 30), .init(name: "MODEL", width: 20),
-        .init(name: "TYPE-ACFT", width: 1), .init(name: "TYPE-ENG", width: 2), .init(name: "AC-CAT", width: 1),
-        .init(name: "BUILD-CERT-IND", width: 1), .init(name: "NO-ENG", width: 2), .init(name: "NO-SEATS", width: 3),
-        .init(name: "AC-WEIGHT", width: 7), .init(name: "SPEED", width: 4), .init(name: "TC-DATA-SHEET", width: 15),
-        .init(name: "TC-DATA-HOLDER", width: 50),
-    ]
+    public static let aircraftReference = FAAColumn.layout([
+        "CODE": 7, "MFR": 30, "MODEL": 20, "TYPE-ACFT": 1, "TYPE-ENG": 2, "AC-CAT": 1, "BUILD-CERT-IND": 1,
+        "NO-ENG": 2, "NO-SEATS": 3, "AC-WEIGHT": 7, "SPEED": 4, "TC-DATA-SHEET": 15, "TC-DATA-HOLDER": 50,
+    ])
 
-    public static let engine: [FAAColumn] = [
-        .init(name: "CODE", width: 5), .init(name: "MFR", width: 10), .init(name: "MODEL", width: 13),
-        .init(name: "TYPE", width: 2), .init(name: "HORSEPOWER", width: 5), .init(name: "THRUST", width: 6),
-    ]
+    public static let engine = FAAColumn.layout([
+        "CODE": 5, "MFR": 10, "MODEL": 13, "TYPE": 2, "HORSEPOWER": 5, "THRUST": 6,
+    ])
 
-    public static let master: [FAAColumn] = [
-        .init(name: "N-NUMBER", width: 5), .init(name: "SERIAL NUMBER", width: 30),
-        .init(name: "MFR MDL CODE", width: 7), .init(name: "ENG MFR MDL", width: 5), .init(name: "YEAR MFR", width: 4),
-        .init(name: "TYPE REGISTRANT", width: 1), .init(name: "NAME", width: 50), .init(name: "STREET", width: 33),
-        .init(name: "STREET2", width: 33), .init(name: "CITY", width: 18), .init(name: "STATE", width: 2),
-        .init(name: "ZIP CODE", width: 10), .init(name: "REGION", width: 1), .init(name: "COUNTY", width: 3),
-        .init(name: "COUNTRY", width: 2), .init(name: "LAST ACTION DATE", width: 8),
-        .init(name: "CERT ISSUE DATE", width: 8), .init(name: "CERTIFICATION", width: 10),
-        .init(name: "TYPE AIRCRAFT", width: 1), .init(name: "TYPE ENGINE", width: 2), .init(name: "STATUS CODE", width: 2),
-        .init(name: "MODE S CODE", width: 8), .init(name: "FRACT OWNER", width: 1),
-        .init(name: "AIR WORTH DATE", width: 8), .init(name: "OTHER NAMES(1)", width: 50),
-        .init(name: "OTHER NAMES(2)", width: 50), .init(name: "OTHER NAMES(3)", width: 50),
-        .init(name: "OTHER NAMES(4)", width: 50), .init(name: "OTHER NAMES(5)", width: 50),
-        .init(name: "EXPIRATION DATE", width: 8), .init(name: "UNIQUE ID", width: 8), .init(name: "KIT MFR", width: 30),
-        .init(name: "KIT MODEL", width: 20), .init(name: "MODE S CODE HEX", width: 10),
-    ]
+    public static let master = FAAColumn.layout([
+        "N-NUMBER": 5, "SERIAL NUMBER": 30, "MFR MDL CODE": 7, "ENG MFR MDL": 5, "YEAR MFR": 4, "TYPE REGISTRANT": 1,
+        "NAME": 50, "STREET": 33, "STREET2": 33, "CITY": 18, "STATE": 2, "ZIP CODE": 10, "REGION": 1, "COUNTY": 3,
+        "COUNTRY": 2, "LAST ACTION DATE": 8, "CERT ISSUE DATE": 8, "CERTIFICATION": 10, "TYPE AIRCRAFT": 1,
+        "TYPE ENGINE": 2, "STATUS CODE": 2, "MODE S CODE": 8, "FRACT OWNER": 1, "AIR WORTH DATE": 8,
+        "OTHER NAMES(1)": 50, "OTHER NAMES(2)": 50, "OTHER NAMES(3)": 50, "OTHER NAMES(4)": 50, "OTHER NAMES(5)": 50,
+        "EXPIRATION DATE": 8, "UNIQUE ID": 8, "KIT MFR": 30, "KIT MODEL": 20, "MODE S CODE HEX": 10,
+    ])
 
     public static func columns(_ kind: FAAFileKind) -> [FAAColumn] {
         switch kind {

@@ -17,31 +17,22 @@
 public enum FAAStatusLayout {
     /// DEREG.txt: one row per cancellation, so an N-number may have several (one per aircraft
     /// that carried it); N-number sequence.
-    public static let deregistered: [FAAColumn] = [
-        .init(name: "N-NUMBER", width: 5), .init(name: "SERIAL-NUMBER", width: 30), .init(name: "MFR-MDL-CODE", width: 7),
-        .init(name: "STATUS-CODE", width: 2), .init(name: "NAME", width: 50), .init(name: "STREET-MAIL", width: 33),
-        .init(name: "STREET2-MAIL", width: 33), .init(name: "CITY-MAIL", width: 18), .init(name: "STATE-ABBREV-MAIL", width: 2),
-        .init(name: "ZIP-CODE-MAIL", width: 10), .init(name: "ENG-MFR-MDL", width: 5), .init(name: "YEAR-MFR", width: 4),
-        .init(name: "CERTIFICATION", width: 10), .init(name: "REGION", width: 1), .init(name: "COUNTY-MAIL", width: 3),
-        .init(name: "COUNTRY-MAIL", width: 2), .init(name: "AIR-WORTH-DATE", width: 8), .init(name: "CANCEL-DATE", width: 8),
-        .init(name: "MODE-S-CODE", width: 8), .init(name: "INDICATOR-GROUP", width: 1), .init(name: "EXP-COUNTRY", width: 18),
-        .init(name: "LAST-ACT-DATE", width: 8), .init(name: "CERT-ISSUE-DATE", width: 8),
-        .init(name: "STREET-PHYSICAL", width: 33), .init(name: "STREET2-PHYSICAL", width: 33),
-        .init(name: "CITY-PHYSICAL", width: 18), .init(name: "STATE-ABBREV-PHYSICAL", width: 2),
-        .init(name: "ZIP-CODE-PHYSICAL", width: 10), .init(name: "COUNTY-PHYSICAL", width: 3),
-        .init(name: "COUNTRY-PHYSICAL", width: 2), .init(name: "OTHER-NAMES(1)", width: 50),
-        .init(name: "OTHER-NAMES(2)", width: 50), .init(name: "OTHER-NAMES(3)", width: 50),
-        .init(name: "OTHER-NAMES(4)", width: 50), .init(name: "OTHER-NAMES(5)", width: 50),
-        .init(name: "KIT MFR", width: 30), .init(name: "KIT MODEL", width: 20), .init(name: "MODE S CODE HEX", width: 10),
-    ]
+    public static let deregistered = FAAColumn.layout([
+        "N-NUMBER": 5, "SERIAL-NUMBER": 30, "MFR-MDL-CODE": 7, "STATUS-CODE": 2, "NAME": 50, "STREET-MAIL": 33,
+        "STREET2-MAIL": 33, "CITY-MAIL": 18, "STATE-ABBREV-MAIL": 2, "ZIP-CODE-MAIL": 10, "ENG-MFR-MDL": 5,
+        "YEAR-MFR": 4, "CERTIFICATION": 10, "REGION": 1, "COUNTY-MAIL": 3, "COUNTRY-MAIL": 2, "AIR-WORTH-DATE": 8,
+        "CANCEL-DATE": 8, "MODE-S-CODE": 8, "INDICATOR-GROUP": 1, "EXP-COUNTRY": 18, "LAST-ACT-DATE": 8,
+        "CERT-ISSUE-DATE": 8, "STREET-PHYSICAL": 33, "STREET2-PHYSICAL": 33, "CITY-PHYSICAL": 18,
+        "STATE-ABBREV-PHYSICAL": 2, "ZIP-CODE-PHYSICAL": 10, "COUNTY-PHYSICAL": 3, "COUNTRY-PHYSICAL": 2,
+        "OTHER-NAMES(1)": 50, "OTHER-NAMES(2)": 50, "OTHER-NAMES(3)": 50, "OTHER-NAMES(4)": 50, "OTHER-NAMES(5)": 50,
+        "KIT MFR": 30, "KIT MODEL": 20, "MODE S CODE HEX": 10,
+    ])
 
     /// RESERVED.txt: one row per reserved N-number, N-number sequence.
-    public static let reserved: [FAAColumn] = [
-        .init(name: "N-NUMBER", width: 5), .init(name: "REGISTRANT", width: 50), .init(name: "STREET", width: 33),
-        .init(name: "STREET2", width: 33), .init(name: "CITY", width: 18), .init(name: "STATE", width: 2),
-        .init(name: "ZIP CODE", width: 10), .init(name: "RSV DATE", width: 8), .init(name: "TR", width: 2),
-        .init(name: "EXP DATE", width: 8), .init(name: "N-NUM-CHG", width: 5), .init(name: "PURGE DATE", width: 8),
-    ]
+    public static let reserved = FAAColumn.layout([
+        "N-NUMBER": 5, "REGISTRANT": 50, "STREET": 33, "STREET2": 33, "CITY": 18, "STATE": 2, "ZIP CODE": 10,
+        "RSV DATE": 8, "TR": 2, "EXP DATE": 8, "N-NUM-CHG": 5, "PURGE DATE": 8,
+    ])
 }
 
 extension FAACodeTables {
