@@ -17,8 +17,11 @@ struct RegistrationSummarySections {
     init(pool: [UInt8], registrations: [RowTableBuilder<S.RegistrationColumn>], order: [UInt32], keys: [UInt64]) {
         let firstRows = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
         var starts = [UInt32](repeating: 0, count: order.count)
-        var data: [UInt8] = []
-        data.reserveCapacity(order.count * 64)
+        // The section in one array: the starts' place first (filled in below), then the summaries
+        // appended after it, so the 20 MB of a full-size registry are never copied.
+        let headerSize = order.count * 4
+        var summaries = [UInt8](repeating: 0, count: headerSize)
+        summaries.reserveCapacity(headerSize + order.count * 64)
         pool.withUnsafeBytes { raw in
             guard let pool = try? StringPool(raw, path: S.Section.strings.description) else {
                 preconditionFailure("the builder's own string pool does not read back")
@@ -27,23 +30,22 @@ struct RegistrationSummarySections {
                 let registration = Int(registration)
                 let part = firstRows.lastIndex { $0 <= registration }!   // a handful of parts
                 let table = registrations[part], index = registration - firstRows[part]
-                precondition(data.count <= UInt32.max, "registration summaries past 4 GiB")
-                starts[row] = UInt32(data.count)
+                precondition(summaries.count - headerSize <= UInt32.max, "registration summaries past 4 GiB")
+                starts[row] = UInt32(summaries.count - headerSize)
                 for field in S.SummaryField.allCases {
                     let value = table[index, field.column]
                     if field == .modeSHex {
                         var text = S.modeSHexText(value) ?? ""
-                        text.withUTF8 { Self.append(UnsafeRawBufferPointer($0), to: &data) }
+                        text.withUTF8 { Self.append(UnsafeRawBufferPointer($0), to: &summaries) }
                     } else {
-                        Self.append(pool.bytes(value), to: &data)
+                        Self.append(pool.bytes(value), to: &summaries)
                     }
                 }
             }
         }
-        var summaries: [UInt8] = []
-        summaries.reserveCapacity(starts.count * 4 + data.count)
-        for start in starts { withUnsafeBytes(of: start.littleEndian) { summaries.append(contentsOf: $0) } }
-        summaries.append(contentsOf: data)
+        summaries.withUnsafeMutableBytes { bytes in
+            for (row, start) in starts.enumerated() { bytes.storeBytes(of: start.littleEndian, toByteOffset: row * 4, as: UInt32.self) }
+        }
         let hash = Self.hashIndex(keys: keys, starts: starts)
         sections = [
             (S.Section.registrationSummaries, order.count, summaries),
