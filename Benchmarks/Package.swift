@@ -10,7 +10,7 @@
 //   index-bench         the manufacturer index: gzip size against its sources, open, search and match latency
 //   birds-bench         validating an 11,000-species bird database with hotspots (FieldGuideBirds)
 //   birds-artifact-bench  a generated 11,000-species birds artifact: size, open, identify, region/month lookups
-//   exports-bench       XML throughput and peak memory of the exports readers on 100 MB GPX and plist
+//   exports-bench       XML throughput and peak memory of the exports readers on 100 MB GPX, plist and XMP
 //   generate-ebd-data   a generated eBird Basic Dataset (1M rows by default) and its sampling-event file
 //   ebd-tokenize        the physical limit for aggregate-ebd: libcsv tokenizing an EBD file, bare and through FieldGuideCSV
 //
@@ -27,8 +27,8 @@ let package = Package(
     targets: [
         // libcsv itself, for the tokenizing baseline (no pkg-config file: the header and `-lcsv`).
         .systemLibrary(name: "CLibCSV", path: "Sources/CLibCSV"),
-        // The system libsqlite3 (C API), the lookup baseline of fieldguide-bench (libsqlite3-dev); named
-        // apart from the main package's CSQLite: target names are unique across the package graph.
+        // The system libsqlite3 (C API), the lookup baseline of fieldguide-bench (libsqlite3-dev); not
+        // named CSQLite, which the parent package declares (target names are unique in one graph).
         .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", providers: [.apt(["libsqlite3-dev"])]),
         // The seeded random generator, number formatting and the latency timer the tools share.
         .target(name: "BenchSupport"),

@@ -77,9 +77,17 @@ public struct StartTagScanner: Sendable {
     /// Whether the current markup sits inside a DOCTYPE's internal subset (`[` … `]`).
     private var inSubset = false
     private var attributes = 0
+    /// Line feeds are counted a chunk at a time, with `memchr`, and a tag's line and column
+    /// worked out only when its chunk ends or it is refused: `line` is the line of the byte at
+    /// `counted` (in the current chunk), `lineStart` the offset of that line's first byte;
+    /// offsets count from the document's first byte.
     private var line = 1
-    /// Bytes since the last line feed (the column of the next byte, less one).
-    private var column = 0
+    private var lineStart = 0
+    /// The offset of the current chunk's first byte, how far into it line feeds are counted,
+    /// and where in it the current markup's `<` is while its position is not yet worked out.
+    private var chunkOffset = 0
+    private var counted = 0
+    private var pendingTag: Int?
     private var tagLine = 1, tagColumn = 1
     private var name: [UInt8] = []
     private var readingName = false
@@ -87,73 +95,136 @@ public struct StartTagScanner: Sendable {
     public init(limit: Int = XMLLimits.maxAttributesPerElement) { self.limit = limit }
 
     /// Scans the next bytes of the document; the first element past the limit, or nil.
+    ///
+    /// The common stretches (character data, an element's name, between attributes, a quoted
+    /// value, an end tag) go in tight loops over the bytes, each stopping only at a byte that
+    /// means something there, and the common bytes that end them (`<`, `>`, a quote, `=`, white
+    /// space after a name) are taken right there; the rest, and every byte of the rarer markup
+    /// (comments, CDATA, declarations), goes through `step`. This runs over every byte of
+    /// every file before libxml2 sees it, so it is kept to a few instructions a byte.
     public mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Refusal? {
-        guard let base = bytes.baseAddress else { return nil }
+        guard let raw = bytes.baseAddress else { return nil }
+        let base = raw.assumingMemoryBound(to: UInt8.self)
         let count = bytes.count
+        counted = 0
+        defer {
+            placeTag(base)
+            countLines(base, upTo: count)
+            chunkOffset += count
+        }
         var i = 0
         while i < count {
-            // The common stretches in one step each; the byte that ends one goes through `step`.
             switch state {
             case .text where !inSubset:
-                // Character data up to the next `<`: only its line feeds matter.
-                let next = memchr(base + i, 0x3C, count - i).map { UnsafeRawPointer($0) - base } ?? count
-                skip(UnsafeRawBufferPointer(start: base + i, count: next - i))
-                i = next
-            case let .startTag(quote) where !readingName:
-                // Between attributes, or inside a quoted value: up to a byte that means something there.
-                let start = i
-                if quote == 0 {
-                    while i < count, !Self.meansSomethingInTag(base.load(fromByteOffset: i, as: UInt8.self)) { i += 1 }
-                } else {
-                    while i < count {
-                        let byte = base.load(fromByteOffset: i, as: UInt8.self)
-                        if byte == quote || byte == 0x3C || byte == 0x0A { break }
-                        i += 1
-                    }
-                }
-                column += i - start
-            case .endTag:
-                // An end tag's name: only `>`, `<` and a line feed mean something.
-                let start = i
-                while i < count {
-                    let byte = base.load(fromByteOffset: i, as: UInt8.self)
-                    if byte == 0x3E || byte == 0x3C || byte == 0x0A { break }
+                // Character data up to the next `<`, which opens markup.
+                guard let next = memchr(base + i, 0x3C, count - i) else { return nil }
+                i = UnsafePointer<UInt8>(next.assumingMemoryBound(to: UInt8.self)) - base
+                open(at: i)
+                i += 1
+                continue
+            case .open:
+                let byte = base[i]
+                if byte == UInt8(ascii: "/") {
+                    state = .endTag
                     i += 1
+                    continue
                 }
-                column += i - start
+                if byte != UInt8(ascii: "!") && byte != UInt8(ascii: "?") && !Self.stopsName(byte) {
+                    // A start tag: its name's loop takes this byte.
+                    state = .startTag(quote: 0)
+                    attributes = 0
+                    name.removeAll(keepingCapacity: true)   // no allocation per element
+                    readingName = true
+                    continue
+                }
+            case .startTag(quote: 0) where readingName:
+                // The element's name, kept in one piece (its first 64 bytes, for a refusal's message).
+                let start = i
+                while i < count, !Self.stopsName(base[i]) { i += 1 }
+                let room = 64 - name.count
+                if room > 0 { name.append(contentsOf: UnsafeBufferPointer(start: base + start, count: min(room, i - start))) }
+                if i < count, Self.isSpace(base[i]) || base[i] == UInt8(ascii: ">") {
+                    readingName = false
+                    if base[i] == UInt8(ascii: ">") { state = .text }
+                    i += 1
+                    continue
+                }
+            case .startTag(quote: 0):
+                // Between attributes: up to a quote, `=`, `>` or `<`.
+                while i < count, !Self.meansSomethingInTag(base[i]) { i += 1 }
+                if i < count {
+                    let byte = base[i]
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                        state = .startTag(quote: byte)
+                    } else if byte == UInt8(ascii: ">") {
+                        state = .text
+                    } else if byte == UInt8(ascii: "=") {
+                        attributes += 1
+                        if attributes > limit { return refusal(base) }
+                    } else {
+                        break   // `<`: through `step`
+                    }
+                    i += 1
+                    continue
+                }
+            case let .startTag(quote):
+                // A quoted value: up to its quote, or a `<` (which XML forbids there).
+                while i < count, base[i] != quote, base[i] != 0x3C { i += 1 }
+                if i < count, base[i] == quote {
+                    state = .startTag(quote: 0)
+                    i += 1
+                    continue
+                }
+            case .endTag:
+                while i < count, base[i] != 0x3E, base[i] != 0x3C { i += 1 }
+                if i < count, base[i] == 0x3E {
+                    state = .text
+                    i += 1
+                    continue
+                }
             default:
                 break
             }
             if i == count { break }
-            let byte = bytes[i]
+            let byte = base[i]
             i += 1
-            if byte == 0x0A {
-                line += 1
-                column = 0
-            } else {
-                column += 1
-            }
-            if let refusal = step(byte) { return refusal }
+            if step(byte, at: i - 1) { return refusal(base) }
         }
         return nil
     }
 
-    /// Moves the position past `text`, which holds no markup.
-    private mutating func skip(_ text: UnsafeRawBufferPointer) {
-        guard var start = text.baseAddress else { return }
-        let end = start + text.count
-        while let feed = memchr(start, 0x0A, end - start) {
-            line += 1
-            start = UnsafeRawPointer(feed) + 1
-            column = 0
-        }
-        column += end - start
+    /// The current start tag, refused (its position worked out first).
+    private mutating func refusal(_ base: UnsafePointer<UInt8>) -> Refusal {
+        placeTag(base)
+        return Refusal(line: tagLine, column: tagColumn, element: String(decoding: name, as: UTF8.self))
     }
 
-    private mutating func step(_ byte: UInt8) -> Refusal? {
+    /// Works out the line and column of the markup opened in this chunk, if not done yet.
+    private mutating func placeTag(_ base: UnsafePointer<UInt8>) {
+        guard let index = pendingTag else { return }
+        pendingTag = nil
+        countLines(base, upTo: index)
+        tagLine = line
+        tagColumn = chunkOffset + index - lineStart + 1
+    }
+
+    /// Counts the line feeds of the chunk from `counted` up to `end`.
+    private mutating func countLines(_ base: UnsafePointer<UInt8>, upTo end: Int) {
+        var start = counted
+        while start < end, let feed = memchr(base + start, 0x0A, end - start) {
+            start = UnsafePointer<UInt8>(feed.assumingMemoryBound(to: UInt8.self)) - base + 1
+            line += 1
+            lineStart = chunkOffset + start
+        }
+        counted = end
+    }
+
+    /// One byte, at `index` in the current chunk, that changes the state; true when it refuses
+    /// the current start tag (one attribute too many).
+    private mutating func step(_ byte: UInt8, at index: Int) -> Bool {
         switch state {
         case .text:
-            if byte == UInt8(ascii: "<") { open() }
+            if byte == UInt8(ascii: "<") { open(at: index) }
             else if inSubset && byte == UInt8(ascii: "]") { state = .declaration(quote: 0); inSubset = false }
         case .open:
             switch byte {
@@ -165,10 +236,10 @@ public struct StartTagScanner: Sendable {
                 attributes = 0
                 name.removeAll(keepingCapacity: true)   // no allocation per element
                 readingName = true
-                return startTag(byte, quote: 0)
+                return startTag(byte, quote: 0, at: index)
             }
         case let .startTag(quote):
-            return startTag(byte, quote: quote)
+            return startTag(byte, quote: quote, at: index)
         case let .bang(seen):
             if byte == UInt8(ascii: "-") {
                 state = seen == 1 ? .comment(matched: 0) : .bang(seen: 1)
@@ -176,10 +247,10 @@ public struct StartTagScanner: Sendable {
                 state = .cdata(matched: 0)
             } else {
                 state = .declaration(quote: 0)
-                return step(byte)
+                return step(byte, at: index)
             }
         case .endTag:
-            if byte == UInt8(ascii: ">") { closeMarkup() } else if byte == UInt8(ascii: "<") { open() }
+            if byte == UInt8(ascii: ">") { closeMarkup() } else if byte == UInt8(ascii: "<") { open(at: index) }
         case let .comment(matched):
             state = .comment(matched: Self.match(byte, matched, "-->")) 
             if case .comment(3) = state { closeMarkup() }
@@ -200,17 +271,17 @@ public struct StartTagScanner: Sendable {
             } else if byte == UInt8(ascii: ">") {
                 closeMarkup()
             } else if byte == UInt8(ascii: "<") {
-                open()
+                open(at: index)
             }
         }
-        return nil
+        return false
     }
 
     /// One byte inside a start tag: `=` outside a quoted value counts an attribute.
-    private mutating func startTag(_ byte: UInt8, quote: UInt8) -> Refusal? {
+    private mutating func startTag(_ byte: UInt8, quote: UInt8, at index: Int) -> Bool {
         if quote != 0 {
-            if byte == quote { state = .startTag(quote: 0) } else if byte == UInt8(ascii: "<") { open() }
-            return nil
+            if byte == quote { state = .startTag(quote: 0) } else if byte == UInt8(ascii: "<") { open(at: index) }
+            return false
         }
         if readingName {
             if Self.endsName(byte) { readingName = false } else if name.count < 64 { name.append(byte) }
@@ -219,32 +290,39 @@ public struct StartTagScanner: Sendable {
         case UInt8(ascii: "\""), UInt8(ascii: "'"): state = .startTag(quote: byte)
         case UInt8(ascii: "="):
             attributes += 1
-            if attributes > limit {
-                return Refusal(line: tagLine, column: tagColumn, element: String(decoding: name, as: UTF8.self))
-            }
+            if attributes > limit { return true }
         case UInt8(ascii: ">"): closeMarkup()
-        case UInt8(ascii: "<"): open()
+        case UInt8(ascii: "<"): open(at: index)
         default: break
         }
-        return nil
+        return false
     }
 
-    /// A `<` (at the column just counted) opens markup.
-    private mutating func open() {
+    /// A `<` at `index` in the current chunk opens markup (its position worked out later).
+    private mutating func open(at index: Int) {
         state = .open
-        tagLine = line
-        tagColumn = column
+        pendingTag = index
     }
 
     /// Markup ended: back to text (the internal subset's, when inside one).
     private mutating func closeMarkup() { state = .text }
 
-    /// `"`, `'`, `=`, `>`, `<` and a line feed: the bytes of a start tag's unquoted part that
-    /// change the state or the position.
+    /// `"`, `'`, `=`, `>` and `<`: the bytes of a start tag's unquoted part that change the state.
     @inline(__always)
     private static func meansSomethingInTag(_ byte: UInt8) -> Bool {
-        byte == 0x22 || byte == 0x27 || byte == 0x3D || byte == 0x3E || byte == 0x3C || byte == 0x0A
+        // One bit test instead of five comparisons: every such byte is below 64.
+        byte < 64 && (UInt64(1) << byte) & 0x7000_0084_0000_0000 != 0   // " ' = > <
     }
+
+    /// The bytes that end the name of a start tag (`endsName`) or change the state inside it
+    /// (`"`, `'`, `<`): where the name's fast path stops and `step` takes over.
+    @inline(__always)
+    private static func stopsName(_ byte: UInt8) -> Bool {
+        byte < 64 && (UInt64(1) << byte) & 0x7000_8085_0000_2600 != 0   // space TAB LF CR / > = " ' <
+    }
+
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     private static func endsName(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")

@@ -48,11 +48,16 @@ public struct XMLAttribute: Sendable, Equatable {
 /// ```
 public final class XMLStreamReader {
     public let file: String
-    private let reader: xmlTextReaderPtr
+    let reader: xmlTextReaderPtr
     private let errors = ErrorSink()
     /// The file's bytes on their way to libxml2, scanned for start tags past the bounds.
     private let input: ScannedInput
-    private var pendingEnd: String?
+    /// The name of the element `read()` stopped on (start or end), in libxml2's dictionary.
+    private(set) var currentName: UnsafePointer<xmlChar>?
+    /// An empty element (`<a/>`) just returned as `.start`: its `.end` comes next.
+    private var pendingEnd: UnsafePointer<xmlChar>?
+    /// Whether the current `.end` was made for an empty element (libxml2 has moved past it).
+    private var atMadeEnd = false
 
     public init(path: String, displayName: String? = nil) throws(LocatedError) {
         file = displayName ?? path
@@ -74,10 +79,30 @@ public final class XMLStreamReader {
 
     /// The next event, or nil at the end of the document.
     public func next() throws(LocatedError) -> XMLEvent? {
+        try read().map(event)
+    }
+
+    /// The node `read()` stopped on (of kind `node`) as an event, every part made a Swift value.
+    package func event(_ node: XMLNodeKind) -> XMLEvent {
+        switch node {
+        case .start: .start(name: nameString, attributes: attributes, line: line)
+        case .end: .end(name: nameString)
+        case .text: .text(textString)
+        }
+    }
+
+    /// Moves to the next element start, element end or text node (nil at the end of the
+    /// document), without making any Swift value: the node's name, text and attributes are
+    /// read through the properties below, valid until the next call. An empty element (`<a/>`)
+    /// gives `.start`, then `.end`.
+    package func read() throws(LocatedError) -> XMLNodeKind? {
         if let name = pendingEnd {
             pendingEnd = nil
-            return .end(name: name)
+            currentName = name
+            atMadeEnd = true
+            return .end
         }
+        atMadeEnd = false
         while true {
             let status = xmlTextReaderRead(reader)
             // The scanner's refusal first: libxml2 only saw the input end early.
@@ -88,25 +113,23 @@ public final class XMLStreamReader {
                 throw LocatedError(.malformed, file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
                                    column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: "malformed XML")
             }
-            switch Int32(xmlTextReaderNodeType(reader)) {
+            // A text node straight from the node: the reader's own `xmlTextReaderNodeType` walks
+            // every ancestor (their `xml:space`) for a text node of white space alone, and such
+            // nodes are skipped whichever type it would give.
+            if let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_TEXT_NODE {
+                if xmlIsBlankNode(node) != 0 { continue }
+                return .text
+            }
+            switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                let name = string(xmlTextReaderConstName(reader))
-                var attributes: [XMLAttribute] = []
-                if xmlTextReaderHasAttributes(reader) == 1 {
-                    while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                        attributes.append(XMLAttribute(name: string(xmlTextReaderConstName(reader)),
-                                                       value: string(xmlTextReaderConstValue(reader))))
-                    }
-                    xmlTextReaderMoveToElement(reader)
-                }
-                if xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = name }
-                // The node's own line (the parser itself may have read ahead).
-                let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
-                return .start(name: name, attributes: attributes, line: line)
+                currentName = xmlTextReaderConstName(reader)
+                if xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
+                return .start
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                return .end(name: string(xmlTextReaderConstName(reader)))
+                currentName = xmlTextReaderConstName(reader)
+                return .end
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-                return .text(string(xmlTextReaderConstValue(reader)))
+                return .text
             case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
                 // The reference's own line when libxml2 kept it (the parser may have read ahead).
                 let nodeLine = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
@@ -118,6 +141,59 @@ public final class XMLStreamReader {
             }
         }
     }
+
+    /// The qualified name of the element `read()` stopped on (`.start` or `.end`).
+    package var name: XMLName { XMLName(currentName) }
+
+    /// The same, as a `String`.
+    package var nameString: String { string(currentName) }
+
+    /// `text` in this reader's dictionary: the ``XMLName`` every element or attribute named
+    /// `text` without a prefix has (and every `localName` and `namespace` equal to `text`), so
+    /// names compare as addresses. A prefixed name (`g:trkpt`) is made apart from the
+    /// dictionary's plain entries: compare its `namespace` and `localName` instead.
+    package func intern(_ text: String) -> XMLName { XMLName(xmlTextReaderConstString(reader, text)) }
+
+    /// The line of the element `read()` stopped on at `.start` (the node's own line: the parser
+    /// itself may have read ahead).
+    package var line: Int { xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0 }
+
+    /// The bytes (UTF-8) of the text node `read()` stopped on at `.text`, valid until the next call.
+    package var text: UnsafeBufferPointer<UInt8> {
+        guard let value = xmlTextReaderConstValue(reader) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: value, count: strlen(value))
+    }
+
+    /// The same, as a `String`.
+    package var textString: String { string(xmlTextReaderConstValue(reader)) }
+
+    /// The value of the current element's attribute with this qualified name (at `.start`).
+    package func attribute(_ wanted: XMLName) -> String? {
+        guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return nil }
+        defer { xmlTextReaderMoveToElement(reader) }
+        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+            if XMLName(xmlTextReaderConstName(reader)) == wanted { return string(xmlTextReaderConstValue(reader)) }
+        }
+        return nil
+    }
+
+    /// Every attribute of the current element, in document order (at `.start`).
+    package var attributes: [XMLAttribute] {
+        guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return [] }
+        var attributes: [XMLAttribute] = []
+        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+            attributes.append(XMLAttribute(name: string(xmlTextReaderConstName(reader)), value: string(xmlTextReaderConstValue(reader))))
+        }
+        xmlTextReaderMoveToElement(reader)
+        return attributes
+    }
+
+    /// The local name (`GPSLatitude` of `exif:GPSLatitude`) of the element at `.start`.
+    package var localName: XMLName { atMadeEnd ? .none : XMLName(xmlTextReaderConstLocalName(reader)) }
+
+    /// The namespace URI of the element at `.start`, in the dictionary (compare it with
+    /// `intern(uri)`); `.none` when it has none.
+    package var namespace: XMLName { atMadeEnd ? .none : XMLName(xmlTextReaderConstNamespaceUri(reader)) }
 
     /// The namespace URI of the element the last `.start` event opened (`http://ns.adobe.com/exif/1.0/`
     /// for `exif:GPSLatitude`), or nil when it has none. Valid until the next call to `next()`.
@@ -138,6 +214,23 @@ public final class XMLStreamReader {
         guard let pointer else { return "" }
         return String(cString: pointer)
     }
+}
+
+/// The kind of node ``XMLStreamReader/read()`` stopped on.
+package enum XMLNodeKind: Sendable, Equatable {
+    case start, end, text
+}
+
+/// A name as libxml2's dictionary holds it: one reader gives every occurrence of a name the
+/// same address, so comparing two is comparing two pointers (no `String` is made per element).
+/// Only names from the same reader compare; a prefixed name only with itself (see `intern`).
+package struct XMLName: Hashable, @unchecked Sendable {
+    let address: UnsafeRawPointer?
+
+    /// No name: what `namespace` gives for an element without a namespace.
+    package static let none = XMLName(nil)
+
+    init(_ pointer: UnsafePointer<xmlChar>?) { address = pointer.map(UnsafeRawPointer.init) }
 }
 
 /// A file's descriptor read for libxml2 (`xmlReaderForIO`), every chunk scanned by a

@@ -69,3 +69,66 @@ struct XMLStreamReaderTests {
         }
     }
 }
+
+@Suite("XML stream reader: nodes without Swift values")
+struct XMLNodeReadingTests {
+    @Test("names compare as addresses in the reader's dictionary; attributes by name; empty elements end")
+    func names() throws {
+        let path = try writeTemp("<?xml version=\"1.0\"?>\n<gpx xmlns:g=\"urn:g\">\n<trkpt lat=\"1.5\" lon=\"-2\"><name>A &amp; <![CDATA[<B>]]></name></trkpt>\n<g:trkpt lat=\"3\"/>\n<trkpt/>\n</gpx>")
+        let reader = try XMLStreamReader(path: path, displayName: "t.xml")
+        let trkpt = reader.intern("trkpt"), g = reader.intern("urn:g"), lat = reader.intern("lat"), lon = reader.intern("lon")
+        var seen: [String] = []
+        while let node = try reader.read() {
+            switch node {
+            case .start:
+                // A prefixed name is told by its namespace and local name (libxml2 keeps `g:trkpt` apart).
+                let prefixed = reader.namespace == g && reader.localName == trkpt
+                seen.append("<\(reader.nameString) \(reader.name == trkpt) \(prefixed) \(reader.attribute(lat) ?? "-") \(reader.attribute(lon) ?? "-") \(reader.line)")
+            case .end:
+                seen.append("</\(reader.nameString) \(reader.name == trkpt)")
+            case .text:
+                seen.append(String(decoding: reader.text, as: UTF8.self))
+            }
+        }
+        #expect(seen == [
+            "<gpx false false - - 2",
+            "<trkpt true false 1.5 -2 3", "<name false false - - 3", "A & <B>", "</name false", "</trkpt true",
+            "<g:trkpt false true 3 - 4", "</g:trkpt false",
+            "<trkpt true false - - 5", "</trkpt true",
+            "</gpx false",
+        ])
+    }
+
+    @Test("namespace and local name by address; text of white space alone is skipped, other text kept")
+    func namespacesAndWhiteSpace() throws {
+        let path = try writeTemp("<r:RDF xmlns:r=\"urn:rdf\" xmlns:o=\"urn:o\">\n <r:li xml:space=\"preserve\">  </r:li>\t<o:li>\u{A0}</o:li>\n <li/></r:RDF>")
+        let reader = try XMLStreamReader(path: path, displayName: "t.xml")
+        let rdf = reader.intern("urn:rdf"), li = reader.intern("li")
+        var seen: [String] = []
+        while let node = try reader.read() {
+            switch node {
+            case .start: seen.append("\(reader.nameString) \(reader.namespace == rdf) \(reader.namespace == .none) \(reader.localName == li)")
+            case .end: continue
+            case .text: seen.append("text \(Array(reader.text))")
+            }
+        }
+        #expect(seen == ["r:RDF true false false", "r:li true false true", "o:li false false true", "text [194, 160]", "li false true true"])
+    }
+
+    @Test("events and nodes agree on a real GPX file")
+    func eventsMatchNodes() throws {
+        guard let url = TestPaths.shared("exports/gpx/gpsbabel_GC7FA4_groundspeak_gpx10.gpx") else { return }
+        let reader = try XMLStreamReader(path: url.path)
+        var fromNodes: [XMLEvent] = []
+        while let node = try reader.read() {
+            switch node {
+            case .start: fromNodes.append(.start(name: reader.nameString, attributes: reader.attributes, line: reader.line))
+            case .end: fromNodes.append(.end(name: reader.nameString))
+            case .text: fromNodes.append(.text(String(decoding: reader.text, as: UTF8.self)))
+            }
+        }
+        let fromEvents = try events(url.path)
+        #expect(fromNodes.count > 100)
+        #expect(fromNodes == fromEvents)
+    }
+}

@@ -2,7 +2,7 @@ import BenchSupport
 import FieldGuideExports
 import Foundation
 
-/// Generates a GPX file and an Apple XML property list of app records at two sizes (10 MB and
+/// Generates a GPX file, an Apple XML property list of app records and an XMP sidecar at two sizes (10 MB and
 /// 100 MB by default) in a temporary directory, then streams each through the exports readers
 /// (libxml2 xmlTextReader → observations) and prints throughput and peak memory. Peak RSS
 /// (getrusage ru_maxrss) is a high-water mark, so the small files run first: a flat figure
@@ -11,14 +11,21 @@ import Foundation
 /// reader alone): target at least half its throughput, compared on CPU time (the machine is shared).
 ///
 ///     exports-bench [LARGE_MB=100] [SMALL_MB=10] [ROUNDS=3]
+///     EXPORTS_BENCH_KEEP=DIR exports-bench …   # the files written to DIR and kept
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let largeMB = arguments.first ?? 100
 let smallMB = arguments.dropFirst().first ?? 10
 let rounds = max(1, arguments.dropFirst(2).first ?? 3)
 
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("exports-bench-\(getpid())")
+/// `EXPORTS_BENCH_KEEP=DIR` writes the generated files to DIR and keeps them (to time
+/// `ingest-exports` on the same files); otherwise they live in a temporary directory.
+let keep = ProcessInfo.processInfo.environment["EXPORTS_BENCH_KEEP"].map { URL(fileURLWithPath: $0) }
+let directory = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("exports-bench-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: directory) }
+defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
+
+/// Removes a generated file once measured, unless the files are kept.
+func discard(_ path: String) { if keep == nil { try? FileManager.default.removeItem(atPath: path) } }
 
 /// Streams generated text to a file in 1 MiB pieces until it reaches `megabytes`.
 func generate(_ name: String, megabytes: Int, head: String, tail: String, record: (inout SplitMix64, Int) -> String) throws -> String {
@@ -79,6 +86,68 @@ func plist(_ megabytes: Int) throws -> String {
         \t\t<key>starred</key>
         \t\t<\(rng.chance(perMille: 500) ? "true" : "false")/>
         \t</dict>
+
+        """
+    }
+}
+
+/// A darktable sidecar (the shape of `photoprism_darktable_aurora.jpg.xmp` in the shared data)
+/// whose editing history (`darktable:history`, an `rdf:Seq` of `rdf:li` with ten attributes
+/// each) fills the file: attribute-heavy markup the XMP reader must pass over, one observation.
+func xmp(_ megabytes: Int) throws -> String {
+    let operations = ["colorin", "colorout", "gamma", "flip", "exposure", "temperature", "highlights", "demosaic"]
+    return try generate("sidecar-\(megabytes).xmp", megabytes: megabytes,
+                 head: """
+                 <?xml version="1.0" encoding="UTF-8"?>
+                 <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
+                  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                   <rdf:Description rdf:about=""
+                     xmlns:exif="http://ns.adobe.com/exif/1.0/"
+                     xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+                     xmlns:darktable="http://darktable.sf.net/"
+                     xmlns:dc="http://purl.org/dc/elements/1.1/"
+                     xmlns:lr="http://ns.adobe.com/lightroom/1.0/"
+                    exif:DateTimeOriginal="2024-05-18T04:12:09"
+                    exif:GPSLongitude="179,59.546814W"
+                    exif:GPSLatitude="87,21.291962N"
+                    xmp:Rating="1"
+                    darktable:xmp_version="5"
+                    darktable:history_end="4">
+                    <darktable:history>
+                     <rdf:Seq>
+
+                 """,
+                 tail: """
+                     </rdf:Seq>
+                    </darktable:history>
+                    <dc:title>
+                     <rdf:Alt>
+                      <rdf:li xml:lang="x-default">Generated sidecar</rdf:li>
+                     </rdf:Alt>
+                    </dc:title>
+                    <lr:hierarchicalSubject>
+                     <rdf:Bag>
+                      <rdf:li>Birds|Herons|Grey Heron</rdf:li>
+                      <rdf:li>Places|Iceland</rdf:li>
+                     </rdf:Bag>
+                    </lr:hierarchicalSubject>
+                   </rdf:Description>
+                  </rdf:RDF>
+                 </x:xmpmeta>
+
+                 """) { rng, i in
+        """
+              <rdf:li
+               darktable:num="\(i)"
+               darktable:operation="\(rng.pick(operations))"
+               darktable:enabled="\(rng.within(0...1))"
+               darktable:modversion="\(rng.within(1...7))"
+               darktable:params="gz48eJzjZBgFowABWAbaAaNgwAEAMNgADg=="
+               darktable:multi_name=""
+               darktable:multi_name_hand_edited="0"
+               darktable:multi_priority="\(rng.within(0...3))"
+               darktable:blendop_version="14"
+               darktable:blendop_params="gz11eJxjYIAACQYYOOHEgAZY0QWAgBGLGANDgz0Ej1Q+dcF/IADRAGpyHQU="/>
 
         """
     }
@@ -165,11 +234,11 @@ func compare(_ label: String, _ path: String, rounds: Int) throws {
 }
 
 print("== Exports: streaming XML through libxml2 (xmlTextReader), peak RSS is the process high-water mark")
-for (label, path) in [("GPX \(smallMB) MB", try gpx(smallMB)), ("plist \(smallMB) MB", try plist(smallMB))] {
+for (label, path) in [("GPX \(smallMB) MB", try gpx(smallMB)), ("plist \(smallMB) MB", try plist(smallMB)), ("XMP \(smallMB) MB", try xmp(smallMB))] {
     _ = try measure(label, path)
-    try? FileManager.default.removeItem(atPath: path)
+    discard(path)
 }
-for (label, path) in [("GPX \(largeMB) MB", try gpx(largeMB)), ("plist \(largeMB) MB", try plist(largeMB))] {
+for (label, path) in [("GPX \(largeMB) MB", try gpx(largeMB)), ("plist \(largeMB) MB", try plist(largeMB)), ("XMP \(largeMB) MB", try xmp(largeMB))] {
     try compare(label, path, rounds: rounds)
-    try? FileManager.default.removeItem(atPath: path)
+    discard(path)
 }

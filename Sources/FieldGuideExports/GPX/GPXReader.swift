@@ -22,53 +22,79 @@ public enum GPXReader {
         var longitude: String?
         var ele: String?, time: String?, name: String?, desc: String?
 
-        /// Whether a child element of a point is one of the fields read (`ele`, `time`, `name`, `desc`).
-        static func isField(_ element: String) -> Bool {
-            element == "ele" || element == "time" || element == "name" || element == "desc"
+        /// Sets `field` to `text`: a switch, not a dictionary, as this runs per point.
+        mutating func set(_ field: Field, _ text: String) {
+            switch field {
+            case .ele: ele = text
+            case .time: time = text
+            case .name: name = text
+            case .desc: desc = text
+            }
+        }
+    }
+
+    /// The child elements of a point that are read.
+    enum Field { case ele, time, name, desc }
+
+    /// The element and attribute names the reader looks for, in the reader's dictionary: each
+    /// element's name is compared as an address, never made into a `String`.
+    struct Names {
+        let wpt, trkpt, rtept, trk, name, ele, time, desc, lat, lon: XMLName
+
+        init(_ reader: XMLStreamReader) {
+            (wpt, trkpt, rtept, trk) = (reader.intern("wpt"), reader.intern("trkpt"), reader.intern("rtept"), reader.intern("trk"))
+            (name, ele, time, desc) = (reader.intern("name"), reader.intern("ele"), reader.intern("time"), reader.intern("desc"))
+            (lat, lon) = (reader.intern("lat"), reader.intern("lon"))
         }
 
-        /// Sets field `element` (one `isField` accepts): a switch, not a dictionary, as this runs per point.
-        mutating func set(_ element: String, _ text: String) {
+        func field(_ element: XMLName) -> Field? {
             switch element {
-            case "ele": ele = text
-            case "time": time = text
-            case "name": name = text
-            default: desc = text
+            case ele: .ele
+            case time: .time
+            case name: .name
+            case desc: .desc
+            default: nil
             }
         }
     }
 
     static func read(_ xml: inout XMLCursor, root: [XMLAttribute], file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .gpx)
+        let names = Names(xml.reader)
         var point: Point?
-        var field: (name: String, text: String)?
+        var field: (field: Field, name: XMLName)?
+        var text = TextBytes()
         var trackName: String?
         var trackDepth: Int?
         var trackNameOpen = false
-        while let event = try xml.next() {
-            switch event {
-            case let .start(name, attributes, line):
+        while let node = try xml.read() {
+            switch node {
+            case .start:
+                let name = xml.reader.name
                 if let p = point {
                     // Points do not nest: inside one, only its direct children count.
-                    if xml.depth == p.depth + 1, Point.isField(name) { field = (name, "") }
-                } else if name == "wpt" || name == "trkpt" {
-                    point = Point(record: name == "wpt" ? .waypoint : .trackPoint, line: line, depth: xml.depth,
-                                  latitude: attributes.first { $0.name == "lat" }?.value,
-                                  longitude: attributes.first { $0.name == "lon" }?.value)
-                } else if name == "rtept" {
+                    if xml.depth == p.depth + 1, let f = names.field(name) {
+                        field = (f, name)
+                        text.reset()
+                    }
+                } else if name == names.wpt || name == names.trkpt {
+                    point = Point(record: name == names.wpt ? .waypoint : .trackPoint, line: xml.reader.line, depth: xml.depth,
+                                  latitude: xml.reader.attribute(names.lat), longitude: xml.reader.attribute(names.lon))
+                } else if name == names.rtept {
                     summary.skipped["route points", default: 0] += 1
-                } else if name == "trk" {
+                } else if name == names.trk {
                     trackDepth = xml.depth
                     trackName = nil
-                } else if name == "name", let t = trackDepth, xml.depth == t + 1 {
+                } else if name == names.name, let t = trackDepth, xml.depth == t + 1 {
                     trackNameOpen = true
                     trackName = ""
                 }
-            case .text(let text):
-                if field != nil { field!.text += text } else if trackNameOpen { trackName! += text }
-            case .end(let name):
-                if let f = field, name == f.name {
-                    point?.set(f.name, f.text.trimmedASCII)
+            case .text:
+                // A track's name is rare: gathered as a `String`, as a point inside it would see it.
+                if field != nil { text.append(xml.reader.text) } else if trackNameOpen { trackName! += xml.reader.textString }
+            case .end:
+                if let f = field, xml.reader.name == f.name {
+                    point?.set(f.field, text.trimmed)
                     field = nil
                 } else if let p = point, xml.depth == p.depth - 1 {
                     summary.records += 1
@@ -99,7 +125,7 @@ public enum GPXReader {
             }
             observation.position = try Coordinate.parse(latitude: latitude, longitude: longitude, latitudeField: "lat", longitudeField: "lon")
             if let ele = p.ele, !ele.isEmpty {
-                guard let value = Double(ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
+                guard let value = Double(decimal: ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
                 observation.elevation = value
             }
             if let time = p.time, !time.isEmpty {

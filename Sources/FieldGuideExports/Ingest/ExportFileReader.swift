@@ -104,7 +104,8 @@ public enum ExportFileReader {
     }
 }
 
-/// The XML stream with errors classified (`classifiedXMLError`) and a running element depth.
+/// The XML stream with errors classified (`classifiedXMLError`) and a running element depth,
+/// read as events (`next()`) or as nodes (`read()`).
 struct XMLCursor {
     let reader: XMLStreamReader
     /// Elements open right now (after the event last returned).
@@ -113,14 +114,20 @@ struct XMLCursor {
     init(reader: XMLStreamReader) { self.reader = reader }
 
     mutating func next() throws(LocatedError) -> XMLEvent? {
-        let event: XMLEvent?
-        do { event = try reader.next() } catch { throw classifiedXMLError(error) }
-        switch event {
+        try read().map(reader.event)
+    }
+
+    /// The next node (``XMLStreamReader/read()``), nothing made into Swift values: what the
+    /// readers of large files walk.
+    mutating func read() throws(LocatedError) -> XMLNodeKind? {
+        let node: XMLNodeKind?
+        do { node = try reader.read() } catch { throw classifiedXMLError(error) }
+        switch node {
         case .start: depth += 1
         case .end: depth -= 1
         default: break
         }
-        return event
+        return node
     }
 
     static func localName(_ qualified: String) -> String {

@@ -32,12 +32,13 @@ public enum AppRecord {
 
     public static func observation(_ value: PropertyListValue, file: String, line: Int) -> Outcome {
         guard case .dictionary = value else { return .notAnAppRecord }
-        let text = { (keys: [String]) -> String? in
-            value.first(keys)?.string.map { $0.trimmedASCII }.flatMap { $0.isEmpty ? nil : $0 }
+        let keys = FoldedKeys(value)
+        let text = { (wanted: [String]) -> String? in
+            keys.first(wanted)?.string.map { $0.trimmedASCII }.flatMap { $0.isEmpty ? nil : $0 }
         }
         var observation: Observation
         var timeKeys = ["date"]
-        if value.first(["registration", "icaoType", "icao", "typeDesignator"]) != nil {
+        if keys.first(["registration", "icaoType", "icao", "typeDesignator"]) != nil {
             let registration = text(["registration"]), type = text(["icaoType", "icao", "typeDesignator"])
             observation = Observation(file: file, line: line, format: .plist, record: .aircraftCapture, kind: .aircraft,
                                       subject: registration ?? type ?? "")
@@ -48,7 +49,7 @@ public enum AppRecord {
             observation.place = text(["nearAirport", "airport"])
             observation.notes = text(["notes"])
             timeKeys = ["captureDate", "date", "timestamp"]
-        } else if value["species"] != nil, value.first(["audioFileName", "audioFile"]) != nil {
+        } else if keys["species"] != nil, keys.first(["audioFileName", "audioFile"]) != nil {
             observation = Observation(file: file, line: line, format: .plist, record: .birdcallRecording, kind: .bird,
                                       subject: text(["species"]) ?? "")
             observation.scientificName = text(["scientificName"])
@@ -56,7 +57,7 @@ public enum AppRecord {
             observation.notes = text(["notes"])
             observation.audioFile = text(["audioFileName", "audioFile"])
             timeKeys = ["date", "recordedAt", "recordingDate"]
-        } else if value["name"] != nil, value.first(["scientificName", "family"]) != nil {
+        } else if keys["name"] != nil, keys.first(["scientificName", "family"]) != nil {
             let category = text(["category", "class"])?.lowercased()
             observation = Observation(file: file, line: line, format: .plist, record: .dexObservation,
                                       kind: category.map(birdCategories.contains) == true ? .bird : .other, subject: text(["name"]) ?? "")
@@ -77,13 +78,13 @@ public enum AppRecord {
                 throw LocatedError.badValue(field: observation.kind == .aircraft ? "registration" : "species", value: "", reason: "the record names no subject")
             }
             for key in timeKeys {
-                guard let date = value[key], let string = date.string else { continue }
+                guard let date = keys[key], let string = date.string else { continue }
                 do throws(LocatedError) { observation.time = try ObservationTime.iso8601(string.trimmedASCII) } catch {
                     throw LocatedError.badValue(field: key, value: string, reason: error.message)
                 }
                 break
             }
-            try locate(&observation, in: value)
+            try locate(&observation, in: keys)
         } catch {
             return .rejected(error)
         }
@@ -91,12 +92,12 @@ public enum AppRecord {
     }
 
     /// `latitude`/`longitude` at the top, else inside a `location` dictionary; a `location` string is the place.
-    static func locate(_ observation: inout Observation, in value: PropertyListValue) throws(LocatedError) {
-        var holder = value
-        if let location = value.first(["location", "Location"]) {
-            if case .dictionary = location { holder = location } else if let place = location.string { observation.place = place }
+    static func locate(_ observation: inout Observation, in keys: FoldedKeys) throws(LocatedError) {
+        var holder = keys
+        if let location = keys.first(["location", "Location"]) {
+            if case .dictionary = location { holder = FoldedKeys(location) } else if let place = location.string { observation.place = place }
         }
-        if case .dictionary = holder, holder.first(["name", "placeName", "Locality", "Place Name"]) != nil, holder != value {
+        if case .dictionary = holder.value, holder.first(["name", "placeName", "Locality", "Place Name"]) != nil, holder.value != keys.value {
             observation.place = holder.first(["name", "placeName", "Locality", "Place Name"])?.string
         }
         let latitude = holder.first(["latitude", "lat"]), longitude = holder.first(["longitude", "lon", "lng"])

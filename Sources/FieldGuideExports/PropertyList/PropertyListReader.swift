@@ -55,13 +55,31 @@ public enum PropertyListReader {
         var pendingKey: String?
     }
 
-    static let scalars: Set<String> = ["key", "string", "integer", "real", "date", "data"]
+    /// The elements of a property list, in the reader's dictionary (compared as addresses).
+    private struct Names {
+        let dict, array: XMLName
+        /// `key`, the scalar values, `true` and `false`: each with its name as written.
+        let scalars: [(name: XMLName, text: String)]
+
+        init(_ reader: XMLStreamReader) {
+            (dict, array) = (reader.intern("dict"), reader.intern("array"))
+            scalars = ["key", "string", "integer", "real", "date", "data", "true", "false"].map { (reader.intern($0), $0) }
+        }
+
+        /// The element's name as written when it is `key`, a scalar value, `true` or `false`.
+        func scalar(_ name: XMLName) -> String? {
+            for scalar in scalars where scalar.name == name { return scalar.text }
+            return nil
+        }
+    }
 
     /// Reads the content of `<plist>` (already opened), calling `body` per record.
     static func stream(_ xml: inout XMLCursor, file: String, _ body: (PropertyListValue, Int) -> Void) throws(LocatedError) {
         let plistDepth = xml.depth
+        let names = Names(xml.reader)
         var stack: [Frame] = []
-        var scalar: (name: String, line: Int, text: String)?
+        var scalar: (name: String, line: Int)?
+        var text = TextBytes()
         var topIsArray = false
         var sawRoot = false
 
@@ -86,25 +104,31 @@ public enum PropertyListReader {
             }
         }
 
-        while let event = try xml.next() {
-            switch event {
-            case let .start(name, _, line):
-                guard scalar == nil else { throw malformed(line, "<\(name)> inside <\(scalar!.name)>") }
-                if name == "dict" || name == "array" {
-                    if stack.isEmpty && !sawRoot && name == "array" { topIsArray = true }
-                    if let top = stack.last, top.isDictionary, top.pendingKey == nil { throw malformed(line, "expected <key> before <\(name)> in <dict>") }
-                    stack.append(Frame(isDictionary: name == "dict", line: line))
-                } else if scalars.contains(name) {
-                    scalar = (name, line, "")
-                } else if name == "true" || name == "false" {
-                    scalar = (name, line, "")
+        while let node = try xml.read() {
+            switch node {
+            case .start:
+                let name = xml.reader.name
+                guard scalar == nil else { throw malformed(xml.reader.line, "<\(xml.reader.nameString)> inside <\(scalar!.name)>") }
+                if name == names.dict || name == names.array {
+                    let isDictionary = name == names.dict
+                    if stack.isEmpty && !sawRoot && !isDictionary { topIsArray = true }
+                    if let top = stack.last, top.isDictionary, top.pendingKey == nil {
+                        throw malformed(xml.reader.line, "expected <key> before <\(xml.reader.nameString)> in <dict>")
+                    }
+                    stack.append(Frame(isDictionary: isDictionary, line: xml.reader.line))
+                } else if let scalarName = names.scalar(name) {
+                    scalar = (scalarName, xml.reader.line)
+                    text.reset()
                 } else {
-                    throw malformed(line, "unknown property list element <\(name)>")
+                    throw malformed(xml.reader.line, "unknown property list element <\(xml.reader.nameString)>")
                 }
-            case .text(let text):
-                if scalar != nil { scalar!.text += text }
-                else if !text.allSatisfy(\.isWhitespace) { throw malformed(0, "text outside a value: \(text.prefix(40))") }
-            case .end(let name):
+            case .text:
+                if scalar != nil { text.append(xml.reader.text) } else {
+                    // libxml2 skips text of spaces, tabs and line breaks alone; other white space ends here.
+                    let outside = xml.reader.textString
+                    if !outside.allSatisfy(\.isWhitespace) { throw malformed(0, "text outside a value: \(outside.prefix(40))") }
+                }
+            case .end:
                 if xml.depth < plistDepth { // </plist>
                     guard stack.isEmpty else { throw malformed(0, "unclosed <\(stack.last!.isDictionary ? "dict" : "array")>") }
                     continue
@@ -113,11 +137,11 @@ public enum PropertyListReader {
                     scalar = nil
                     if s.name == "key" {
                         guard let top = stack.last, top.isDictionary, top.pendingKey == nil else { throw malformed(s.line, "<key> outside <dict> or without a value") }
-                        stack[stack.count - 1].pendingKey = s.text
+                        stack[stack.count - 1].pendingKey = text.string
                         continue
                     }
-                    try place(try value(s.name, s.text, line: s.line, file: file), line: s.line)
-                } else if name == "dict" || name == "array", let frame = stack.popLast() {
+                    try place(try value(s.name, text.string, line: s.line, file: file), line: s.line)
+                } else if xml.reader.name == names.dict || xml.reader.name == names.array, let frame = stack.popLast() {
                     if frame.isDictionary, let key = frame.pendingKey { throw malformed(frame.line, "<key>\(key)</key> without a value") }
                     if topIsArray && stack.isEmpty { sawRoot = true; continue }  // records already handed on
                     try place(frame.isDictionary ? .dictionary(frame.entries) : .array(frame.items), line: frame.line)
@@ -127,17 +151,17 @@ public enum PropertyListReader {
     }
 
     static func value(_ name: String, _ text: String, line: Int, file: String) throws(LocatedError) -> PropertyListValue {
+        if name == "string" { return .string(text) }
         let trimmed = text.trimmedASCII
         func bad(_ expected: String) -> LocatedError {
             LocatedError(.malformed, file: file, line: line, message: "<\(name)>\(trimmed.prefix(40))</\(name)>: expected \(expected)")
         }
         switch name {
-        case "string": return .string(text)
         case "integer":
             guard let n = Int64(trimmed) ?? (trimmed.hasPrefix("+") ? Int64(trimmed.dropFirst()) : nil) else { throw bad("an integer") }
             return .integer(n)
         case "real":
-            guard let d = Double(trimmed) else { throw bad("a real number") }
+            guard let d = Double(decimal: trimmed) else { throw bad("a real number") }
             return .real(d)
         case "date":
             guard (try? ObservationTime.iso8601(trimmed)) != nil else { throw bad("an ISO 8601 date") }

@@ -9,7 +9,10 @@ import Foundation
 /// value["name"]?.string        // "Grey Heron"
 /// value["COUNT"]?.double       // 2.0 (keys match ignoring case, `_`, `-` and spaces)
 /// ```
-public indirect enum PropertyListValue: Sendable, Hashable {
+///
+/// Not `indirect`: arrays and dictionaries already hold their elements on the heap, so a
+/// scalar value needs no box of its own (one allocation less per value of a large export).
+public enum PropertyListValue: Sendable, Hashable {
     case string(String)
     case integer(Int64)
     case real(Double)
@@ -53,8 +56,33 @@ public indirect enum PropertyListValue: Sendable, Hashable {
     /// A dictionary's value by key, matched ignoring case, `_`, `-` and spaces.
     public subscript(key: String) -> PropertyListValue? {
         guard case .dictionary(let entries) = self else { return nil }
+        // An ASCII key (every key the app records look up) is folded as it is compared: a
+        // record is looked up a score of times, and folding made strings each time.
+        if key.utf8.allSatisfy({ $0 < 0x80 }) { return entries.first { Self.matches($0.key, ascii: key) }?.value }
         let wanted = Array(Self.folded(key).utf8)
         return entries.first { Self.matches($0.key, folded: wanted) }?.value
+    }
+
+    /// `key` equals the ASCII key `wanted` once both are folded (what `matches(_:folded:)` gives
+    /// for `folded(wanted)`), without making either.
+    static func matches(_ key: String, ascii wanted: String) -> Bool {
+        key.utf8.withContiguousStorageIfAvailable { theirs in
+            wanted.utf8.withContiguousStorageIfAvailable { ours in matches(theirs, ascii: ours) }
+        }.flatMap { $0 } ?? matches(key, folded: Array(folded(wanted).utf8))
+    }
+
+    private static func matches(_ theirs: UnsafeBufferPointer<UInt8>, ascii ours: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isSeparator(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "_") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") }
+        func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte + 0x20 : byte }
+        var i = 0, j = 0
+        while true {
+            while i < theirs.count, isSeparator(theirs[i]) { i += 1 }
+            while j < ours.count, isSeparator(ours[j]) { j += 1 }
+            guard i < theirs.count, j < ours.count else { return i == theirs.count && j == ours.count }
+            guard lower(theirs[i]) == lower(ours[j]) else { return false }
+            i += 1
+            j += 1
+        }
     }
 
     /// `key` equals an already folded key, compared without building strings (ASCII folding;
@@ -91,7 +119,7 @@ public indirect enum PropertyListValue: Sendable, Hashable {
         switch self {
         case .real(let d): d
         case .integer(let n): Double(n)
-        case .string(let s): Double(s.trimmedASCII)
+        case .string(let s): Double(decimal: s.trimmedASCII)
         default: nil
         }
     }

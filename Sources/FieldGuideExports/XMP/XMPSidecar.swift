@@ -63,33 +63,47 @@ public struct XMPSidecar: Sendable, Hashable {
 }
 
 extension XMPSidecar {
+    /// `rdf:Description` and `rdf:li` by namespace and local name, in the reader's dictionary:
+    /// most elements of a sidecar are neither (a darktable history is thousands of `rdf:li`
+    /// with ten attributes each, none of them read), so no `String` is made for them.
+    private struct Names {
+        let rdf, description, li: XMLName
+
+        init(_ reader: XMLStreamReader) {
+            rdf = reader.intern("http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+            (description, li) = (reader.intern("Description"), reader.intern("li"))
+        }
+    }
+
     /// Streams the XMP packet after its root element and collects the properties.
     static func collect(_ xml: inout XMLCursor, rootLine: Int) throws(LocatedError) -> XMPSidecar {
         var sidecar = XMPSidecar()
         sidecar.line = rootLine
+        let names = Names(xml.reader)
         var sawDescription = false
         var descriptionDepth: Int?          // depth of the rdf:Description being read
         var property: (key: String, depth: Int, text: String)?
         var item: (text: String, line: Int, depth: Int)?
-        while let event = try xml.next() {
-            switch event {
-            case let .start(name, attributes, line):
-                let key = XMPSidecar.key(uri: xml.reader.elementNamespaceURI, qualifiedName: name)
-                if key == "rdf:Description", descriptionDepth == nil, property == nil {
+        while let node = try xml.read() {
+            switch node {
+            case .start:
+                let reader = xml.reader
+                let inRDF = reader.namespace == names.rdf
+                if inRDF, reader.localName == names.description, descriptionDepth == nil, property == nil {
                     descriptionDepth = xml.depth
-                    if !sawDescription { sidecar.line = line; sawDescription = true }
-                    for attribute in attributes where attribute.name.contains(":") && !attribute.name.hasPrefix("xmlns") {
-                        let attributeKey = XMPSidecar.key(uri: xml.reader.attributeNamespaceURI(attribute.name), qualifiedName: attribute.name)
+                    if !sawDescription { sidecar.line = reader.line; sawDescription = true }
+                    for attribute in reader.attributes where attribute.name.contains(":") && !attribute.name.hasPrefix("xmlns") {
+                        let attributeKey = XMPSidecar.key(uri: reader.attributeNamespaceURI(attribute.name), qualifiedName: attribute.name)
                         if !attributeKey.hasPrefix("rdf:") { sidecar.set(attributeKey, attribute.value) }
                     }
                 } else if let top = descriptionDepth, xml.depth == top + 1 {
-                    property = (key, xml.depth, "")
-                } else if let p = property, key == "rdf:li", xml.depth == p.depth + 2 {
-                    item = ("", line, xml.depth)
+                    property = (XMPSidecar.key(uri: reader.elementNamespaceURI, qualifiedName: reader.nameString), xml.depth, "")
+                } else if let p = property, inRDF, reader.localName == names.li, xml.depth == p.depth + 2 {
+                    item = ("", reader.line, xml.depth)
                 }
-            case .text(let text):
-                if let p = property, xml.depth == p.depth { property?.text += text }
-                if let i = item, xml.depth == i.depth { item?.text += text }
+            case .text:
+                if let p = property, xml.depth == p.depth { property?.text += xml.reader.textString }
+                if let i = item, xml.depth == i.depth { item?.text += xml.reader.textString }
             case .end:
                 // `depth` is already one less than the element that just closed.
                 if let i = item, xml.depth == i.depth - 1, let p = property {

@@ -1,0 +1,67 @@
+/// A property list dictionary with its keys folded once, for the score of lookups one app
+/// record makes (`AppRecord`): each key folds (ASCII case, `_`, `-` and spaces, as
+/// ``PropertyListValue/subscript(_:)`` matches) into two machine words when it can, so a lookup
+/// compares words instead of walking two strings per entry. The same entry is found as through
+/// the subscript: the first in file order; a key that does not pack (not ASCII, or longer than
+/// 16 bytes once folded) is compared through the subscript's own test.
+///
+/// ```swift
+/// let keys = FoldedKeys(.dictionary([("Audio_File_Name", .string("a.m4a"))]))
+/// keys["audioFileName"]   // .string("a.m4a")
+/// ```
+struct FoldedKeys {
+    /// A folded key of at most 16 ASCII bytes, zero-padded, and its length.
+    private struct Packed: Equatable {
+        var low: UInt64 = 0, high: UInt64 = 0, count = 0
+
+        init?(_ key: String) {
+            // The bytes in place (a native string's own storage): walking `utf8` cost more than the rest.
+            guard let packed = key.utf8.withContiguousStorageIfAvailable(Self.pack) ?? Array(key.utf8).withUnsafeBufferPointer(Self.pack) else {
+                return nil
+            }
+            self = packed
+        }
+
+        private init() {}
+
+        private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Packed? {
+            var packed = Packed()
+            for byte in bytes where byte != UInt8(ascii: "_") && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "-") {
+                guard byte < 0x80, packed.count < 16 else { return nil }
+                let lower = UInt64(byte &- 0x41 < 26 ? byte + 0x20 : byte)
+                if packed.count < 8 { packed.low |= lower << (8 * packed.count) } else { packed.high |= lower << (8 * (packed.count - 8)) }
+                packed.count += 1
+            }
+            return packed
+        }
+    }
+
+    let value: PropertyListValue
+    private let entries: [(key: String, value: PropertyListValue)]
+    private let packed: [Packed?]
+
+    init(_ value: PropertyListValue) {
+        self.value = value
+        if case .dictionary(let entries) = value { self.entries = entries } else { entries = [] }
+        packed = entries.map { Packed($0.key) }
+    }
+
+    /// What `value[key]` gives.
+    subscript(key: String) -> PropertyListValue? {
+        guard let wanted = Packed(key) else { return value[key] }
+        for (index, entry) in entries.enumerated() {
+            if let folded = packed[index] {
+                if folded == wanted { return entry.value }
+            } else if PropertyListValue.matches(entry.key, ascii: key) {
+                return entry.value
+            }
+        }
+        return nil
+    }
+
+    /// What `value.first(keys)` gives.
+    func first(_ keys: [String]) -> PropertyListValue? {
+        for key in keys { if let found = self[key] { return found } }
+        return nil
+    }
+}
