@@ -25,6 +25,9 @@ public final class AircraftBundle: FieldGuideBundle {
     package let engineKeys: KeyTable
     package let registrationKeys: KeyTable
     package let manufacturerKeys: KeyTable
+    /// `RSUM` and `RHSH` (format 1.1, `RegistrationSummarySchema.swift`); nil in a 1.0 artifact.
+    package let summaries: RegistrationSummaries?
+    package let registrationHash: RegistrationHashIndex?
     let codeNames: [String: [String: String]]
     /// `codeNames` by table (in `CodeTable.allCases` order) and code string id, decoded once at
     /// open: `.info` reads a dozen codes, and each then costs a short scan and a retain instead
@@ -64,6 +67,7 @@ public final class AircraftBundle: FieldGuideBundle {
             engineKeys = try opened.keys(S.Section.engineKeys, rows: engines.count)
             registrationKeys = try opened.keys(S.Section.registrationKeys, rows: registrations.count)
             manufacturerKeys = try opened.keys(S.Section.manufacturerKeys, rows: manufacturerRows.count)
+            (summaries, registrationHash) = try Self.summarySections(in: opened, registrations: registrations.count)
             let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
             var names: [String: [String: String]] = [:]
             var values = [CodeTableValues](repeating: CodeTableValues(), count: S.CodeTable.allCases.count)
@@ -123,6 +127,12 @@ public final class AircraftBundle: FieldGuideBundle {
     /// The registration for an N-number: `N12345`, `n12345` and `12345` all work.
     public func aircraft(registration: String) -> RegistrationRecord? {
         guard let key = Self.registrationKey(registration) else { return nil }
+        if let registrationHash, let summaries {
+            // One slot and the summary it names, which the fields read next: `RegistrationSummarySchema`.
+            return registrationHash.find(key.packed) { summaries.holds(nNumber: key.packed, count: key.count, at: $1) }.map {
+                RegistrationRecord(bundle: self, row: $0.row, summary: $0.summary)
+            }
+        }
         // The whole N-number is its packed key, so the stored one is checked without building bytes.
         var row = registrationKeys.lowerBound(key.packed)
         while row < registrationKeys.count, registrationKeys[row] == key.packed {
@@ -263,7 +273,7 @@ public final class AircraftBundle: FieldGuideBundle {
 
     func code(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue? {
         guard id != 0 else { return nil }
-        if let index = S.CodeTable.allCases.firstIndex(of: table), let value = codeValues[index].value(id) { return value }
+        if let index = Self.codeTables.firstIndex(of: table), let value = codeValues[index].value(id) { return value }
         let raw = strings.string(id)
         return CodeValue(code: raw, name: codeNames[table.rawValue]?[raw])
     }

@@ -139,15 +139,17 @@ public struct EngineInfo: Sendable, Hashable, Codable {
 public struct RegistrationRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
+    /// Where the row's summary starts in `RSUM` when the lookup found it, -1 when not yet known
+    /// (`RegistrationSummary.swift`).
+    let summary: Int
 
-    package init(bundle: AircraftBundle, row: Int) { self.bundle = bundle; self.row = row }
+    package init(bundle: AircraftBundle, row: Int) { self.init(bundle: bundle, row: row, summary: -1) }
+    init(bundle: AircraftBundle, row: Int, summary: Int) { self.bundle = bundle; self.row = row; self.summary = summary }
     private typealias C = AircraftSchema.RegistrationColumn
     private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
-    private func s(_ c: C) -> String { bundle.string(v(c)) }
-    private func list(_ c: C) -> [String] {
-        let text = s(c)
-        return text.isEmpty ? [] : text.split(separator: AircraftSchema.listSeparator).map(String.init)
-    }
+    /// A text column: from the summary when it holds the column, else through the pool.
+    private func s(_ c: C) -> String { summaryText(c) ?? bundle.string(v(c)) }
+    private func list(_ c: C) -> [String] { bundle.list(v(c)) }
 
     public var nNumber: String { s(.nNumber) }
     public var serialNumber: String { s(.serialNumber) }
@@ -194,7 +196,10 @@ public struct RegistrationRecord: Sendable {
     public var engineType: CodeValue? { bundle.code(.engineType, v(.engineType)) }
     public var status: CodeValue? { bundle.code(.status, v(.status)) }
     /// The ICAO 24-bit address as six hex digits.
-    public var modeSHex: String? { let a = v(.modeSHex); return a == UInt32.max ? nil : USModeS.hex(a) }
+    public var modeSHex: String? {
+        if let text = summaryText(.modeSHex) { return text.isEmpty ? nil : text }
+        return AircraftSchema.modeSHexText(v(.modeSHex))
+    }
     public var fractionalOwner: Bool { v(.fractionalOwner) == 1 }
     public var airworthinessDate: FieldDate? { FieldDate(stored: v(.airworthinessDate)) }
     public var otherNames: [String] { list(.otherNames) }
@@ -204,7 +209,8 @@ public struct RegistrationRecord: Sendable {
     public var kitModel: String { s(.kitModel) }
 
     public var info: RegistrationInfo {
-        RegistrationInfo(
+        bundle.touchInfo(registrationRow: row)   // the cache misses together, not one a field
+        return RegistrationInfo(
             nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, engineCode: engineCode,
             model: model?.info, engine: engine?.info, yearManufactured: yearManufactured, registrantType: registrantType,
             ownerWithheld: ownerWithheld, name: name, street: street, street2: street2, city: city, state: state, zip: zip, region: region,

@@ -1,3 +1,5 @@
+import FieldGuideArtifact
+
 /// The US civil ICAO 24-bit address block (A00001–ADF7C7) and N-numbers, computed both ways.
 ///
 /// The FAA assigns each possible N-number one address, in N-number order: `N1` is `A00001`,
@@ -66,10 +68,7 @@ public enum USModeS {
     }
 
     /// A 24-bit address as six upper-case hex digits (`0xAC6CD2` → `"AC6CD2"`, `0x00A1B2` → `"00A1B2"`).
-    static func hex(_ address: UInt32) -> String {
-        let digits = String(address, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
-    }
+    static func hex(_ address: UInt32) -> String { AircraftSchema.hexDigits(address) }
 
     /// Whether the text has a US N-number's form: N, a digit 1–9, up to four more digits,
     /// then up to two letters (no I or O), five characters at most after the N.

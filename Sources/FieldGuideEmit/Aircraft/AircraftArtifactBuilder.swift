@@ -418,10 +418,14 @@ public struct AircraftArtifactBuilder {
         var sortedRow = [UInt32](repeating: 0, count: registrationOrder.count)
         for (row, old) in registrationOrder.enumerated() { sortedRow[Int(old)] = UInt32(row) }
 
-        // The reference data's sections and the registry search's on other threads meanwhile.
+        // The reference data's sections, the registry search's and the registration summaries
+        // (`RegistrationSummarySections`) on other threads meanwhile.
         let referenceSections = BackgroundTask { [reference] in Self.referenceSections(reference) }
         let searchSections = BackgroundTask { [sortedRow, models = reference.models] in
             RegistrySearchSections(pool: poolBytes, registrations: registrations, sortedRow: sortedRow, models: models).sections
+        }
+        let summarySections = BackgroundTask { [registrationOrder, sortedKeys] in
+            RegistrationSummarySections(pool: poolBytes, registrations: registrations, order: registrationOrder, keys: sortedKeys).sections
         }
         let modeS = Self.modeSIndex(registrations, sortedRow: sortedRow)
         artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
@@ -436,7 +440,7 @@ public struct AircraftArtifactBuilder {
         asOf[asOf.appendRow(), .date] = latestActionDate
         artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
         let (sections, manufacturerCount) = referenceSections.finished()
-        for section in sections + searchSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+        for section in sections + searchSections.finished() + summarySections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
 
         var counts: [String: Int] = [
             "models": reference.models.count,

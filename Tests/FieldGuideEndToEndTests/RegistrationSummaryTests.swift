@@ -1,0 +1,149 @@
+import FieldGuide
+import FieldGuideArtifact
+import FieldGuideCSV
+import FieldGuideDiagnostics
+import FieldGuideEmit
+import FieldGuideFAA
+import Foundation
+import Testing
+import TestSupport
+
+/// `RSUM` and `RHSH` (format 1.1): the registration summaries and the N-number hash index give
+/// exactly what `REGS`, `RKEY` and the pool give, an artifact without them reads as before, and
+/// crafted ones give wrong text or a typed error, never a crash.
+@Suite("Registration summaries and the N-number hash index")
+struct RegistrationSummaryTests {
+    /// The artifact at `path` with both sections renamed to tags no reader knows: a 1.0 file's reading.
+    static func withoutSummaries(_ path: String, in directory: URL) throws -> String {
+        let once = directory.appendingPathComponent("no-rsum.fgb"), twice = directory.appendingPathComponent("no-summaries.fgb")
+        try Data(try ArtifactSurgery.renamingSection(of: path, "RSUM", to: "ZZZY")).write(to: once)
+        try Data(try ArtifactSurgery.renamingSection(of: once.path, "RHSH", to: "ZZZZ")).write(to: twice)
+        return twice.path
+    }
+
+    /// Every registration of `path`, looked up by N-number through the hash and through the
+    /// binary search of an artifact without the sections: the same record, field for field, and
+    /// the summary's fields are the row's columns. Returns how many were compared.
+    static func compareEveryRegistration(_ path: String, in directory: URL) throws -> Int {
+        let bundle = try AircraftBundle(path: path)
+        let plain = try AircraftBundle(path: try withoutSummaries(path, in: directory))
+        #expect(bundle.summaries != nil && bundle.registrationHash != nil)
+        #expect(plain.summaries == nil && plain.registrationHash == nil)
+        for row in 0..<bundle.registrationCount {
+            let record = RegistrationRecord(bundle: bundle, row: row)
+            func column(_ c: AircraftSchema.RegistrationColumn) -> String { bundle.string(bundle.registrations.value(row, c)) }
+            #expect(record.nNumber == column(.nNumber) && record.serialNumber == column(.serialNumber) && record.modelCode == column(.modelCode))
+            #expect(record.name == column(.name) && record.city == column(.city) && record.state == column(.state))
+            let found = try #require(bundle.aircraft(registration: record.nNumber), "\(record.nNumber)")
+            let old = try #require(plain.aircraft(registration: record.nNumber))
+            #expect(found.info == old.info, "\(record.nNumber)")
+            #expect(found.modeSHex == old.modeSHex && found.modeSHex == AircraftSchema.modeSHexText(bundle.registrations.value(row, .modeSHex)))
+        }
+        for missing in ["N99999", "N1", "N0", "NZZZZZ"] {
+            #expect((bundle.aircraft(registration: missing) == nil) == (plain.aircraft(registration: missing) == nil), "\(missing)")
+        }
+        return bundle.registrationCount
+    }
+
+    @Test("input/faa: format 1.1; every registration through the hash and its summary equals the 1.0 reading")
+    func fixtures() throws {
+        let directory = try TestPaths.temporaryDirectory("summaries")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path)
+        #expect(try AircraftBundle(path: path).formatVersion == "1.1")
+        #expect(try Self.compareEveryRegistration(path, in: directory) == 20)
+        let jet = try #require(try AircraftBundle(path: path).aircraft(registration: "n250jt"))
+        #expect(jet.serialNumber == "BH9-0005" && jet.name == "NORTHWIND CHARTER CORP" && jet.city == "ANCHORAGE")
+        #expect(jet.state == "AK" && jet.modelCode == "2100200" && jet.modeSHex == "A1B2C3")
+    }
+
+    @Test("the real MASTER sample: every registration through the hash equals the 1.0 reading")
+    func realSample() throws {
+        guard let sources = try FAAFixtures.sharedDirectory() else { return }
+        let directory = try TestPaths.temporaryDirectory("summaries-real")
+        defer { try? FileManager.default.removeItem(at: directory); try? FileManager.default.removeItem(atPath: sources) }
+        let path = try buildArtifact(from: sources, into: directory.path)
+        #expect(try Self.compareEveryRegistration(path, in: directory) > 300)
+    }
+
+    @Test("a field of 255 bytes or more is read from the pool; one of 254 from the summary")
+    func longFields() throws {
+        typealias F = NormalizedFAA.RegistrationField
+        let long = String(repeating: "É", count: 150), edge = String(repeating: "S", count: 254)
+        var builder = AircraftArtifactBuilder(models: AircraftBuilderTests.models, engines: AircraftBuilderTests.engines)
+        for (index, (nNumber, name, serial)) in [("N1", long, edge), ("N2", "SHORT", "7")].enumerated() {
+            var fields = [String](repeating: "", count: F.allCases.count)
+            fields[F.nNumber.rawValue] = nNumber
+            fields[F.name.rawValue] = name
+            fields[F.serialNumber.rawValue] = serial
+            fields[F.city.rawValue] = "ANCHORAGE"
+            try builder.addRegistration(CSVRecord(line: index + 2, index: index + 1, fields: fields))
+        }
+        let directory = try TestPaths.temporaryDirectory("summaries-long")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("aircraft.fgb").path
+        try Data(builder.build().artifact.serialize()).write(to: URL(fileURLWithPath: path))
+        let bundle = try AircraftBundle(path: path)
+        let first = try #require(bundle.aircraft(registration: "N1"))
+        #expect(first.name == long && first.serialNumber == edge && first.city == "ANCHORAGE" && first.modeSHex == nil)
+        #expect(bundle.aircraft(registration: "N2")?.name == "SHORT")
+        // 300 bytes of name: its length byte says "not here", then the serial's 254 bytes.
+        let summaries = try #require(bundle.summaries)
+        #expect(summaries.field(.name, at: summaries.start(0)) == nil)
+        #expect(summaries.field(.serialNumber, at: summaries.start(0))?.count == 254)
+    }
+
+    @Test("one of the two sections without the other: opening is a typed error naming the missing one")
+    func oneWithoutTheOther() throws {
+        let directory = try TestPaths.temporaryDirectory("summaries-missing")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path)
+        let crafted = directory.appendingPathComponent("crafted.fgb")
+        for (tag, other) in [("RSUM", "RHSH"), ("RHSH", "RSUM")] {
+            try Data(try ArtifactSurgery.renamingSection(of: path, tag, to: "ZZZZ")).write(to: crafted)
+            do {
+                _ = try AircraftBundle(path: crafted.path)
+                Issue.record("opened without \(tag)")
+            } catch {
+                #expect(error.kind == .corrupt && error.description.contains("section \(tag): missing, while \(other) is present"), "\(error)")
+            }
+        }
+    }
+
+    @Test("every word of RSUM and RHSH set to huge, mid and small values: wrong text or a typed error, never a crash")
+    func craftedWords() throws {
+        let directory = try TestPaths.temporaryDirectory("summaries-crafted")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path)
+        let variants = try ArtifactSurgery.wordVariants(of: path, words: 10_000, values: [0xFFFF_FFF0, 0x00FF_FFFF, 0x0000_00FF, 1],
+                                                        sections: ["RSUM", "RHSH"])
+        #expect(Set(variants.map(\.section)) == ["RSUM", "RHSH"] && variants.count > 1_000)
+        let crafted = directory.appendingPathComponent("crafted.fgb")
+        for variant in variants {
+            try Data(variant.data).write(to: crafted)
+            CraftedAircraftArtifactTests.exercise(try AircraftBundle(path: crafted.path, verification: .headerOnly))
+            if let record = try AircraftBundle(path: crafted.path).aircraft(registration: "N250JT") {
+                _ = (record.serialNumber, record.modelCode, record.name, record.city, record.state, record.modeSHex)
+            }
+        }
+        // A slot table that is not a power of two is refused.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = try ArtifactFile(path: path)
+        let index = try #require(file.sections.firstIndex { $0.tag == "RHSH" })
+        let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
+        withUnsafeBytes(of: (file.sections[index].length - 8).littleEndian) { for i in 0..<8 { bytes[entry + 16 + i] = $0[i] } }
+        ArtifactSurgery.reseal(&bytes, sectionIndex: index)
+        try Data(bytes).write(to: crafted)
+        #expect(throws: FieldGuideError.self) { try AircraftBundle(path: crafted.path) }
+    }
+
+    @Test("Mode S text: six upper-case digits, zero-padded; more for a crafted wider value; none for the absent value")
+    func modeSText() {
+        #expect(AircraftSchema.modeSHexText(0xA1B2C3) == "A1B2C3")
+        #expect(AircraftSchema.modeSHexText(0x1F) == "00001F")
+        #expect(AircraftSchema.modeSHexText(0) == "000000")
+        #expect(AircraftSchema.modeSHexText(0x1000000) == "1000000")
+        #expect(AircraftSchema.modeSHexText(0xFFFF_FFFE) == "FFFFFFFE")
+        #expect(AircraftSchema.modeSHexText(UInt32.max) == nil)
+    }
+}
