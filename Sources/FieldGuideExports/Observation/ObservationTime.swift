@@ -39,6 +39,12 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
 
     /// XMP / GPX / plist dates: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mm[:ss[.f…]][Z|±hh:mm]`.
     public static func iso8601(_ text: String) throws(LocatedError) -> ObservationTime {
+        if let time = zulu(text) { return time }
+        return try scanned(text)
+    }
+
+    /// `iso8601` through the scanner, every form.
+    static func scanned(_ text: String) throws(LocatedError) -> ObservationTime {
         var scanner = DigitScanner(text)
         var civil = Civil(year: try scanner.number(4, text))
         if scanner.take("-") {
@@ -71,6 +77,44 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
         }
         guard scanner.atEnd else { throw timeError(text) }
         return try make(civil, original: text)
+    }
+
+    /// The form nearly every GPX point writes, `YYYY-MM-DDThh:mm:ss[.f…]Z`, read from the bytes at
+    /// fixed offsets; nil for anything else (another form, or a field out of range), which the
+    /// scanner then reads or rejects with its own message. Exists for speed: the scanner's array,
+    /// fraction string and two written strings cost about 3,000 instructions per point. In this
+    /// form the UTC instant is the text itself and the local time is the text without its `Z`,
+    /// exactly what the scanner's path writes (ObservationTimeFastPathTests holds it to that).
+    static func zulu(_ original: String) -> ObservationTime? {
+        var text = original      // `withUTF8` needs a variable: it makes a bridged string contiguous
+        return text.withUTF8 { bytes -> ObservationTime? in
+            let count = bytes.count
+            guard count >= 20, bytes[count - 1] == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                  bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+            func digits(_ start: Int, _ width: Int) -> Int? {
+                var value = 0
+                for index in start..<start + width {
+                    let digit = bytes[index] &- 48
+                    guard digit < 10 else { return nil }
+                    value = value * 10 + Int(digit)
+                }
+                return value
+            }
+            guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
+                  let minute = digits(14, 2), let second = digits(17, 2),
+                  (1...12).contains(month), day >= 1, day <= daysIn(month, year), hour <= 23, minute <= 59, second <= 60 else { return nil }
+            if count > 20 {
+                // `.` and at least one digit, then the `Z`.
+                guard bytes[19] == UInt8(ascii: "."), count > 21, allDigits(bytes[20..<count - 1]) else { return nil }
+            }
+            let local = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<count - 1]), as: UTF8.self)
+            return ObservationTime(original: original, local: local, zone: "Z", utc: original)
+        }
+    }
+
+    /// Every byte an ASCII digit (a fraction, of any length).
+    private static func allDigits(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        bytes.allSatisfy { $0 &- 48 < 10 }
     }
 
     /// eBird and capture CSV: a date (`2025-11-24` or `11-21-2015`) and an optional time

@@ -28,48 +28,77 @@ public enum AppRecord {
         case notAnAppRecord
     }
 
+    /// The keys each record reads, folded once (`FoldedKeys.Key`), in the order they are tried.
+    private enum Keys {
+        static let aircraft: [FoldedKeys.Key] = ["registration", "icaoType", "icao", "typeDesignator"]
+        static let registration: [FoldedKeys.Key] = ["registration"]
+        static let icaoType: [FoldedKeys.Key] = ["icaoType", "icao", "typeDesignator"]
+        static let manufacturer: [FoldedKeys.Key] = ["manufacturer"]
+        static let model: [FoldedKeys.Key] = ["model"]
+        static let airport: [FoldedKeys.Key] = ["nearAirport", "airport"]
+        static let notes: [FoldedKeys.Key] = ["notes"]
+        static let aircraftTimes: [FoldedKeys.Key] = ["captureDate", "date", "timestamp"]
+        static let species: [FoldedKeys.Key] = ["species"]
+        static let audioFile: [FoldedKeys.Key] = ["audioFileName", "audioFile"]
+        static let scientificName: [FoldedKeys.Key] = ["scientificName"]
+        static let title: [FoldedKeys.Key] = ["title"]
+        static let recordingTimes: [FoldedKeys.Key] = ["date", "recordedAt", "recordingDate"]
+        static let dexTaxon: [FoldedKeys.Key] = ["scientificName", "family"]
+        static let category: [FoldedKeys.Key] = ["category", "class"]
+        static let name: [FoldedKeys.Key] = ["name"]
+        static let family: [FoldedKeys.Key] = ["family"]
+        static let dexTimes: [FoldedKeys.Key] = ["date", "observedAt", "observationDate"]
+        static let entryText: [FoldedKeys.Key] = ["Entry Text"]
+        static let journalTimes: [FoldedKeys.Key] = ["Creation Date"]
+        static let date: [FoldedKeys.Key] = ["date"]
+        static let location: [FoldedKeys.Key] = ["location", "Location"]
+        static let placeName: [FoldedKeys.Key] = ["name", "placeName", "Locality", "Place Name"]
+        static let latitude: [FoldedKeys.Key] = ["latitude", "lat"]
+        static let longitude: [FoldedKeys.Key] = ["longitude", "lon", "lng"]
+    }
+
     static let birdCategories: Set<String> = ["bird", "birds", "aves"]
 
     public static func observation(_ value: PropertyListValue, file: String, line: Int) -> Outcome {
         guard case .dictionary = value else { return .notAnAppRecord }
         let keys = FoldedKeys(value)
-        let text = { (wanted: [String]) -> String? in
+        let text = { (wanted: [FoldedKeys.Key]) -> String? in
             keys.first(wanted)?.string.map { $0.trimmedASCII }.flatMap { $0.isEmpty ? nil : $0 }
         }
         var observation: Observation
-        var timeKeys = ["date"]
-        if keys.first(["registration", "icaoType", "icao", "typeDesignator"]) != nil {
-            let registration = text(["registration"]), type = text(["icaoType", "icao", "typeDesignator"])
+        var timeKeys = Keys.date
+        if keys.first(Keys.aircraft) != nil {
+            let registration = text(Keys.registration), type = text(Keys.icaoType)
             observation = Observation(file: file, line: line, format: .plist, record: .aircraftCapture, kind: .aircraft,
                                       subject: registration ?? type ?? "")
             observation.registration = registration
             observation.icaoType = type
-            observation.manufacturer = text(["manufacturer"])
-            observation.model = text(["model"])
-            observation.place = text(["nearAirport", "airport"])
-            observation.notes = text(["notes"])
-            timeKeys = ["captureDate", "date", "timestamp"]
-        } else if keys["species"] != nil, keys.first(["audioFileName", "audioFile"]) != nil {
+            observation.manufacturer = text(Keys.manufacturer)
+            observation.model = text(Keys.model)
+            observation.place = text(Keys.airport)
+            observation.notes = text(Keys.notes)
+            timeKeys = Keys.aircraftTimes
+        } else if keys.first(Keys.species) != nil, keys.first(Keys.audioFile) != nil {
             observation = Observation(file: file, line: line, format: .plist, record: .birdcallRecording, kind: .bird,
-                                      subject: text(["species"]) ?? "")
-            observation.scientificName = text(["scientificName"])
-            observation.title = text(["title"])
-            observation.notes = text(["notes"])
-            observation.audioFile = text(["audioFileName", "audioFile"])
-            timeKeys = ["date", "recordedAt", "recordingDate"]
-        } else if keys["name"] != nil, keys.first(["scientificName", "family"]) != nil {
-            let category = text(["category", "class"])?.lowercased()
+                                      subject: text(Keys.species) ?? "")
+            observation.scientificName = text(Keys.scientificName)
+            observation.title = text(Keys.title)
+            observation.notes = text(Keys.notes)
+            observation.audioFile = text(Keys.audioFile)
+            timeKeys = Keys.recordingTimes
+        } else if keys.first(Keys.name) != nil, keys.first(Keys.dexTaxon) != nil {
+            let category = text(Keys.category)?.lowercased()
             observation = Observation(file: file, line: line, format: .plist, record: .dexObservation,
-                                      kind: category.map(birdCategories.contains) == true ? .bird : .other, subject: text(["name"]) ?? "")
-            observation.scientificName = text(["scientificName"])
-            observation.family = text(["family"])
-            observation.notes = text(["notes"])
-            timeKeys = ["date", "observedAt", "observationDate"]
-        } else if let entry = text(["Entry Text"]) {
+                                      kind: category.map(birdCategories.contains) == true ? .bird : .other, subject: text(Keys.name) ?? "")
+            observation.scientificName = text(Keys.scientificName)
+            observation.family = text(Keys.family)
+            observation.notes = text(Keys.notes)
+            timeKeys = Keys.dexTimes
+        } else if let entry = text(Keys.entryText) {
             observation = Observation(file: file, line: line, format: .plist, record: .journalEntry, kind: .other,
                                       subject: String(entry.split(whereSeparator: \.isNewline).first ?? "").prefix(80).description)
             observation.notes = entry
-            timeKeys = ["Creation Date"]
+            timeKeys = Keys.journalTimes
         } else {
             return .notAnAppRecord
         }
@@ -80,7 +109,7 @@ public enum AppRecord {
             for key in timeKeys {
                 guard let date = keys[key], let string = date.string else { continue }
                 do throws(LocatedError) { observation.time = try ObservationTime.iso8601(string.trimmedASCII) } catch {
-                    throw LocatedError.badValue(field: key, value: string, reason: error.message)
+                    throw LocatedError.badValue(field: key.text, value: string, reason: error.message)
                 }
                 break
             }
@@ -94,13 +123,13 @@ public enum AppRecord {
     /// `latitude`/`longitude` at the top, else inside a `location` dictionary; a `location` string is the place.
     static func locate(_ observation: inout Observation, in keys: FoldedKeys) throws(LocatedError) {
         var holder = keys
-        if let location = keys.first(["location", "Location"]) {
+        if let location = keys.first(Keys.location) {
             if case .dictionary = location { holder = FoldedKeys(location) } else if let place = location.string { observation.place = place }
         }
-        if case .dictionary = holder.value, holder.first(["name", "placeName", "Locality", "Place Name"]) != nil, holder.value != keys.value {
-            observation.place = holder.first(["name", "placeName", "Locality", "Place Name"])?.string
+        if case .dictionary = holder.value, holder.first(Keys.placeName) != nil, holder.value != keys.value {
+            observation.place = holder.first(Keys.placeName)?.string
         }
-        let latitude = holder.first(["latitude", "lat"]), longitude = holder.first(["longitude", "lon", "lng"])
+        let latitude = holder.first(Keys.latitude), longitude = holder.first(Keys.longitude)
         guard latitude != nil || longitude != nil else { return }
         guard let lat = latitude?.double ?? (latitude == nil ? nil : .nan) else {
             throw LocatedError.badValue(field: "latitude", value: "", reason: "longitude given without latitude")

@@ -11,7 +11,7 @@
 /// ```
 struct FoldedKeys {
     /// A folded key of at most 16 ASCII bytes, zero-padded, and its length.
-    private struct Packed: Equatable {
+    fileprivate struct Packed: Equatable {
         var low: UInt64 = 0, high: UInt64 = 0, count = 0
 
         init?(_ key: String) {
@@ -46,13 +46,30 @@ struct FoldedKeys {
         packed = entries.map { Packed($0.key) }
     }
 
+    /// A wanted key folded once: `AppRecord` keeps its key lists as static constants, as folding
+    /// every wanted key on every lookup cost about a sixth of reading a property list.
+    struct Key: ExpressibleByStringLiteral {
+        let text: String
+        fileprivate let packed: Packed?
+
+        init(_ text: String) {
+            self.text = text
+            packed = Packed(text)
+        }
+
+        init(stringLiteral text: String) { self.init(text) }
+    }
+
     /// What `value[key]` gives.
-    subscript(key: String) -> PropertyListValue? {
-        guard let wanted = Packed(key) else { return value[key] }
+    subscript(key: String) -> PropertyListValue? { self[Key(key)] }
+
+    /// What `value[key.text]` gives.
+    subscript(key: Key) -> PropertyListValue? {
+        guard let wanted = key.packed else { return value[key.text] }
         for (index, entry) in entries.enumerated() {
             if let folded = packed[index] {
                 if folded == wanted { return entry.value }
-            } else if PropertyListValue.matches(entry.key, ascii: key) {
+            } else if PropertyListValue.matches(entry.key, ascii: key.text) {
                 return entry.value
             }
         }
@@ -60,7 +77,7 @@ struct FoldedKeys {
     }
 
     /// What `value.first(keys)` gives.
-    func first(_ keys: [String]) -> PropertyListValue? {
+    func first(_ keys: [Key]) -> PropertyListValue? {
         for key in keys { if let found = self[key] { return found } }
         return nil
     }
