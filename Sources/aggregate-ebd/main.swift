@@ -32,8 +32,7 @@ struct AggregateEBD: ParsableCommand {
     @Argument(help: "EBD files (Spark: any path Spark reads, directories and globs too).")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "Directory for the bar charts and the reports.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(help: "Region level: country, state or county.")
     var level: EBDRegionLevel = .state
@@ -79,7 +78,7 @@ struct AggregateEBD: ParsableCommand {
             for input in all where !FileManager.default.fileExists(atPath: input) {
                 throw LocatedError(.missingFile, file: input, message: "No such file or directory")
             }
-            let result = try EBDAggregation(options: options).run(inputs: observations, outputDirectory: output)
+            let result = try EBDAggregation(options: options).run(inputs: observations, outputDirectory: output.directory)
             if let taxon = result.notGroupedByTaxon {
                 log.info("the rows are not in eBird's order (\(taxon) resumes after another taxon): counted again with a (checklist, taxon) set")
             }
@@ -87,8 +86,8 @@ struct AggregateEBD: ParsableCommand {
             report = result.report
         case .spark:
             let job = try sparkJobLocated()
-            log.info("spark-submit \(job.submit) \(job.job) (--master \(job.master)); its log: \(output)/\(SparkEBDJob.logFile)")
-            do { report = try job.run(inputs: observations, options: options, outputDirectory: output) } catch let SparkJobError.rejected(message) {
+            log.info("spark-submit \(job.submit) \(job.job) (--master \(job.master)); its log: \(output.directory)/\(SparkEBDJob.logFile)")
+            do { report = try job.run(inputs: observations, options: options, outputDirectory: output.directory) } catch let SparkJobError.rejected(message) {
                 throw StageFailure(.dataRejected, message)
             }
         }
@@ -102,7 +101,7 @@ struct AggregateEBD: ParsableCommand {
         let c = report.counts
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
         log.info("\(n("checklists")) checklists, \(n("detections")) detections of \(n("taxa")) taxa in \(n("regions")) regions; \(n("incompleteRows")) rows of incomplete checklists skipped, \(n("unapprovedRows")) unapproved rows not counted as detections")
-        log.info("wrote \(report.outputs.count) bar charts, \(EBDAggregation.rejectsFile), \(EBDAggregation.reportFile) to \(output)")
+        log.info("wrote \(report.outputs.count) bar charts, \(EBDAggregation.rejectsFile), \(EBDAggregation.reportFile) to \(output.directory)")
     }
 
     /// spark-submit and the job, found as `--help` says: beside the build directory this

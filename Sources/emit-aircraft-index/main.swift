@@ -22,8 +22,7 @@ struct EmitAircraftIndex: ParsableCommand {
     @Argument(help: "The directory ingest-faa wrote.")
     var handOff: String
 
-    @Option(name: .shortAndLong, help: "Directory for the index and its manifest.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(help: "ICAO type designators, {\"B738\": [name, description, wake class]} (icao-types.json).")
     var icaoTypes: String?
@@ -33,7 +32,7 @@ struct EmitAircraftIndex: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "emit-aircraft-index")
-        let result = try AircraftIndexEmit.run(handOff: handOff, outputDirectory: output, icaoTypes: icaoTypes, modes: modes)
+        let result = try AircraftIndexEmit.run(handOff: handOff, outputDirectory: output.directory, icaoTypes: icaoTypes, modes: modes)
         let counts = result.entry.counts
         func count(_ key: String) -> String { formatCount(counts[key] ?? 0) }
         log.info("read \(count("models")) models, \(count("engines")) engines from \(handOff)" + (icaoTypes.map { ", \(count("typesFromICAOList")) designators from \($0)" } ?? ""))

@@ -23,8 +23,7 @@ struct EmitAircraft: ParsableCommand {
     @Argument(help: "The directory ingest-faa wrote.")
     var handOff: String
 
-    @Option(name: .shortAndLong, help: "Directory for the artifact and its manifest.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(help: "Owners to withhold: none or individuals.")
     var redact: String = "none"
@@ -38,7 +37,7 @@ struct EmitAircraft: ParsableCommand {
     func run() throws {
         let log = StageLog(stage: "emit-aircraft")
         let redaction = OwnerRedaction(policy: redact)!
-        let result = try AircraftEmit.run(handOff: handOff, outputDirectory: output, redaction: redaction)
+        let result = try AircraftEmit.run(handOff: handOff, outputDirectory: output.directory, redaction: redaction)
         let entry = result.entry
         log.info("read \(formatCount(entry.counts["models"] ?? 0)) models, \(formatCount(entry.counts["engines"] ?? 0)) engines, \(formatCount(entry.counts["registrations"] ?? 0)) registrations from \(handOff)")
         log.info("indexed \(formatCount(entry.counts["manufacturers"] ?? 0)) manufacturers, \(formatCount(entry.counts["modeSAddresses"] ?? 0)) Mode S addresses, \(formatCount(entry.counts["strings"] ?? 0)) strings")

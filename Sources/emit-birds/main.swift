@@ -20,8 +20,7 @@ struct EmitBirds: ParsableCommand {
     @Argument(help: "The directory ingest-birds wrote.")
     var handOff: String
 
-    @Option(name: .shortAndLong, help: "Directory for the artifact and its manifest.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(parsing: .upToNextOption, help: "observations.csv files from ingest-exports: resolved birds become the observed source.")
     var observations: [String] = []
@@ -30,7 +29,7 @@ struct EmitBirds: ParsableCommand {
         let log = StageLog(stage: "emit-birds")
         var sources = BirdsEmit.Sources(handOff: handOff)
         sources.observations = observations
-        let result = try BirdsEmit.run(sources, outputDirectory: output)
+        let result = try BirdsEmit.run(sources, outputDirectory: output.directory)
         let c = result.entry.counts
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
         log.info("read \(n("species")) species (\(n("speciesWithoutMonths")) without months, \(n("speciesWithoutLocations")) without locations), \(n("hotspots")) hotspots with \(n("hotspotSpecies")) species entries from \(handOff)")

@@ -28,8 +28,7 @@ struct ExportSQLite: ParsableCommand {
     @Option(help: "The registry history (history.fgb, record-history's) for the history table; without it the table is empty.")
     var history: String?
 
-    @Option(name: .shortAndLong, help: "Directory for aircraft.sqlite and its manifest.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     func run() throws {
         let log = StageLog(stage: "export-sqlite")
@@ -37,8 +36,7 @@ struct ExportSQLite: ParsableCommand {
         let bundle: AircraftBundle
         do { bundle = try AircraftBundle(path: artifact) } catch { throw error.underlying }
         let source = try Manifest.read(from: artifactDirectory + "/" + EmitSupport.manifestFile).artifact(named: AircraftEmit.artifactFile)
-        try AtomicFile.prepareDirectory(output)
-        let path = output + "/" + AircraftSQLiteExport.fileName
+        let path = try output.prepared(file: AircraftSQLiteExport.fileName)
         var events: RegistrationHistory?
         if let history {
             do { events = try RegistrationHistory(path: history) } catch { throw error.underlying }
@@ -47,7 +45,7 @@ struct ExportSQLite: ParsableCommand {
         let digest = try FileDigest.sha256(ofFileAt: path)
         let entry = Manifest.Artifact(file: AircraftSQLiteExport.fileName, kind: "SQLT", bytes: digest.bytes, sha256: digest.digest, sections: [],
                                       sources: source?.sources ?? [], counts: counts, asOf: source?.asOf)
-        _ = try EmitSupport.publish(entry, outputDirectory: output)
+        _ = try EmitSupport.publish(entry, outputDirectory: output.directory)
         log.info("wrote \(path) (\(formatCount(digest.bytes)) bytes: \(formatCount(counts["registrations"] ?? 0)) registrations, \(formatCount(counts["models"] ?? 0)) models, \(formatCount(counts["engines"] ?? 0)) engines, \(formatCount(counts["history"] ?? 0)) history events, \(AircraftSQLiteExport.codeTableCount) code tables), \(EmitSupport.manifestFile)")
     }
 }

@@ -26,8 +26,7 @@ struct FetchFAA: ParsableCommand {
     @Argument(help: "The file's address (http or https), e.g. https://registry.faa.gov/database/ReleasableAircraft.zip.")
     var url: String
 
-    @Option(name: .shortAndLong, help: "Directory for ReleasableAircraft.zip and fetch-faa.json.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(help: "Directory kept across runs: validators and the last downloads (default: --output).")
     var state: String?
@@ -58,7 +57,7 @@ struct FetchFAA: ParsableCommand {
         guard let bytes = FetchOptions.byteCount(maxBytes) else {
             throw StageFailure(.usageOrIO, "--max-bytes: expected a byte count such as 1G, 512M or 4096, found '\(maxBytes)'")
         }
-        var options = FetchOptions(url: url, output: output)
+        var options = FetchOptions(url: url, output: output.directory)
         options.state = state
         options.userAgent = userAgent
         options.timeout = timeout

@@ -28,8 +28,7 @@ struct IngestBirds: ParsableCommand {
 
     @OptionGroup var inputs: SeedInputs
 
-    @Option(name: .shortAndLong, help: "Directory for the normalized files and the report.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(name: .customLong("barchart"), parsing: .upToNextOption, help: "eBird bar-chart downloads (FILE or REGION=FILE).")
     var barCharts: [String] = []
@@ -51,7 +50,7 @@ struct IngestBirds: ParsableCommand {
         ingest.computedBarCharts = computedBarCharts
         ingest.seasons = seasons
         ingest.labels = labels
-        let result = try ingest.run(paths: inputs.paths, outputDirectory: output)
+        let result = try ingest.run(paths: inputs.paths, outputDirectory: output.directory)
         let report = result.report
         for file in result.files {
             let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")
@@ -59,7 +58,7 @@ struct IngestBirds: ParsableCommand {
         }
         for finding in report.findings.listed ?? [] { log.info(finding.description) }
         guard report.status == .ok else {
-            throw StageFailure(.dataRejected, "\(report.failure ?? "failed"); wrote only \(output)/birds-ingest.json")
+            throw StageFailure(.dataRejected, "\(report.failure ?? "failed"); wrote only \(output.directory)/birds-ingest.json")
         }
         // The reference files follow the seed files among the report's sources.
         if let computed = report.linkCounts["barChartsComputed"], computed > 0 {
@@ -73,7 +72,7 @@ struct IngestBirds: ParsableCommand {
         if let generation = report.generation.flatMap(SchemaGeneration.init(rawValue:)) {
             log.info("read schema generation \(generation.rawValue)\(generation == .current ? "" : ", migrated to \(SchemaGeneration.current.rawValue)")")
         }
-        log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), birds-ingest.json to \(output)")
+        log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), birds-ingest.json to \(output.directory)")
     }
 }
 

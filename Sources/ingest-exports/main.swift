@@ -28,8 +28,7 @@ struct IngestExports: ParsableCommand {
     @Argument(help: "Export files, or directories holding them.")
     var paths: [String] = []
 
-    @Option(name: .shortAndLong, help: "Directory for the observations and reports.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(help: "Aircraft artifact for registration lookups (output/aircraft.fgb).")
     var aircraft: String?
@@ -74,7 +73,7 @@ struct IngestExports: ParsableCommand {
             }
             log.info(options.birdNames!.description)
         }
-        let result = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output)
+        let result = try ExportsIngest(options: options).run(paths: paths, outputDirectory: output.directory)
         for file in result.files {
             if let error = file.error {
                 log.error(error.description)
@@ -86,7 +85,7 @@ struct IngestExports: ParsableCommand {
         }
         let r = result.report.counts
         log.info("subjects: \(r["subjects.resolved"] ?? 0) resolved, \(r["subjects.ambiguous"] ?? 0) ambiguous, \(r["subjects.unknown"] ?? 0) unknown, \(r["subjects.unresolved"] ?? 0) unresolved")
-        log.info("wrote \(result.report.outputs.map(\.file).joined(separator: ", ")), \(ExportsIngest.reportFile) to \(output)")
+        log.info("wrote \(result.report.outputs.map(\.file).joined(separator: ", ")), \(ExportsIngest.reportFile) to \(output.directory)")
         if result.report.status != .ok {
             throw StageFailure(.dataRejected, result.report.failure ?? "\(result.failedFiles) files could not be read")
         }

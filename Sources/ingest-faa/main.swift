@@ -22,8 +22,7 @@ struct IngestFAA: ParsableCommand {
     @Argument(help: "Directory or ZIP archive with the FAA releasable files.")
     var sources: String
 
-    @Option(name: .shortAndLong, help: "Directory for the normalized files and the rejects report.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     @Option(help: "Fail when a file rejects more than this share of its rows (0 to 1).")
     var maxRejectShare: Double = 0.02
@@ -41,7 +40,7 @@ struct IngestFAA: ParsableCommand {
         let log = StageLog(stage: "ingest-faa")
         let located = try FAASources.locate(sources, requireMaster: !masterOptional)
         log.info("reading \(([located.aircraftReference, located.engine] + located.master).map(\.name).joined(separator: ", ")) from \(sources)")
-        let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: located, outputDirectory: output)
+        let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: located, outputDirectory: output.directory)
         for source in report.sources {
             log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
         }
@@ -53,7 +52,7 @@ struct IngestFAA: ParsableCommand {
         } else {
             log.info("joins: registrations without an ACFTREF model: \(formatCount(report.counts["registrationsWithoutModel"] ?? 0)); without an ENGINE record: \(formatCount(report.counts["registrationsWithoutEngine"] ?? 0))")
         }
-        log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output)")
+        log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), \(NormalizedFAA.rejectsFile), \(NormalizedFAA.reportFile) to \(output.directory)")
     }
 }
 

@@ -29,13 +29,11 @@ struct RecordHistory: ParsableCommand {
     @Option(help: "The name of the build being made (the run id): what its events are named after.")
     var build: String
 
-    @Option(name: .shortAndLong, help: "Directory for history.fgb.")
-    var output: String
+    @OptionGroup var output: StageOutput
 
     func run() throws {
         let log = StageLog(stage: "record-history")
-        try AtomicFile.prepareDirectory(output)
-        let path = output + "/" + RegistrationHistoryStage.fileName
+        let path = try output.prepared(file: RegistrationHistoryStage.fileName)
         switch try RegistrationHistoryStage.run(aircraft: aircraftDirectory, published: published, build: build, to: path) {
         case .carried(let events):
             log.info("the artifact is the published one: its history carried as it is (\(formatCount(events)) events) to \(path)")

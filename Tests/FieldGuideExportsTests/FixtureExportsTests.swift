@@ -2,7 +2,7 @@
 import FieldGuide
 import FieldGuideCore
 import FieldGuideCSV
-import FieldGuideFAA
+@testable import FieldGuideFAA
 import FieldGuideEmit
 import Foundation
 import Testing
@@ -109,6 +109,7 @@ struct FixtureExportsTests {
             <lr:hierarchicalSubject><rdf:Bag><rdf:li>Aircraft|250JT</rdf:li><rdf:li>Aircraft|ZZZZ</rdf:li></rdf:Bag></lr:hierarchicalSubject>
             </rdf:Description></rdf:RDF></x:xmpmeta>
             """, name: "both.xmp")
+        // 250JT is no designator the reader accepts (five characters): built in memory to force the ambiguity.
         let types = ICAOTypeTable(entries: [.init(designator: "250JT", name: "TEST TYPE", description: "L2J", wakeClass: "L")])
         let resolver = SubjectResolver(aircraft: try fixtureBundle(), icaoTypes: types, birdNames: nil)
         var observations = try readExport(path).observations

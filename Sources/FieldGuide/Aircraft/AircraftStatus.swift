@@ -65,48 +65,40 @@ extension AircraftBundle {
 }
 
 /// One DEREG record: an aircraft whose registration under this N-number was cancelled.
+///
+/// Its fields are ``DeregisteredInfo``'s, read through the record (`record.cancelDate`): a
+/// status record is small and read whole, so it is decoded once into its info and the field
+/// list is declared there alone.
+///
+/// ```swift
+/// for record in bundle.deregistrations(of: "N4477") { print(record.cancelDate?.description ?? "", record.reason) }
+/// ```
+@dynamicMemberLookup
 public struct DeregisteredRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
     private typealias C = AircraftStatusSchema.DeregisteredColumn
-    private func v(_ c: C) -> UInt32 { bundle.statusTables?.deregistered?.value(row, c) ?? c.kind.absent }
-    private func s(_ c: C) -> String { bundle.statusString(v(c)) }
 
-    public var nNumber: String { s(.nNumber) }
-    public var serialNumber: String { s(.serialNumber) }
-    public var modelCode: String { s(.modelCode) }
+    /// A field of the decoded record (`record.name`, `record.cancelDate`).
+    public subscript<T>(dynamicMember field: KeyPath<DeregisteredInfo, T>) -> T { info[keyPath: field] }
+
     /// The ACFTREF model of `modelCode`, when the bundle has it.
-    public var model: ModelRecord? { modelCode.isEmpty ? nil : bundle.model(code: modelCode) }
-    /// The status code the registration had when it was cancelled.
-    public var status: CodeValue? { bundle.statusCode(.status, v(.status)) }
-    public var registrantType: CodeValue? { bundle.statusCode(.registrantType, v(.registrantType)) }
-    /// The last owner.
-    public var name: String { s(.name) }
-    public var city: String { s(.city) }
-    public var state: String { s(.state) }
-    public var country: String { s(.country) }
-    /// The country the aircraft was exported to, when it was.
-    public var exportCountry: String { s(.exportCountry) }
-    public var cancelDate: FieldDate? { FieldDate(stored: v(.cancelDate)) }
-    public var airworthinessDate: FieldDate? { FieldDate(stored: v(.airworthinessDate)) }
-    public var lastActionDate: FieldDate? { FieldDate(stored: v(.lastActionDate)) }
-    public var certificateIssueDate: FieldDate? { FieldDate(stored: v(.certificateIssueDate)) }
-    public var yearManufactured: Int? { bundle.statusTables?.deregistered?.number(row, .yearManufactured) }
-    public var modeSHex: String? { let a = v(.modeSHex); return a == UInt32.max ? nil : USModeS.hex(a) }
-
-    /// Why the registration ended, in words: the export when there was one, else the status
-    /// code's name (DEREG has no reason field of its own).
-    public var reason: String {
-        if !exportCountry.isEmpty { return "exported to \(exportCountry)" }
-        return status.map { $0.name ?? "status \($0.code)" } ?? "not given"
-    }
+    public var model: ModelRecord? { info.modelCode.isEmpty ? nil : bundle.model(code: info.modelCode) }
 
     public var info: DeregisteredInfo {
-        DeregisteredInfo(nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, model: model?.info,
-                         status: status, reason: reason, registrantType: registrantType, name: name,
-                         city: city, state: state, country: country, exportCountry: exportCountry,
-                         cancelDate: cancelDate, airworthinessDate: airworthinessDate, lastActionDate: lastActionDate,
-                         certificateIssueDate: certificateIssueDate, yearManufactured: yearManufactured, modeSHex: modeSHex)
+        let table = bundle.statusTables?.deregistered
+        func v(_ c: C) -> UInt32 { table?.value(row, c) ?? c.kind.absent }
+        func s(_ c: C) -> String { bundle.statusString(v(c)) }
+        let modelCode = s(.modelCode), status = bundle.statusCode(.status, v(.status)), exportCountry = s(.exportCountry)
+        return DeregisteredInfo(
+            nNumber: s(.nNumber), serialNumber: s(.serialNumber), modelCode: modelCode,
+            model: modelCode.isEmpty ? nil : bundle.model(code: modelCode)?.info, status: status,
+            reason: DeregisteredInfo.reason(exportCountry: exportCountry, status: status),
+            registrantType: bundle.statusCode(.registrantType, v(.registrantType)), name: s(.name),
+            city: s(.city), state: s(.state), country: s(.country), exportCountry: exportCountry,
+            cancelDate: FieldDate(stored: v(.cancelDate)), airworthinessDate: FieldDate(stored: v(.airworthinessDate)),
+            lastActionDate: FieldDate(stored: v(.lastActionDate)), certificateIssueDate: FieldDate(stored: v(.certificateIssueDate)),
+            yearManufactured: table?.number(row, .yearManufactured), modeSHex: v(.modeSHex) == UInt32.max ? nil : USModeS.hex(v(.modeSHex)))
     }
 }
 
@@ -115,14 +107,20 @@ public struct DeregisteredInfo: Sendable, Hashable, Codable {
     public let nNumber: String
     public let serialNumber: String
     public let modelCode: String
+    /// The ACFTREF model of `modelCode`, when the bundle has it.
     public let model: ModelInfo?
+    /// The status code the registration had when it was cancelled.
     public let status: CodeValue?
+    /// Why the registration ended, in words: the export when there was one, else the status
+    /// code's name (DEREG has no reason field of its own).
     public let reason: String
     public let registrantType: CodeValue?
+    /// The last owner.
     public let name: String
     public let city: String
     public let state: String
     public let country: String
+    /// The country the aircraft was exported to, when it was.
     public let exportCountry: String
     public let cancelDate: FieldDate?
     public let airworthinessDate: FieldDate?
@@ -130,53 +128,55 @@ public struct DeregisteredInfo: Sendable, Hashable, Codable {
     public let certificateIssueDate: FieldDate?
     public let yearManufactured: Int?
     public let modeSHex: String?
+
+    static func reason(exportCountry: String, status: CodeValue?) -> String {
+        if !exportCountry.isEmpty { return "exported to \(exportCountry)" }
+        return status.map { $0.name ?? "status \($0.code)" } ?? "not given"
+    }
 }
 
 /// One RESERVED record: an N-number held for a reserving party.
+///
+/// Its fields are ``ReservedInfo``'s, read through the record (`record.expirationDate`), as
+/// for ``DeregisteredRecord``.
+@dynamicMemberLookup
 public struct ReservedRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
     private typealias C = AircraftStatusSchema.ReservedColumn
-    private func v(_ c: C) -> UInt32 { bundle.statusTables?.reserved?.value(row, c) ?? c.kind.absent }
-    private func s(_ c: C) -> String { bundle.statusString(v(c)) }
 
-    public var nNumber: String { s(.nNumber) }
-    /// The reserving party (empty in a bundle that withholds owners).
-    public var registrant: String { s(.registrant) }
-    public var street: String { s(.street) }
-    public var street2: String { s(.street2) }
-    public var city: String { s(.city) }
-    public var state: String { s(.state) }
-    public var zip: String { s(.zip) }
-    /// TR: how it is held (`FP` fee paid, `HD` two-year hold for a cancelled number, …).
-    public var reservationType: CodeValue? { bundle.statusCode(.reservationType, v(.reservationType)) }
-    /// The N-number of a change in process, when there is one.
-    public var changeNNumber: String? { s(.changeNNumber).isEmpty ? nil : s(.changeNNumber) }
-    public var reserveDate: FieldDate? { FieldDate(stored: v(.reserveDate)) }
-    /// When the reservation expires (EXP DATE).
-    public var expirationDate: FieldDate? { FieldDate(stored: v(.expirationDate)) }
-    /// When the FAA purges it (PURGE DATE).
-    public var purgeDate: FieldDate? { FieldDate(stored: v(.purgeDate)) }
+    /// A field of the decoded record (`record.registrant`, `record.purgeDate`).
+    public subscript<T>(dynamicMember field: KeyPath<ReservedInfo, T>) -> T { info[keyPath: field] }
 
     public var info: ReservedInfo {
-        ReservedInfo(nNumber: nNumber, registrant: registrant, street: street, street2: street2, city: city, state: state, zip: zip,
-                     reservationType: reservationType, changeNNumber: changeNNumber, reserveDate: reserveDate,
-                     expirationDate: expirationDate, purgeDate: purgeDate)
+        func v(_ c: C) -> UInt32 { bundle.statusTables?.reserved?.value(row, c) ?? c.kind.absent }
+        func s(_ c: C) -> String { bundle.statusString(v(c)) }
+        let change = s(.changeNNumber)
+        return ReservedInfo(
+            nNumber: s(.nNumber), registrant: s(.registrant), street: s(.street), street2: s(.street2), city: s(.city),
+            state: s(.state), zip: s(.zip), reservationType: bundle.statusCode(.reservationType, v(.reservationType)),
+            changeNNumber: change.isEmpty ? nil : change, reserveDate: FieldDate(stored: v(.reserveDate)),
+            expirationDate: FieldDate(stored: v(.expirationDate)), purgeDate: FieldDate(stored: v(.purgeDate)))
     }
 }
 
 /// A decoded RESERVED record.
 public struct ReservedInfo: Sendable, Hashable, Codable {
     public let nNumber: String
+    /// The reserving party (empty in a bundle that withholds owners).
     public let registrant: String
     public let street: String
     public let street2: String
     public let city: String
     public let state: String
     public let zip: String
+    /// TR: how it is held (`FP` fee paid, `HD` two-year hold for a cancelled number, …).
     public let reservationType: CodeValue?
+    /// The N-number of a change in process, when there is one.
     public let changeNNumber: String?
     public let reserveDate: FieldDate?
+    /// When the reservation expires (EXP DATE).
     public let expirationDate: FieldDate?
+    /// When the FAA purges it (PURGE DATE).
     public let purgeDate: FieldDate?
 }

@@ -217,7 +217,7 @@ public struct AircraftIndexBuilder {
     /// sorted by designator.
     private func allTypes() -> [ICAOTypeTable.Entry] {
         let listed = Set(types.map(\.designator))
-        let extra = designators.filter { !listed.contains($0) }.map { ICAOTypeTable.Entry(designator: $0, name: "", description: "", wakeClass: "") }
+        let extra = designators.filter { !listed.contains($0) }.map(ICAOTypeTable.Entry.unlisted)
         return (types + extra).sorted { $0.designator.utf8.lexicographicallyPrecedes($1.designator.utf8) }
     }
 

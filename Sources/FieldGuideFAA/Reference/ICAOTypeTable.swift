@@ -26,8 +26,9 @@ public struct ICAOTypeTable: Sendable {
         /// ICAO wake turbulence category: `L`, `M`, `H` or `J` (super); empty when unknown.
         public let wakeClass: String
 
-        public init(designator: String, name: String, description: String, wakeClass: String) {
-            self.designator = designator; self.name = name; self.description = description; self.wakeClass = wakeClass
+        /// A designator the list does not name (the index keeps one the Mode S list uses).
+        package static func unlisted(_ designator: String) -> Entry {
+            Entry(designator: designator, name: "", description: "", wakeClass: "")
         }
     }
 
@@ -37,7 +38,8 @@ public struct ICAOTypeTable: Sendable {
     /// Every entry, by designator.
     public var all: [Entry] { entries.values.sorted { $0.designator < $1.designator } }
 
-    public init(entries: [Entry]) {
+    /// A table of these entries (the first of a designator given twice wins).
+    package init(entries: [Entry]) {
         self.entries = Dictionary(entries.map { ($0.designator.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
 

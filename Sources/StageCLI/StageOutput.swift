@@ -1,0 +1,28 @@
+import ArgumentParser
+import FieldGuideCore
+
+/// The `-o/--output` option every stage takes: the directory it writes its files and report
+/// into, each file atomically (a failure leaves the previous ones).
+///
+/// One definition, so the option's name, short form and meaning cannot drift between stages;
+/// what a stage writes there is in its own discussion.
+///
+/// ```swift
+/// struct RecordHistory: ParsableCommand {
+///     @OptionGroup var output: StageOutput
+///     func run() throws { let path = try output.prepared(file: "history.fgb") }
+/// }
+/// ```
+package struct StageOutput: ParsableArguments {
+    @Option(name: [.customShort("o"), .customLong("output")],
+            help: "Directory for the stage's files and report (created if missing; each file written atomically).")
+    package var directory: String
+
+    package init() {}
+
+    /// The path of `file` in the directory, the directory created first when it is missing.
+    package func prepared(file: String) throws -> String {
+        try AtomicFile.prepareDirectory(directory)
+        return directory + "/" + file
+    }
+}
