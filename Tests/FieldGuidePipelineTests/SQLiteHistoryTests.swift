@@ -124,6 +124,29 @@ struct SQLiteHistoryTests {
         #expect(missing.status == 2 && missing.stderr.contains("nowhere"), "\(missing.stderr)")
     }
 
+    @Test("record-history with a published artifact that does not open or is gone: the history goes on, with a warning that this build's changes are missing")
+    func publishedArtifactUnreadable() throws {
+        let h = try NightlyHarness.copyOfInput()
+        defer { h.remove() }
+        let artifacts = try h.emittedAircraft()
+        let fm = FileManager.default
+        #expect(try TestPaths.run("record-history", [artifacts, "--build", "20261101T031500Z", "--output", h.root + "/first"]).status == 0)
+        // A published build (no manifest, so not "the same artifact") whose aircraft.fgb is damaged.
+        let published = h.root + "/published"
+        try fm.createDirectory(atPath: published, withIntermediateDirectories: true)
+        try fm.copyItem(atPath: h.root + "/first/history.fgb", toPath: published + "/history.fgb")
+        try fm.copyItem(atPath: try h.damagedCopy(of: artifacts) + "/aircraft.fgb", toPath: published + "/aircraft.fgb")
+        for (case_, found) in [("damaged", "published/aircraft.fgb: "), ("missing", "published/aircraft.fgb: missing")] {
+            if case_ == "missing" { try fm.removeItem(atPath: published + "/aircraft.fgb") }
+            let run = try TestPaths.run("record-history", [artifacts, "--published", published, "--build", "20261102T031500Z", "--output", h.root + "/" + case_])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("warning: ") && run.stderr.contains(found)
+                    && run.stderr.contains("the changes of builds/20261102T031500Z are not recorded"), "\(case_): \(run.stderr)")
+            let history = try RegistrationHistory(path: h.root + "/" + case_ + "/history.fgb")
+            #expect(history.firstBuild == "20261101T031500Z" && history.eventCount == 0, "\(case_)")
+        }
+    }
+
     @Test("pipeline files: {run} and {published} resolve and name nothing else; publish history names a stage output")
     func definitionChecks() throws {
         func error(_ extra: String = "", stages: String) -> String? {

@@ -16,7 +16,9 @@ import Foundation
 /// without opening either artifact: an unchanged rerun stays unchanged, and fast.
 ///
 /// A published history that does not open (a damaged or crafted file) is not carried
-/// forward: the history starts again at this build, and `warning` says so.
+/// forward: the history starts again at this build, and `warning` says so. A published
+/// artifact that does not open (or is missing) leaves nothing to compare against: the history
+/// is carried without this build's changes, and `warning` says that too.
 ///
 /// ```swift
 /// let outcome = try RegistrationHistoryStage.run(aircraft: "stages/emit-aircraft", published: "output/builds/20261121T031500Z",
@@ -58,8 +60,17 @@ package enum RegistrationHistoryStage {
         let newPath = aircraft + "/" + aircraftFile
         let new: AircraftBundle
         do { new = try AircraftBundle(path: newPath) } catch { throw located(error.underlying, path: newPath) }
-        let oldPath = published.map { $0 + "/" + aircraftFile }
-        let old = oldPath.flatMap { fm.fileExists(atPath: $0) ? try? AircraftBundle(path: $0) : nil }
+        var old: AircraftBundle?
+        if let published {
+            let oldPath = published + "/" + aircraftFile
+            do { old = try AircraftBundle(path: oldPath) } catch {
+                // Without the published artifact there is nothing to compare against: the history
+                // goes on, but this build's changes are missing from it, and the operator is told.
+                let reason = fm.fileExists(atPath: oldPath) ? located(error.underlying, path: oldPath).description : "\(oldPath): missing"
+                warning = [warning, "\(reason); the changes of builds/\(build) are not recorded (nothing to compare against)"]
+                    .compactMap { $0 }.joined(separator: "; ")
+            }
+        }
         let (added, kept) = try RegistrationHistoryWriter.write(previous: previous, old: old, new: new, build: build, to: path)
         return .written(added: added, kept: kept, warning: warning)
     }
