@@ -11,7 +11,7 @@
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
 //                   FieldGuideCore         stage plumbing: reports, digests, atomic files
 //   artifact        FieldGuideArtifact     the read side of the format (what apps ship)
-//                   FieldGuideArtifactWriter  builders, sorters, the streamed writer (emit only)
+//                   FieldGuideArtifactWriter  builders, sorters, the streamed writer, manifest.json (tools, never apps)
 //   sources         FieldGuideFAA, FieldGuideBirds, FieldGuideExports  (ingest stages)
 //   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
 //   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
@@ -154,10 +154,10 @@ let package = Package(
         stage("emit-aircraft", ["FieldGuideEmit", "FieldGuideFAA", "FieldGuideArtifact"]),
         stage("emit-aircraft-index", ["FieldGuideEmit"]),
         stage("emit-birds", ["FieldGuideEmit"]),
-        stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuidePipeline", "FieldGuideExports", "FieldGuideCSV", "FieldGuideDiagnostics"]),
+        stage("fieldguide", ["FieldGuide", "FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuidePipeline", "FieldGuideExports", "FieldGuideCSV", "FieldGuideDiagnostics"]),
         stage("pipeline", ["FieldGuidePipeline", "FieldGuideWebhook"]),
         stage("fetch-faa", ["FieldGuideFetch"]),
-        stage("export-sqlite", ["FieldGuideSQLite", "FieldGuide", "FieldGuideEmit"]),
+        stage("export-sqlite", ["FieldGuideSQLite", "FieldGuide", "FieldGuideEmit", "FieldGuideArtifactWriter"]),
         // The registry history of the build about to publish (history.fgb), before export-sqlite reads it.
         stage("record-history", ["FieldGuidePipeline"]),
 
@@ -181,8 +181,8 @@ let package = Package(
         .testTarget(
             name: "FieldGuideEndToEndTests",
             dependencies: [
-                "FieldGuide", "FieldGuideArtifact", "FieldGuideDiagnostics", "FieldGuideEmit", "FieldGuideFAA", "FieldGuideCore",
-                "FieldGuidePipeline", "StageCLI", "TestSupport", "FieldGuideExports",
+                "FieldGuide", "FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideDiagnostics", "FieldGuideEmit", "FieldGuideFAA",
+                "FieldGuideCore", "FieldGuidePipeline", "StageCLI", "TestSupport", "FieldGuideExports",
             ]
         ),
         .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
@@ -195,7 +195,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FieldGuidePipelineTests",
-            dependencies: ["FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideWebhook", "CSQLite", "TestSupport"]
+            dependencies: [
+                "FieldGuidePipeline", "FieldGuide", "FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuideWebhook", "CSQLite",
+                "TestSupport",
+            ]
         ),
         // The fetch stage against a local HTTP server (NIO) on 127.0.0.1.
         .testTarget(

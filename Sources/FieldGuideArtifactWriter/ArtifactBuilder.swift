@@ -210,13 +210,6 @@ public struct ByteWriter: Sendable {
     }
 }
 
-extension Manifest.Section {
-    /// The manifest's record of a section the builder wrote.
-    public init(_ info: SectionInfo) {
-        self.init(tag: info.tag, offset: info.offset, length: info.length, rows: info.rows, crc32: info.crc32)
-    }
-}
-
 extension ArtifactBuilder {
     /// Recomputes section `index`'s CRC-32 in the section table, then the header's, in place:
     /// for tools that change a section's bytes on purpose (the crafted-artifact tests and the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FieldGuide
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideEmit
 import FieldGuideSQLite

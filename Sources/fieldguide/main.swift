@@ -1,3 +1,4 @@
+import FieldGuideArtifactWriter
 import FieldGuidePipeline
 import ArgumentParser
 import FieldGuide

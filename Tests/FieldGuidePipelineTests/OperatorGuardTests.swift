@@ -1,5 +1,6 @@
 import FieldGuide
 import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideDiagnostics
 @testable import FieldGuidePipeline

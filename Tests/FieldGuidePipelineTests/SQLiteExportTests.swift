@@ -1,4 +1,5 @@
 import CSQLite
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuidePipeline
 import Foundation

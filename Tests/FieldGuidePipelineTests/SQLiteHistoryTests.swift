@@ -1,4 +1,5 @@
 import FieldGuide
+import FieldGuideArtifactWriter
 import FieldGuideCore
 @testable import FieldGuidePipeline
 import Foundation

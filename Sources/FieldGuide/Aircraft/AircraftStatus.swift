@@ -64,6 +64,26 @@ extension AircraftBundle {
     }
 }
 
+/// A record small enough to read whole: decoded once into its `Info`, whose fields it gives by
+/// key path (`record.cancelDate` is `record.info.cancelDate`), so the field list is declared in
+/// the `Info` alone.
+///
+/// ```swift
+/// let reservation = bundle.reservation(of: "N4477")
+/// reservation?.expirationDate   // the ReservedInfo field, read through the record
+/// ```
+@dynamicMemberLookup
+public protocol WholeRecord: Sendable {
+    associatedtype Info
+    /// Every field, decoded.
+    var info: Info { get }
+}
+
+extension WholeRecord {
+    /// A field of the decoded record.
+    public subscript<T>(dynamicMember field: KeyPath<Info, T>) -> T { info[keyPath: field] }
+}
+
 /// One DEREG record: an aircraft whose registration under this N-number was cancelled.
 ///
 /// Its fields are ``DeregisteredInfo``'s, read through the record (`record.cancelDate`): a
@@ -73,14 +93,10 @@ extension AircraftBundle {
 /// ```swift
 /// for record in bundle.deregistrations(of: "N4477") { print(record.cancelDate?.description ?? "", record.reason) }
 /// ```
-@dynamicMemberLookup
-public struct DeregisteredRecord: Sendable {
+public struct DeregisteredRecord: WholeRecord {
     let bundle: AircraftBundle
     let row: Int
     private typealias C = AircraftStatusSchema.DeregisteredColumn
-
-    /// A field of the decoded record (`record.name`, `record.cancelDate`).
-    public subscript<T>(dynamicMember field: KeyPath<DeregisteredInfo, T>) -> T { info[keyPath: field] }
 
     /// The ACFTREF model of `modelCode`, when the bundle has it.
     public var model: ModelRecord? { info.modelCode.isEmpty ? nil : bundle.model(code: info.modelCode) }
@@ -139,14 +155,10 @@ public struct DeregisteredInfo: Sendable, Hashable, Codable {
 ///
 /// Its fields are ``ReservedInfo``'s, read through the record (`record.expirationDate`), as
 /// for ``DeregisteredRecord``.
-@dynamicMemberLookup
-public struct ReservedRecord: Sendable {
+public struct ReservedRecord: WholeRecord {
     let bundle: AircraftBundle
     let row: Int
     private typealias C = AircraftStatusSchema.ReservedColumn
-
-    /// A field of the decoded record (`record.registrant`, `record.purgeDate`).
-    public subscript<T>(dynamicMember field: KeyPath<ReservedInfo, T>) -> T { info[keyPath: field] }
 
     public var info: ReservedInfo {
         func v(_ c: C) -> UInt32 { bundle.statusTables?.reserved?.value(row, c) ?? c.kind.absent }

@@ -92,7 +92,7 @@ public enum AircraftEmit {
         for (key, value) in counts { allCounts[key] = value }
         let entry = Manifest.Artifact(
             file: artifactFile, kind: AircraftSchema.kind.description, bytes: size,
-            sha256: digest.finalize(), sections: sections.map(Manifest.Section.init), sources: report.sources, counts: allCounts,
+            sha256: digest.finalize(), sections: sections, sources: report.sources, counts: allCounts,
             asOf: Self.isoDate(builder.latestActionDate))
         let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         let rejects = handOff + "/" + NormalizedFAA.rejectsFile

@@ -67,7 +67,7 @@ public enum AircraftIndexEmit {
         var allCounts = counts
         allCounts["crosswalkRegistrationsRead"] = registrationsRead
         let entry = Manifest.Artifact(file: artifactFile, kind: AircraftIndexSchema.kind.description, bytes: size, sha256: digest.finalize(),
-                                      sections: sections.map(Manifest.Section.init), sources: sources, counts: allCounts)
+                                      sections: sections, sources: sources, counts: allCounts)
         let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath, registrationsRead: registrationsRead)
     }

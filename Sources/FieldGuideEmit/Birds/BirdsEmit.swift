@@ -58,7 +58,7 @@ public enum BirdsEmit {
         var digest = StreamingDigest()
         let written = try artifact.write(to: artifactPath) { digest.update($0) }
         let entry = Manifest.Artifact(file: artifactFile, kind: BirdsSchema.kind.description, bytes: written.bytes,
-                                      sha256: digest.finalize(), sections: written.sections.map(Manifest.Section.init), sources: manifestSources, counts: counts)
+                                      sha256: digest.finalize(), sections: written.sections, sources: manifestSources, counts: counts)
         let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }

@@ -14,7 +14,7 @@ extension FAAIngest {
     /// the outputs not yet committed, or the error.
     struct StatusRead {
         var rejects = RejectsReport()
-        var entries: [Manifest.Source] = []
+        var entries: [StageReport.Source] = []
         var outputs: [CSVFileSink] = []
         var error: (any Error)?
         /// Hand-off files of the status sources this download lacks.

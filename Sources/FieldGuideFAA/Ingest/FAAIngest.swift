@@ -89,7 +89,7 @@ public struct FAAIngest: Sendable {
                     throw LocatedError(.wrongHeader, file: source.name, line: 1, message: "expected the \(FAAFileKind.master.fileName) header, found an empty file")
                 }
                 let hash = try result.sourceHash()
-                log.sources.append(Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
+                log.sources.append(StageReport.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
             }
             log.counts = merge.counts
             let status = try log.add(statusTask.finished().value, removingStaleIn: outputDirectory)
@@ -111,7 +111,7 @@ public struct FAAIngest: Sendable {
     /// What a run found so far: what a failed run reports too.
     struct Log {
         var rejects = RejectsReport()
-        var sources: [Manifest.Source] = []
+        var sources: [StageReport.Source] = []
         var counts: [String: Int] = [:]
 
         /// Starts with the reference files' rejects and entries; returns their joins, or
@@ -135,7 +135,7 @@ public struct FAAIngest: Sendable {
     }
 
     /// Fails the stage when a file rejected more than the allowed share of its rows.
-    private func checkRejectShares(_ sources: [Manifest.Source]) throws {
+    private func checkRejectShares(_ sources: [StageReport.Source]) throws {
         for source in sources where source.rows.read > 0 {
             let share = Double(source.rows.rejected) / Double(source.rows.read)
             if share > options.maxRejectShare {
@@ -171,7 +171,7 @@ public struct FAAIngest: Sendable {
     fileprivate struct ReferenceRead {
         typealias Output = (joins: MasterMerge.Joins, outputs: [CSVFileSink])
         var rejects = RejectsReport()
-        var entries: [Manifest.Source] = []
+        var entries: [StageReport.Source] = []
         var output: Output?
         var error: (any Error)?
     }
@@ -245,8 +245,8 @@ public struct FAAIngest: Sendable {
     /// Reading, hashing and CSV parsing run on a second thread (`CSVPipeline`); `handle` runs
     /// on this one, in file order.
     func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
-                          _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> Manifest.Source {
-        var rows = Manifest.Rows()
+                          _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> StageReport.Source {
+        var rows = StageReport.Rows()
         var sawHeader = false
         let hash = try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hashing { try source.stream($0) }) { record in
             if record.index == 0 {
@@ -268,7 +268,7 @@ public struct FAAIngest: Sendable {
         guard sawHeader else {
             throw LocatedError(.wrongHeader, file: source.name, line: 1, message: "expected the \(kind.fileName) header, found an empty file")
         }
-        return Manifest.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows)
+        return StageReport.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows)
     }
 
     func checkHeader(_ record: CSVRecord, of file: String, expected: FAAFileKind) throws {

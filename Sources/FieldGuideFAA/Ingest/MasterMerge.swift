@@ -48,9 +48,9 @@ struct MasterMerge {
     /// `sink`, every row's issues to `rejects`. Returns the file's row counts; throws a part's
     /// failure once the rows before it are merged.
     mutating func merge(_ parts: [MasterPart], file: Int, joins: Joins, into sink: CSVFileSink,
-                        rejects: inout RejectsReport) throws -> Manifest.Rows {
+                        rejects: inout RejectsReport) throws -> StageReport.Rows {
         if seen.count == 0 { seen = PackedKeyTable(expectedCount: parts.map(\.rows.count).reduce(0, +)) }
-        var rows = Manifest.Rows()
+        var rows = StageReport.Rows()
         for part in parts {
             try merge(part, file: file, joins: joins, into: sink, rows: &rows, rejects: &rejects)
             if let failure = part.failure { throw failure }
@@ -59,7 +59,7 @@ struct MasterMerge {
     }
 
     private mutating func merge(_ part: MasterPart, file: Int, joins: Joins, into sink: CSVFileSink,
-                                rows: inout Manifest.Rows, rejects: inout RejectsReport) throws {
+                                rows: inout StageReport.Rows, rejects: inout RejectsReport) throws {
         let output = part.output.bytes
         let issues = part.issues, longCodes = part.longCodes
         // The part's bytes go out in stretches of kept rows: a duplicate's are skipped.

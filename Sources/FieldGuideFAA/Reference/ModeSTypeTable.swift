@@ -20,7 +20,7 @@ public struct ModeSTypeTable: Sendable {
     public static let maximumFileSize = 256 << 20
 
     /// The file as a manifest source: size, SHA-256, entries read and kept (with a designator).
-    public let source: Manifest.Source
+    public let source: StageReport.Source
     /// The distinct designators, in order of first appearance.
     private let designators: [String]
     private let addresses: [UInt32: UInt16]
@@ -59,7 +59,7 @@ public struct ModeSTypeTable: Sendable {
         }
         self.designators = designators
         self.addresses = addresses
-        source = Manifest.Source(file: (path as NSString).lastPathComponent, bytes: data.count, sha256: data.withUnsafeBytes { FileDigest.sha256($0) },
+        source = StageReport.Source(file: (path as NSString).lastPathComponent, bytes: data.count, sha256: data.withUnsafeBytes { FileDigest.sha256($0) },
                                  rows: .init(read: read, kept: addresses.count))
     }
 

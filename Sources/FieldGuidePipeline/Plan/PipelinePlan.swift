@@ -1,3 +1,4 @@
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation

@@ -1,3 +1,4 @@
+import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuideWorkers
 import Foundation

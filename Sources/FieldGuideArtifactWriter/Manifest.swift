@@ -1,3 +1,5 @@
+import FieldGuideArtifact
+import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
@@ -26,17 +28,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     public typealias Rows = StageReport.Rows
     public typealias Source = StageReport.Source
 
-    /// One section of an artifact: its tag, where it lies, its rows and CRC-32 (as `inspect` shows).
-    public struct Section: Codable, Sendable, Hashable {
-        public var tag: String
-        public var offset: UInt64
-        public var length: UInt64
-        public var rows: UInt64
-        public var crc32: UInt32
-        public init(tag: String, offset: UInt64, length: UInt64, rows: UInt64, crc32: UInt32) {
-            self.tag = tag; self.offset = offset; self.length = length; self.rows = rows; self.crc32 = crc32
-        }
-    }
+    /// One section of an artifact: its tag, where it lies, its rows and CRC-32 (as `inspect`
+    /// shows), recorded as the artifact's own section table holds it.
+    public typealias Section = SectionInfo
 
     /// One artifact of the output directory and what it was built from.
     public struct Artifact: Codable, Sendable, Equatable {
