@@ -39,3 +39,22 @@ struct TaxonomyFoldTests {
         #expect(Taxonomy.fold("Indian Scops-Owl") == "indianscopsowl")
     }
 }
+
+/// The byte-level fast paths of the labels and taxonomy readers find what the character-level
+/// searches find, combining marks included.
+struct LabelsFastPathTests {
+    @Test func underscoreAsCharactersFindIt() {
+        for line in ["Passer domesticus_スズメ", "a_b", "_x", "x_", "no separator", "a_\u{0301}b_c", "ü_b", "a\u{0301}_b",
+                     "a_\u{0301}", "\u{0600}_x", "a b_c_d", ""] {
+            #expect(LocalizedLabels.firstUnderscore(line) == line.firstIndex(of: "_"), "\(line.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+}
+
+extension LabelsFastPathTests {
+    @Test func spacesTrimAsCharactersDo() {
+        for text in ["", " ", "\t \t", " Passeridae ", "Passeridae", "\tOld World Sparrows\t ", " \u{0301}x ", "x \u{0301}", " ü ", "a b", "\r\n "] {
+            #expect(text.trimmingSpaces == text.trimmingSpaceCharacters, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+}

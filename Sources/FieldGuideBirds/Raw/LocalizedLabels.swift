@@ -32,7 +32,7 @@ public struct LocalizedLabels: Sendable {
             let line = Self.trimmed(text)
             if line.isEmpty { continue }
             if isLatin1 { labels.latin1Readings.append(Latin1Reading(file: path, line: index + 1, field: "label", value: line)) }
-            guard let underscore = line.firstIndex(of: "_") else {
+            guard let underscore = Self.firstUnderscore(line) else {
                 throw LocatedError(.malformed, file: path, line: index + 1, message: "expected \"Scientific name_Common name\", found \"\(line)\"")
             }
             labels.lines += 1
@@ -59,6 +59,19 @@ public struct LocalizedLabels: Sendable {
         guard let start = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
         let end = scalars.lastIndex(where: { !isSpace($0) })!
         return String(scalars[start...end])
+    }
+
+    /// `line.firstIndex(of: "_")`, found by its byte when what precedes it is ASCII and an
+    /// ASCII byte (or nothing) follows: then that `_` is a character of its own (only a
+    /// non-ASCII mark can join it), and the scientific names before it are ASCII. Else the
+    /// search by characters, which cost a tenth of ingest-birds on every line.
+    package static func firstUnderscore(_ line: String) -> String.Index? {
+        let bytes = line.utf8
+        if let at = bytes.firstIndex(where: { $0 == UInt8(ascii: "_") || $0 >= 0x80 }), bytes[at] == UInt8(ascii: "_") {
+            let next = bytes.index(after: at)
+            if next == bytes.endIndex || bytes[next] < 0x80 { return at }
+        }
+        return line.firstIndex(of: "_")
     }
 
     /// `…_Labels_de.txt` → `de`; `…_Labels.txt` → `en`.

@@ -173,7 +173,23 @@ public struct Taxonomy: Sendable {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    /// Without leading and trailing spaces and tabs (characters: a space a combining mark
+    /// follows is not one).
+    package var trimmingSpaces: String {
+        // ASCII text (almost every value): bytes are characters, trimmed without walking
+        // grapheme clusters, which cost a twentieth of ingest-birds.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = utf8
+            var start = bytes.startIndex, end = bytes.endIndex
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+            while start < end, bytes[bytes.index(before: end)] == 0x20 || bytes[bytes.index(before: end)] == 0x09 { end = bytes.index(before: end) }
+            return start == bytes.startIndex && end == bytes.endIndex ? self : String(self[start..<end])
+        }
+        return trimmingSpaceCharacters
+    }
+
+    /// `trimmingSpaces` character by character, for any text.
+    package var trimmingSpaceCharacters: String {
         var scalars = Substring(self)
         while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
         while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
