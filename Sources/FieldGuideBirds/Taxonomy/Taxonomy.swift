@@ -149,12 +149,47 @@ public struct Taxonomy: Sendable {
 
     /// Lower-cased letters and digits only: `Indian Scops-Owl` and `Indian Scops Owl` fold alike.
     public static func fold(_ name: String) -> String {
+        // An ASCII name (almost all of them) byte by byte: the same letters and digits without
+        // the Unicode case mapping and property tables, which cost a tenth of ingest-birds.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(name.utf8.count)
+            for byte in name.utf8 {
+                switch byte {
+                case 0x41...0x5A: bytes.append(byte + 0x20)
+                case 0x61...0x7A, 0x30...0x39: bytes.append(byte)
+                default: continue
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return foldScalars(name)
+    }
+
+    /// `fold` through the Unicode case mapping and properties, for any name.
+    package static func foldScalars(_ name: String) -> String {
         String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
     }
 }
 
 extension String {
-    var trimmingSpaces: String {
+    /// Without leading and trailing spaces and tabs (characters: a space a combining mark
+    /// follows is not one).
+    package var trimmingSpaces: String {
+        // ASCII text (almost every value): bytes are characters, trimmed without walking
+        // grapheme clusters, which cost a twentieth of ingest-birds.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = utf8
+            var start = bytes.startIndex, end = bytes.endIndex
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+            while start < end, bytes[bytes.index(before: end)] == 0x20 || bytes[bytes.index(before: end)] == 0x09 { end = bytes.index(before: end) }
+            return start == bytes.startIndex && end == bytes.endIndex ? self : String(self[start..<end])
+        }
+        return trimmingSpaceCharacters
+    }
+
+    /// `trimmingSpaces` character by character, for any text.
+    package var trimmingSpaceCharacters: String {
         var scalars = Substring(self)
         while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
         while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }

@@ -14,33 +14,55 @@ import FieldGuideArtifactWriter
 /// ```
 struct SearchIndexBuilder {
     typealias S = AircraftIndexSchema
-    private var lists: [[UInt8]: [UInt32]] = [:]
+    /// Every distinct atom, by id (in order of first appearance), and the entities holding it.
+    private var atoms: [[UInt8]] = []
+    private var lists: [[UInt32]] = []
+    private var atomIDs: [[UInt8]: Int] = [:]
+    /// The atom ids of each stored text seen: model names repeat (42K distinct of 94K on
+    /// full-size data), and tokenizing them again cost more than the lookup.
+    private var atomsOfText: [[UInt8]: [Int]] = [:]
     private var last: UInt32?
 
     mutating func add(_ text: String, _ entity: S.SearchEntity) {
-        add(atoms: SearchText.indexAtoms(text), entity)
+        add(ids: ids(of: SearchText.indexAtoms(text)), entity)
     }
 
     mutating func add(_ stored: UnsafeRawBufferPointer, _ entity: S.SearchEntity) {
-        add(atoms: SearchText.indexAtoms(stored), entity)
+        let text = Array(stored)
+        if let known = atomsOfText[text] { return add(ids: known, entity) }
+        let found = ids(of: SearchText.indexAtoms(stored))
+        atomsOfText[text] = found
+        add(ids: found, entity)
     }
 
-    private mutating func add(atoms: [[UInt8]], _ entity: S.SearchEntity) {
+    /// The ids of `atoms`, new atoms given the next ones.
+    private mutating func ids(of found: [[UInt8]]) -> [Int] {
+        found.map { atom in
+            if let id = atomIDs[atom] { return id }
+            atomIDs[atom] = atoms.count
+            atoms.append(atom)
+            lists.append([])
+            return atoms.count - 1
+        }
+    }
+
+    private mutating func add(ids: [Int], _ entity: S.SearchEntity) {
         precondition(last.map { $0 < entity.rawValue } ?? true, "search entities are added in ascending order")
         precondition(entity.row < S.SearchEntity.rowLimit, "a search entity row past 2^30")
         last = entity.rawValue
-        for atom in atoms { lists[atom, default: []].append(entity.rawValue) }
+        for id in ids { lists[id].append(entity.rawValue) }
     }
 
     /// Adds the dictionary, its postings table, the reversed order and the postings; returns
     /// how many atoms and postings there are.
     mutating func addSections(to artifact: inout ArtifactBuilder) -> (atoms: Int, postings: Int) {
-        let atoms = lists.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        let order = self.atoms.indices.sorted { self.atoms[$0].lexicographicallyPrecedes(self.atoms[$1]) }
+        let atoms = order.map { self.atoms[$0] }
         var postings: [UInt8] = []
         var table = RowTableBuilder<S.AtomColumn>()
         var total = 0
-        for atom in atoms {
-            let list = lists[atom]!
+        for id in order {
+            let list = lists[id]
             let row = table.appendRow()
             table[row, .start] = UInt32(postings.count)
             table[row, .count] = UInt32(list.count)
@@ -64,7 +86,7 @@ struct SearchIndexBuilder {
         let reverse = AircraftIndexBuilder.u32Table(reversed)
         artifact.addSection(S.Section.searchAtomsReversed, rows: reverse.count, bytes: reverse.serialize())
         artifact.addSection(S.Section.searchPostings, rows: total, bytes: postings)
-        lists = [:]
+        self = SearchIndexBuilder()
         return (atoms.count, total)
     }
 }

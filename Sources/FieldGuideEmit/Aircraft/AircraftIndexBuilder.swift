@@ -87,22 +87,20 @@ public struct AircraftIndexBuilder {
         func add(_ tag: FourCC, _ values: [String]) throws(LocatedError) { try add(tag, values.map { Array($0.utf8) }) }
         func add<C>(_ tag: FourCC, _ table: RowTableBuilder<C>) { artifact.addSection(tag, rows: table.count, bytes: table.serialize()) }
 
-        let codes = try CodeRows(tables: Self.codeTables, values: codedValues())
+        var codes = CodeMemo(try CodeRows(tables: Self.codeTables, values: codedValues()))
         let models = reference.modelCount, modelFields = ModelText.allCases.count
-        func modelText(_ field: ModelText) -> [[UInt8]] {
-            (0..<models).map { row in reference.modelText.withString(row * modelFields + field.rawValue) { Array($0) } }
+        for (tag, field) in [(S.Section.modelCodes, ModelText.code), (S.Section.modelNames, .model),
+                             (S.Section.modelDataSheets, .typeCertificateDataSheet), (S.Section.modelDataHolders, .typeCertificateHolder)] {
+            let text = try Self.textColumn(tag, reference.modelText, field: field.rawValue, fieldsPerRow: modelFields, rows: models)
+            artifact.addSection(tag, rows: text.rows, bytes: text.bytes)
         }
         let manufacturers = manufacturerOrder()
-        try add(S.Section.modelCodes, modelText(.code))
-        try add(S.Section.modelNames, modelText(.model))
-        try add(S.Section.modelDataSheets, modelText(.typeCertificateDataSheet))
-        try add(S.Section.modelDataHolders, modelText(.typeCertificateHolder))
         add(S.Section.modelManufacturers, Self.u32Table(reference.manufacturerOfModel.map { manufacturers.rank[$0] }))
         try add(S.Section.manufacturerNames, manufacturers.names)
         add(S.Section.manufacturerModelCounts, Self.u32Table(manufacturers.modelCounts))
-        add(S.Section.modelAttributes, modelAttributes(codes))
-        try addEngines(to: &artifact, codes: codes)
-        let (tables, values, names) = codes.columns()
+        add(S.Section.modelAttributes, modelAttributes(&codes))
+        try addEngines(to: &artifact, codes: &codes)
+        let (tables, values, names) = codes.rows.columns()
         try add(S.Section.codeTables, tables)
         try add(S.Section.codeValues, values)
         try add(S.Section.codeNames, names)
@@ -136,20 +134,20 @@ public struct AircraftIndexBuilder {
     /// The distinct manufacturer names sorted by folded name, then name; the rank of each of
     /// `reference.manufacturers` in that order; and each one's model count.
     private func manufacturerOrder() -> (names: [[UInt8]], rank: [Int], modelCounts: [Int]) {
-        let batch = reference.manufacturers
-        let pairs = (0..<batch.count / 2).map { m in
-            (name: batch.withString(2 * m) { Array($0) }, folded: batch.withString(2 * m + 1) { Array($0) })
+        // Compared where they are (byte order, a prefix first), no array made per name to sort.
+        let batch = reference.manufacturers, count = batch.count / 2
+        func compareStrings(_ i: Int, _ j: Int) -> Int {
+            batch.withString(i) { x in batch.withString(j) { y in compare(x, y) } }
         }
-        let order = pairs.indices.sorted { a, b in
-            let x = pairs[a], y = pairs[b]
-            if x.folded != y.folded { return x.folded.lexicographicallyPrecedes(y.folded) }
-            return x.name.lexicographicallyPrecedes(y.name)
+        let order = (0..<count).sorted { a, b in
+            let byFolded = compareStrings(2 * a + 1, 2 * b + 1)
+            return byFolded != 0 ? byFolded < 0 : compareStrings(2 * a, 2 * b) < 0
         }
-        var rank = [Int](repeating: 0, count: pairs.count)
+        var rank = [Int](repeating: 0, count: count)
         for (position, index) in order.enumerated() { rank[index] = position }
-        var counts = [Int](repeating: 0, count: pairs.count)
+        var counts = [Int](repeating: 0, count: count)
         for manufacturer in reference.manufacturerOfModel { counts[rank[manufacturer]] += 1 }
-        return (order.map { pairs[$0].name }, rank, counts)
+        return (order.map { batch.withString(2 * $0) { Array($0) } }, rank, counts)
     }
 
     /// A model's coded fields: where its text is, its column, its code table.
@@ -160,31 +158,38 @@ public struct AircraftIndexBuilder {
         (.weightClass, .weightClass, FAACodeTables.weightClass),
     ]
 
-    /// Every coded value of the models and engines, with its table.
+    /// Every distinct coded value of the models and engines, with its table (`CodeRows` needs
+    /// each once; the same few codes fill 94K rows, so a value is made a `String` only the
+    /// first time its bytes are seen).
     private func codedValues() -> [(table: String, code: String)] {
         var values: [(String, String)] = []
+        var seen = Set<UInt64>()
+        func add(_ table: FAACodeTable, _ index: Int, _ bytes: UnsafeRawBufferPointer) {
+            if let key = CodeMemo.key(index, bytes), !seen.insert(key).inserted { return }
+            values.append((table.id, String(decoding: bytes, as: UTF8.self)))
+        }
         let modelFields = ModelText.allCases.count, engineFields = EngineText.allCases.count
+        let tables = Self.codedModelFields.map { CodeMemo.index(of: $0.2) }, engineTable = CodeMemo.index(of: FAACodeTables.engineType)
         for row in 0..<reference.modelCount {
-            for (field, _, table) in Self.codedModelFields {
-                values.append((table.id, reference.modelText.withString(row * modelFields + field.rawValue) { String(decoding: $0, as: UTF8.self) }))
+            for ((field, _, table), index) in zip(Self.codedModelFields, tables) {
+                reference.modelText.withString(row * modelFields + field.rawValue) { add(table, index, $0) }
             }
         }
         for row in 0..<reference.engineCount {
-            values.append((FAACodeTables.engineType.id,
-                           reference.engineText.withString(row * engineFields + EngineText.engineType.rawValue) { String(decoding: $0, as: UTF8.self) }))
+            reference.engineText.withString(row * engineFields + EngineText.engineType.rawValue) { add(FAACodeTables.engineType, engineTable, $0) }
         }
         return values
     }
 
-    private func modelAttributes(_ codes: CodeRows) -> RowTableBuilder<S.ModelColumn> {
+    private func modelAttributes(_ codes: inout CodeMemo) -> RowTableBuilder<S.ModelColumn> {
         var table = RowTableBuilder<S.ModelColumn>()
         table.reserve(reference.modelCount)
-        let fields = ModelText.allCases.count
+        let fields = ModelText.allCases.count, tables = Self.codedModelFields.map { CodeMemo.index(of: $0.2) }
         for (row, numbers) in reference.modelNumbers.enumerated() {
             _ = table.appendRow()
-            for (field, column, codeTable) in Self.codedModelFields {
-                let code = reference.modelText.withString(row * fields + field.rawValue) { String(decoding: $0, as: UTF8.self) }
-                if let id = codes.row(codeTable.id, code) { table[row, column] = UInt32(id) }
+            for ((field, column, codeTable), index) in zip(Self.codedModelFields, tables) {
+                let id = reference.modelText.withString(row * fields + field.rawValue) { codes.row(codeTable, index, $0) }
+                if let id { table[row, column] = UInt32(id) }
             }
             if let n = numbers.engineCount, n >= 0 { table[row, .engineCount] = UInt32(min(n, 254)) }
             if let n = numbers.seatCount, n >= 0 { table[row, .seatCount] = UInt32(min(n, 65_534)) }
@@ -193,21 +198,21 @@ public struct AircraftIndexBuilder {
         return table
     }
 
-    private func addEngines(to artifact: inout ArtifactBuilder, codes: CodeRows) throws(LocatedError) {
+    private func addEngines(to artifact: inout ArtifactBuilder, codes: inout CodeMemo) throws(LocatedError) {
         let fields = EngineText.allCases.count, count = reference.engineCount
-        func text(_ field: EngineText) -> [[UInt8]] {
-            (0..<count).map { row in reference.engineText.withString(row * fields + field.rawValue) { Array($0) } }
-        }
         var table = RowTableBuilder<S.EngineColumn>()
+        let engineTable = CodeMemo.index(of: FAACodeTables.engineType)
         for (row, numbers) in reference.engineNumbers.enumerated() {
             _ = table.appendRow()
-            let code = reference.engineText.withString(row * fields + EngineText.engineType.rawValue) { String(decoding: $0, as: UTF8.self) }
-            if let id = codes.row(FAACodeTables.engineType.id, code) { table[row, .engineType] = UInt32(id) }
+            let id = reference.engineText.withString(row * fields + EngineText.engineType.rawValue) {
+                codes.row(FAACodeTables.engineType, engineTable, $0)
+            }
+            if let id { table[row, .engineType] = UInt32(id) }
             if let n = numbers.horsepower, n >= 0 { table[row, .horsepower] = UInt32(clamping: n) }
             if let n = numbers.thrust, n >= 0 { table[row, .thrust] = UInt32(clamping: n) }
         }
         for (tag, field) in [(S.Section.engineCodes, EngineText.code), (S.Section.engineManufacturers, .manufacturer), (S.Section.engineModels, .model)] {
-            let column = try Self.textColumn(tag, text(field))
+            let column = try Self.textColumn(tag, reference.engineText, field: field.rawValue, fieldsPerRow: fields, rows: count)
             artifact.addSection(tag, rows: column.rows, bytes: column.bytes)
         }
         artifact.addSection(S.Section.engineAttributes, rows: table.count, bytes: table.serialize())
@@ -262,11 +267,76 @@ public struct AircraftIndexBuilder {
         return TextColumn.serialize(values)
     }
 
+    /// `textColumn` of field `field` of each of `rows` rows of `batch` (`fieldsPerRow` strings a
+    /// row), the same bytes and the same error, without an array made per value.
+    static func textColumn(_ tag: FourCC, _ batch: AircraftArtifactBuilder.TextBatch, field: Int, fieldsPerRow: Int,
+                           rows: Int) throws(LocatedError) -> (bytes: [UInt8], rows: Int) {
+        func trimmedCount(_ value: UnsafeRawBufferPointer) -> Int {
+            var end = value.count
+            while end > 0 && value[end - 1] == 0x20 { end -= 1 }
+            return end
+        }
+        var width = 1
+        for row in 0..<rows {
+            let (count, trimmed) = batch.withString(row * fieldsPerRow + field) { ($0.count, trimmedCount($0)) }
+            if count > TextColumn.maximumWidth {
+                throw LocatedError(.tooLarge, file: "", field: tag.description, expected: "at most \(TextColumn.maximumWidth) bytes",
+                                   found: "\(count) bytes", message: "a value too long for the index's text column")
+            }
+            width = max(width, trimmed)
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(width * rows)
+        for row in 0..<rows {
+            batch.withString(row * fieldsPerRow + field) { value in
+                let trimmed = trimmedCount(value)
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[0..<trimmed]))
+                bytes.append(contentsOf: repeatElement(0x20, count: width - trimmed))
+            }
+        }
+        return (bytes, rows)
+    }
+
     static func u32Table(_ values: [Int]) -> RowTableBuilder<S.U32Column> {
         var table = RowTableBuilder<S.U32Column>()
         table.reserve(values.count)
         for value in values { table[table.appendRow(), .value] = UInt32(value) }
         return table
+    }
+}
+
+/// `CodeRows` looked up by a value's bytes, each distinct short value once: the models' and
+/// engines' coded fields hold a few values over 94K rows, and a `String` made per row for the
+/// lookup cost more than the rest of the index's attributes.
+struct CodeMemo {
+    let rows: CodeRows
+    /// `key(table, bytes)` → the value's row, -1 for none.
+    private var known: [UInt64: Int] = [:]
+
+    init(_ rows: CodeRows) { self.rows = rows }
+
+    /// The row of the code `bytes` in `table` (at `index` in the code tables); nil for a blank
+    /// code or one the tables lack.
+    mutating func row(_ table: FAACodeTable, _ index: Int, _ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let key = Self.key(index, bytes) else { return rows.row(table.id, String(decoding: bytes, as: UTF8.self)) }
+        if let row = known[key] { return row < 0 ? nil : row }
+        let row = rows.row(table.id, String(decoding: bytes, as: UTF8.self))
+        known[key] = row ?? -1
+        return row
+    }
+
+    /// The place of `table` in `AircraftIndexBuilder.codeTables` (one of them).
+    static func index(of table: FAACodeTable) -> Int {
+        AircraftIndexBuilder.codeTables.firstIndex { $0.id == table.id }!
+    }
+
+    /// A key unique to (table, bytes) for values of at most 7 bytes: the bytes, their count
+    /// and `index`, the table's place in `AircraftIndexBuilder.codeTables`; nil for a longer value.
+    static func key(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        guard bytes.count <= 7 else { return nil }
+        var key: UInt64 = 0
+        for byte in bytes { key = key << 8 | UInt64(byte) }
+        return key << (8 * UInt64(8 - bytes.count)) | UInt64(bytes.count) << 4 | UInt64(index)
     }
 }
 
