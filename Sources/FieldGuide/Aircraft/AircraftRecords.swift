@@ -57,9 +57,12 @@ public struct ModelRecord: Sendable {
     public var typeCertificateDataSheet: String { s(.typeCertificateDataSheet) }
     public var typeCertificateHolder: String { s(.typeCertificateHolder) }
 
-    /// Every field, decoded (for JSON output).
-    public var info: ModelInfo {
-        ModelInfo(code: code, manufacturer: manufacturer, model: model, aircraftType: aircraftType, engineType: engineType,
+    /// Every field, decoded (for JSON output); decoded once per bundle and then shared.
+    public var info: ModelInfo { bundle.modelInfos.value(for: row) { decodedInfo } }
+
+    private var decodedInfo: ModelInfo {
+        bundle.touchModel(row: row)
+        return ModelInfo(code: code, manufacturer: manufacturer, model: model, aircraftType: aircraftType, engineType: engineType,
                   category: category, builderCertification: builderCertification, engineCount: engineCount,
                   seatCount: seatCount, weightClass: weightClass, cruiseSpeedMPH: cruiseSpeedMPH,
                   typeCertificateDataSheet: typeCertificateDataSheet, typeCertificateHolder: typeCertificateHolder)
@@ -119,7 +122,10 @@ public struct EngineRecord: Sendable {
     public var horsepower: Int? { bundle.engines.number(row, .horsepower) }
     public var thrustPounds: Int? { bundle.engines.number(row, .thrust) }
 
-    public var info: EngineInfo {
+    /// Every field, decoded once per bundle and then shared.
+    public var info: EngineInfo { bundle.engineInfos.value(for: row) { decodedInfo } }
+
+    private var decodedInfo: EngineInfo {
         EngineInfo(code: code, manufacturer: manufacturer, model: model, engineType: engineType,
                    horsepower: horsepower, thrustPounds: thrustPounds)
     }
@@ -191,7 +197,7 @@ public struct RegistrationRecord: Sendable {
     /// The aircraft app calls this "AC-CAT"; ACFTREF's AC-CAT is `model?.category`.
     public var airworthinessClass: CodeValue? { bundle.code(.airworthinessClass, v(.airworthinessClass)) }
     /// The approved operations of the certificate, decoded for its class.
-    public var approvedOperations: [String] { list(.approvedOperations) }
+    public var approvedOperations: [String] { bundle.approvedOperations(v(.approvedOperations)) }
     public var aircraftType: CodeValue? { bundle.code(.aircraftType, v(.aircraftType)) }
     public var engineType: CodeValue? { bundle.code(.engineType, v(.engineType)) }
     public var status: CodeValue? { bundle.code(.status, v(.status)) }
