@@ -33,10 +33,8 @@ public final class AircraftBundle: FieldGuideBundle {
     /// codes, and each then costs a hash probe and a retain instead of decoding two strings and
     /// two dictionary lookups.
     let codeValues: CodeValueIndex
-    /// Model and engine records and approved-operations lists, decoded once and shared
-    /// (`SharedRecordCache`): what `RegistrationRecord.info` repeats across registrations.
-    let modelInfos: SharedRecordCache<Int, ModelInfo>
-    let engineInfos: SharedRecordCache<Int, EngineInfo>
+    /// Approved-operations lists, decoded once and shared (`SharedRecordCache`): a few dozen
+    /// values that `RegistrationRecord.info` would otherwise split and decode every time.
     let operationLists: SharedRecordCache<UInt32, [String]>
     /// The registry search sections; nil in an artifact written before them.
     package let search: RegistrySearchTables?
@@ -84,8 +82,6 @@ public final class AircraftBundle: FieldGuideBundle {
             }
             codeNames = names
             codeValues = values
-            modelInfos = SharedRecordCache(limit: Self.sharedRecordLimit)
-            engineInfos = SharedRecordCache(limit: Self.sharedRecordLimit)
             operationLists = SharedRecordCache(limit: Self.operationListLimit)
             search = try RegistrySearchTables(opened)
             statusTables = try AircraftStatusTables(opened)

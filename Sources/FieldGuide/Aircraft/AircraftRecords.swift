@@ -57,12 +57,9 @@ public struct ModelRecord: Sendable {
     public var typeCertificateDataSheet: String { s(.typeCertificateDataSheet) }
     public var typeCertificateHolder: String { s(.typeCertificateHolder) }
 
-    /// Every field, decoded (for JSON output); decoded once per bundle and then shared.
-    public var info: ModelInfo { bundle.modelInfos.value(for: row) { decodedInfo } }
-
-    private var decodedInfo: ModelInfo {
-        bundle.touchModel(row: row)
-        return ModelInfo(code: code, manufacturer: manufacturer, model: model, aircraftType: aircraftType, engineType: engineType,
+    /// Every field, decoded (for JSON output).
+    public var info: ModelInfo {
+        ModelInfo(code: code, manufacturer: manufacturer, model: model, aircraftType: aircraftType, engineType: engineType,
                   category: category, builderCertification: builderCertification, engineCount: engineCount,
                   seatCount: seatCount, weightClass: weightClass, cruiseSpeedMPH: cruiseSpeedMPH,
                   typeCertificateDataSheet: typeCertificateDataSheet, typeCertificateHolder: typeCertificateHolder)
@@ -122,10 +119,7 @@ public struct EngineRecord: Sendable {
     public var horsepower: Int? { bundle.engines.number(row, .horsepower) }
     public var thrustPounds: Int? { bundle.engines.number(row, .thrust) }
 
-    /// Every field, decoded once per bundle and then shared.
-    public var info: EngineInfo { bundle.engineInfos.value(for: row) { decodedInfo } }
-
-    private var decodedInfo: EngineInfo {
+    public var info: EngineInfo {
         EngineInfo(code: code, manufacturer: manufacturer, model: model, engineType: engineType,
                    horsepower: horsepower, thrustPounds: thrustPounds)
     }
