@@ -37,7 +37,7 @@ public enum ArtifactText {
     }
 
     /// The inline string of `bytes` (at most 15), nil when one of them is not ASCII.
-    @inlinable
+    @inlinable @inline(__always)
     static func inlineASCII(_ bytes: UnsafeRawBufferPointer) -> String? {
         let (low, high) = words(bytes)
         guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
@@ -47,7 +47,7 @@ public enum ArtifactText {
     /// `bytes` (at most 16) as two little-endian words, zero past the end: two overlapping
     /// loads for each word instead of a `memcpy` call (a third of the cost of a short field).
     /// Every load stays inside `bytes`.
-    @inlinable
+    @inlinable @inline(__always)
     static func words(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         let n = bytes.count
         guard let base = bytes.baseAddress, n > 0 else { return (0, 0) }
