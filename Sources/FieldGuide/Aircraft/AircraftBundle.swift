@@ -29,10 +29,13 @@ public final class AircraftBundle: FieldGuideBundle {
     package let summaries: RegistrationSummaries?
     package let registrationHash: RegistrationHashIndex?
     let codeNames: [String: [String: String]]
-    /// `codeNames` by table (in `CodeTable.allCases` order) and code string id, decoded once at
-    /// open: `.info` reads a dozen codes, and each then costs a short scan and a retain instead
-    /// of decoding two strings and two dictionary lookups.
-    let codeValues: [CodeTableValues]
+    /// `codeNames` by table and code string id, decoded once at open: `.info` reads a dozen
+    /// codes, and each then costs a hash probe and a retain instead of decoding two strings and
+    /// two dictionary lookups.
+    let codeValues: CodeValueIndex
+    /// Approved-operations lists, decoded once and shared (`SharedRecordCache`): a few dozen
+    /// values that `RegistrationRecord.info` would otherwise split and decode every time.
+    let operationLists: SharedRecordCache<UInt32, [String]>
     /// The registry search sections; nil in an artifact written before them.
     package let search: RegistrySearchTables?
     /// DEREG and RESERVED (`AircraftStatusTables`); nil in an artifact without them.
@@ -70,17 +73,16 @@ public final class AircraftBundle: FieldGuideBundle {
             (summaries, registrationHash) = try Self.summarySections(in: opened, registrations: registrations.count)
             let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
             var names: [String: [String: String]] = [:]
-            var values = [CodeTableValues](repeating: CodeTableValues(), count: S.CodeTable.allCases.count)
+            var values = CodeValueIndex(capacity: codes.count)
             for row in 0..<codes.count {
                 let table = strings.string(codes.value(row, .table)), code = codes.value(row, .code)
                 let value = CodeValue(code: strings.string(code), name: strings.string(codes.value(row, .name)))
                 names[table, default: [:]][value.code] = value.name
-                if let index = S.CodeTable(rawValue: table).flatMap(S.CodeTable.allCases.firstIndex(of:)) {
-                    values[index].append(id: code, value)
-                }
+                if let table = S.CodeTable(rawValue: table), code != 0 { values.insert(table, id: code, value) }
             }
             codeNames = names
             codeValues = values
+            operationLists = SharedRecordCache(limit: Self.operationListLimit)
             search = try RegistrySearchTables(opened)
             statusTables = try AircraftStatusTables(opened)
             ownerRedaction = try Self.ownerRedaction(in: opened)
@@ -207,6 +209,7 @@ public final class AircraftBundle: FieldGuideBundle {
     }
 
     private static func registrationKey(utf8 bytes: UnsafeBufferPointer<UInt8>) -> RegistrationKey? {
+        if let key = canonicalRegistrationKey(bytes) { return key }
         func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
         var start = 0, end = bytes.count
         while end > start, isBlank(bytes[end - 1]) { end -= 1 }
@@ -225,6 +228,20 @@ public final class AircraftBundle: FieldGuideBundle {
         }
         guard count >= 2 else { return nil }
         return RegistrationKey(packed: packed << (64 - 8 * count), count: count)
+    }
+
+    /// The key of an N-number already written as stored (`N` and one to five digits or capital
+    /// letters), nil for any other spelling: the usual one, read in one pass without the
+    /// trimming, dash and case handling of `registrationKey(utf8:)` (half its instructions).
+    @inline(__always)
+    private static func canonicalRegistrationKey(_ bytes: UnsafeBufferPointer<UInt8>) -> RegistrationKey? {
+        guard bytes.count >= 2, bytes.count <= 6, bytes[0] == UInt8(ascii: "N") else { return nil }
+        var packed = UInt64(UInt8(ascii: "N"))
+        for byte in bytes[1...] {
+            guard byte &- 0x30 < 10 || byte &- 0x41 < 26 else { return nil }
+            packed = packed << 8 | UInt64(byte)
+        }
+        return RegistrationKey(packed: packed << (64 - 8 * bytes.count), count: bytes.count)
     }
 
     /// UTF-8 bytes of `text` without surrounding spaces and tabs, ASCII letters upper-cased if asked.
@@ -271,26 +288,16 @@ public final class AircraftBundle: FieldGuideBundle {
 
     package func string(_ id: UInt32) -> String { strings.string(id) }
 
+    /// Code `id` of `table` with its name: from `codeValues`, else decoded (a code the tables lack).
+    @inline(__always)
     func code(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue? {
         guard id != 0 else { return nil }
-        if let index = Self.codeTables.firstIndex(of: table), let value = codeValues[index].value(id) { return value }
+        return codeValues.value(table, id: id) ?? unlistedCode(table, id)
+    }
+
+    private func unlistedCode(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue {
         let raw = strings.string(id)
         return CodeValue(code: raw, name: codeNames[table.rawValue]?[raw])
-    }
-}
-
-/// One code table's values by the string id of their code (a dozen or two: scanned, not hashed).
-struct CodeTableValues {
-    private var ids: [UInt32] = []
-    private var values: [CodeValue] = []
-
-    /// Adds or replaces (a later row wins, as in `codeNames`) the value of code `id`.
-    mutating func append(id: UInt32, _ value: CodeValue) {
-        if let index = ids.firstIndex(of: id) { values[index] = value } else { ids.append(id); values.append(value) }
-    }
-
-    func value(_ id: UInt32) -> CodeValue? {
-        ids.firstIndex(of: id).map { values[$0] }
     }
 }
 

@@ -191,7 +191,7 @@ public struct RegistrationRecord: Sendable {
     /// The aircraft app calls this "AC-CAT"; ACFTREF's AC-CAT is `model?.category`.
     public var airworthinessClass: CodeValue? { bundle.code(.airworthinessClass, v(.airworthinessClass)) }
     /// The approved operations of the certificate, decoded for its class.
-    public var approvedOperations: [String] { list(.approvedOperations) }
+    public var approvedOperations: [String] { bundle.approvedOperations(v(.approvedOperations)) }
     public var aircraftType: CodeValue? { bundle.code(.aircraftType, v(.aircraftType)) }
     public var engineType: CodeValue? { bundle.code(.engineType, v(.engineType)) }
     public var status: CodeValue? { bundle.code(.status, v(.status)) }

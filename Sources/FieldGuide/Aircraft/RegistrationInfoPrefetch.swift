@@ -1,19 +1,20 @@
 import FieldGuideArtifact
 
 extension AircraftBundle {
-    /// The text columns `RegistrationRecord.info` decodes through the pool.
+    /// The text columns `RegistrationRecord.info` decodes through the pool (the summary's and
+    /// the codes' are not: `codeValues` has the codes by string id, and the approved operations
+    /// are kept decoded), and its model's and engine's.
     private static let infoRegistrationColumns: [S.RegistrationColumn] = [
-        .engineCode, .registrantType, .street, .street2, .zip, .region, .county, .country, .certification,
-        .airworthinessClass, .approvedOperations, .aircraftType, .engineType, .status, .otherNames, .uniqueID,
-        .kitManufacturer, .kitModel,
+        .engineCode, .registrantType, .street, .street2, .zip, .county, .country, .certification,
+        .otherNames, .uniqueID, .kitManufacturer, .kitModel,
     ]
     private static let infoModelColumns: [S.ModelColumn] = [.code, .manufacturer, .model, .typeCertificateDataSheet, .typeCertificateHolder]
     private static let infoEngineColumns: [S.EngineColumn] = [.code, .manufacturer, .model]
 
-    /// Reads one byte of each string `RegistrationRecord.info` is about to decode, and the rows
-    /// of its model and engine, in one batch before any is decoded.
+    /// Reads one byte of each string `RegistrationRecord.info` is about to decode through the
+    /// pool, and the rows of its model and engine, in one batch before any is decoded.
     ///
-    /// Why: `.info` decodes some thirty fields spread over a 100 MB file, most of them a cache
+    /// Why: `.info` decodes a dozen fields spread over a 100 MB file, most of them a cache
     /// miss for the string's offset and another for its bytes. Decoded one by one, each field
     /// waits for its own misses; these loads do not depend on each other, so the processor
     /// waits for them together. What stays serial is the row, then the strings and the model's

@@ -24,10 +24,6 @@ extension AircraftBundle {
 }
 
 extension AircraftBundle {
-    /// `CodeTable.allCases` made once: the synthesized `allCases` builds its array on every
-    /// call, and `.info` looks up a dozen codes.
-    static let codeTables = S.CodeTable.allCases
-
     /// The values joined in string `id` (`AircraftSchema.listSeparator`), none for an empty one.
     ///
     /// Split on the separator's byte when the text is ASCII (what the FAA writes): splitting a
@@ -39,7 +35,7 @@ extension AircraftBundle {
             return String(decoding: bytes, as: UTF8.self).split(separator: S.listSeparator).map(String.init)
         }
         let separator = S.listSeparator.asciiValue!
-        return bytes.split(separator: separator).map { String(decoding: UnsafeRawBufferPointer(rebasing: $0), as: UTF8.self) }
+        return bytes.split(separator: separator).map { ArtifactText.string(UnsafeRawBufferPointer(rebasing: $0)) }
     }
 }
 
@@ -61,6 +57,6 @@ extension RegistrationRecord {
         }
         guard let summaries = bundle.summaries else { return nil }
         let start = summary >= 0 ? summary : summaries.start(row)
-        return summaries.field(field, at: start).map { String(decoding: $0, as: UTF8.self) }
+        return summaries.field(field, at: start).map(ArtifactText.string)
     }
 }

@@ -94,10 +94,10 @@ public struct StringPool: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: dataPointer + start, count: end - start)
     }
 
-    /// String `id` decoded.
+    /// String `id` decoded (short ASCII ones without the general decoder: `ArtifactText`).
     @inlinable
     public func string(_ id: UInt32) -> String {
-        String(decoding: bytes(id), as: UTF8.self)
+        ArtifactText.string(bytes(id))
     }
 
     /// The id of `text`, if the pool holds it.

@@ -1,0 +1,70 @@
+/// Text read from an artifact, made into `String`s: short ASCII values without the general
+/// decoder's work.
+///
+/// Why: a lookup's fields are mostly short ASCII (a model code, a state, a city, six Mode S hex
+/// digits), and `String(decoding:as:)` spends about 150 instructions on each, validating and
+/// copying through a call into the runtime. A Swift string of at most 15 UTF-8 bytes is stored
+/// inline, in the string's own two words: the bytes, then a count and flags in the last byte.
+/// For ASCII bytes that representation is written here directly, a copy and an OR.
+///
+/// That layout is the standard library's, not a public API, so it is checked before it is used:
+/// `inlineLayoutHolds` compares a literal's words with the words this code would write for it
+/// (the compiler folds the check to a constant), and anything else, or text that is longer or
+/// not ASCII, goes through `String(decoding:as:)` as before. Either way the result is the same
+/// string (`ArtifactTextTests`).
+///
+/// ```swift
+/// ArtifactText.string(bytes)   // "CESSNA" from the six bytes, no heap allocation
+/// ```
+public enum ArtifactText {
+    /// The longest text stored inline in a `String` on 64-bit platforms.
+    @inlinable static var inlineCapacity: Int { 15 }
+
+    /// `bytes` (UTF-8, repaired if invalid) as a `String`.
+    @inlinable
+    public static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        if bytes.count <= inlineCapacity, inlineLayoutHolds, let inline = inlineASCII(bytes) { return inline }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `String` keeps short ASCII text as this type writes it: two little-endian words
+    /// holding the bytes, the last byte `0xE0 | count` (immortal, small, ASCII).
+    @inlinable
+    static var inlineLayoutHolds: Bool {
+        guard MemoryLayout<String>.size == 16 else { return false }
+        let words = unsafeBitCast("AB", to: (UInt64, UInt64).self)
+        return words.0 == 0x4241 && words.1 == 0xE2 << 56
+    }
+
+    /// The inline string of `bytes` (at most 15), nil when one of them is not ASCII.
+    @inlinable @inline(__always)
+    static func inlineASCII(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let (low, high) = words(bytes)
+        guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return unsafeBitCast((low, high | (0xE0 | UInt64(bytes.count)) << 56), to: String.self)
+    }
+
+    /// `bytes` (at most 16) as two little-endian words, zero past the end: two overlapping
+    /// loads for each word instead of a `memcpy` call (a third of the cost of a short field).
+    /// Every load stays inside `bytes`.
+    @inlinable @inline(__always)
+    static func words(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let n = bytes.count
+        guard let base = bytes.baseAddress, n > 0 else { return (0, 0) }
+        func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> UInt64 {
+            UInt64(T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self)))
+        }
+        switch n {
+        case 8...:
+            // Bytes 8..<n are the top n - 8 bytes of the word ending at n.
+            let high = n == 8 ? 0 : load(n - 8, UInt64.self) >> (8 * UInt64(16 - n))
+            return (load(0, UInt64.self), high)
+        case 4...:
+            // The word of bytes 0..<4 and the one of n-4..<n overlap on equal bytes.
+            return (load(0, UInt32.self) | load(n - 4, UInt32.self) << (8 * UInt64(n - 4)), 0)
+        default:
+            let middle = n / 2
+            return (load(0, UInt8.self) | load(middle, UInt8.self) << (8 * UInt64(middle)) | load(n - 1, UInt8.self) << (8 * UInt64(n - 1)), 0)
+        }
+    }
+}
