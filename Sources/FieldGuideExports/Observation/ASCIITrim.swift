@@ -17,3 +17,14 @@ extension StringProtocol {
         return String(text[start..<end])
     }
 }
+
+extension String {
+    /// What `StringProtocol.trimmedASCII` gives, without a copy when there is nothing to trim:
+    /// the string itself comes back (its storage shared), as most values export readers trim
+    /// have no white space around them.
+    var trimmedASCII: String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        return isSpace(first) || isSpace(last) ? Substring(self).trimmedASCII : self
+    }
+}

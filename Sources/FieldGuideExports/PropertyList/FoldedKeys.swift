@@ -26,10 +26,13 @@ struct FoldedKeys {
 
         private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Packed? {
             var packed = Packed()
-            for byte in bytes where byte != UInt8(ascii: "_") && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "-") {
+            // Masking shifts (`&<<`): the checked `<<` and the `where` filter cost ~30 instructions a byte.
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "_") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { continue }
                 guard byte < 0x80, packed.count < 16 else { return nil }
-                let lower = UInt64(byte &- 0x41 < 26 ? byte + 0x20 : byte)
-                if packed.count < 8 { packed.low |= lower << (8 * packed.count) } else { packed.high |= lower << (8 * (packed.count - 8)) }
+                let lower = UInt64(byte &- 0x41 < 26 ? byte &+ 0x20 : byte)
+                if packed.count < 8 { packed.low |= lower &<< UInt64(8 &* packed.count) } else { packed.high |= lower &<< UInt64(8 &* (packed.count &- 8)) }
                 packed.count += 1
             }
             return packed
