@@ -4,9 +4,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Scans `text` with a small limit, `chunk` bytes at a time: the refusal, if any.
-private func scan(_ text: String, limit: Int = 2, chunk: Int = 4096) -> StartTagScanner.Refusal? {
+/// Scans `text` with a small limit, `chunk` bytes at a time: the refusal, if any (`skipping`:
+/// whether runs of short tags are skipped, as the reader scans).
+func scan(_ text: String, limit: Int = 2, chunk: Int = 4096, skipping: Bool = true) -> StartTagScanner.Refusal? {
     var scanner = StartTagScanner(limit: limit)
+    scanner.skipsShortTags = skipping
     let bytes = Array(text.utf8)
     var start = 0
     while start < bytes.count {

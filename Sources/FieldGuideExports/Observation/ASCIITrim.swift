@@ -23,8 +23,9 @@ extension String {
     /// the string itself comes back (its storage shared), as most values export readers trim
     /// have no white space around them.
     var trimmedASCII: String {
-        guard let first = utf8.first, let last = utf8.last else { return self }
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-        return isSpace(first) || isSpace(last) ? Substring(self).trimmedASCII : self
+        var text = self      // `withUTF8` needs a variable
+        let padded = text.withUTF8 { $0.count > 0 && (isSpace($0[0]) || isSpace($0[$0.count - 1])) }
+        return padded ? Substring(self).trimmedASCII : self
     }
 }

@@ -15,10 +15,10 @@ struct FoldedKeys {
         var low: UInt64 = 0, high: UInt64 = 0, count = 0
 
         init?(_ key: String) {
-            // The bytes in place (a native string's own storage): walking `utf8` cost more than the rest.
-            guard let packed = key.utf8.withContiguousStorageIfAvailable(Self.pack) ?? Array(key.utf8).withUnsafeBufferPointer(Self.pack) else {
-                return nil
-            }
+            // The bytes in place (`withUTF8` takes a small string's inline bytes too, where
+            // `withContiguousStorageIfAvailable` made an array): walking `utf8` cost more than the rest.
+            var key = key
+            guard let packed = key.withUTF8(Self.pack) else { return nil }
             self = packed
         }
 
@@ -69,11 +69,13 @@ struct FoldedKeys {
     /// What `value[key.text]` gives.
     subscript(key: Key) -> PropertyListValue? {
         guard let wanted = key.packed else { return value[key.text] }
-        for (index, entry) in entries.enumerated() {
+        // By index, the entry touched only when it matches: walking `entries` copied each
+        // (key, value) pair, a retain and a release apiece, for a score of lookups per record.
+        for index in packed.indices {
             if let folded = packed[index] {
-                if folded == wanted { return entry.value }
-            } else if PropertyListValue.matches(entry.key, ascii: key.text) {
-                return entry.value
+                if folded == wanted { return entries[index].value }
+            } else if PropertyListValue.matches(entries[index].key, ascii: key.text) {
+                return entries[index].value
             }
         }
         return nil
