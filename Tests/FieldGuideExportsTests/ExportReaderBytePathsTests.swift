@@ -25,6 +25,25 @@ struct ExportReaderBytePathsTests {
             == Coordinate(latitude: 52.5, longitude: 13))
     }
 
+    @Test("FoldedKeys through a cache kept across records finds what it finds without one")
+    func foldedKeysCache() {
+        let long = "a_very_long_key_name_past_sixteen"
+        let records: [PropertyListValue] = [
+            .dictionary([("species", .string("a")), ("Audio_File", .string("b")), ("lat", .integer(1))]),
+            .dictionary([("species", .string("c")), ("audioFile", .string("d")), ("LAT", .integer(2)), (long, .integer(3))]),
+            .dictionary([("lat", .integer(4)), ("species", .string("e")), ("Émile", .integer(5)), (long, .integer(6))]),
+            .dictionary([]), .string("not a dictionary"),
+            .dictionary([("species", .string("f")), ("audio file", .string("g")), ("lat", .integer(7)), (long, .integer(8))]),
+        ]
+        var cache = FoldedKeys.Cache()
+        for record in records {
+            let cached = FoldedKeys(record, cache: &cache), fresh = FoldedKeys(record)
+            for wanted in ["species", "audioFile", "audio_file", "lat", "latitude", "émile", "Émile", long, "AVeryLongKeyNamePastSixteen", ""] {
+                #expect(cached[wanted] == fresh[wanted] && fresh[wanted] == record[wanted], "\(record) \(wanted)")
+            }
+        }
+    }
+
     @Test("String.trimmedASCII is StringProtocol's, shared storage or not")
     func trimmed() {
         for text in ["", " ", "a", " a", "a ", "\ta\r\n", "Grey Heron", "  Café  ", "\u{A0}x\u{A0}", "a b"] {

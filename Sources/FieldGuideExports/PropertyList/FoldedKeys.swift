@@ -44,9 +44,41 @@ struct FoldedKeys {
     private let packed: [Packed?]
 
     init(_ value: PropertyListValue) {
+        var cache = Cache()
+        self.init(value, cache: &cache)
+    }
+
+    /// The packed keys of the dictionaries folded before, by position: the records of an export
+    /// repeat their keys in one order, so a key equal to the one at its position last time packs
+    /// the same, a string compare instead of folding it again (folding was a quarter of `AppRecord`).
+    struct Cache {
+        fileprivate var keys: [String] = []
+        fileprivate var packed: [Packed?] = []
+        /// Positions remembered: an app record's keys, with room.
+        static let positions = 32
+    }
+
+    /// What `init(value)` gives, packing only keys not at their position in `cache` (updated).
+    init(_ value: PropertyListValue, cache: inout Cache) {
         self.value = value
         if case .dictionary(let entries) = value { self.entries = entries } else { entries = [] }
-        packed = entries.map { Packed($0.key) }
+        var packed: [Packed?] = []
+        packed.reserveCapacity(entries.count)
+        for index in entries.indices {
+            if index < cache.keys.count, cache.keys[index] == entries[index].key {
+                packed.append(cache.packed[index])
+                continue
+            }
+            let folded = Packed(entries[index].key)
+            packed.append(folded)
+            if index < cache.keys.count {
+                (cache.keys[index], cache.packed[index]) = (entries[index].key, folded)
+            } else if index == cache.keys.count, index < Cache.positions {
+                cache.keys.append(entries[index].key)
+                cache.packed.append(folded)
+            }
+        }
+        self.packed = packed
     }
 
     /// A wanted key folded once: `AppRecord` keeps its key lists as static constants, as folding

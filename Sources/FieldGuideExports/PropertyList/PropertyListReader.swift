@@ -31,8 +31,9 @@ public enum PropertyListReader {
 
     static func read(_ xml: inout XMLCursor, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .plist)
+        var keys = FoldedKeys.Cache()
         try stream(&xml, file: file) { value, line in
-            switch AppRecord.observation(value, file: file, line: line) {
+            switch AppRecord.observation(value, file: file, line: line, keys: &keys) {
             case .observation(let observation):
                 summary.records += 1
                 sink.observe(observation)
