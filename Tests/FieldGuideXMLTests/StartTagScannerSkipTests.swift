@@ -1,7 +1,6 @@
 @testable import FieldGuideXML
 import Foundation
 import Testing
-import TestSupport
 
 /// `StartTagScanner` skipping runs of short tags (`skipsShortTags`) answers exactly as its
 /// byte-by-byte walk: the same refusal (line, column, element) or none, for any limit and chunking.
@@ -18,12 +17,7 @@ struct StartTagScannerSkipTests {
 
     @Test("the project's and the real exports, and markup that stops a run")
     func files() throws {
-        var files = try FileManager.default.subpathsOfDirectory(atPath: TestPaths.input.appendingPathComponent("exports").path)
-            .filter { !$0.hasSuffix(".csv") && $0.contains(".") }.map { TestPaths.input.appendingPathComponent("exports/" + $0).path }
-        if let real = TestPaths.shared("exports") {
-            files += try FileManager.default.subpathsOfDirectory(atPath: real.path).filter { $0.contains(".") }.map { real.path + "/" + $0 }
-        }
-        for file in files { expectSame(try String(contentsOfFile: file, encoding: .utf8), file) }
+        for file in try xmlExportFiles() { expectSame(try String(contentsOfFile: file, encoding: .utf8), file) }
         let crafted = [
             "<a x='1' y=\"2\"/>\n<b p=1 q=2 r=3>t</b>", "<a x=\"<b p=1 q=2 r=3>\"/>", "<!-- <a x=1 y=2 z=3> --><a b=1 c=2 d=3/>",
             "<r><![CDATA[ <a x=1 y=2 z=3> ]]></r><s a='1' b='2' c='3'/>", "<?pi a=1 b=2 c=3?><r a=1 b=2 c=3/>",

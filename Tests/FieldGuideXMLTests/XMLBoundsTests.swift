@@ -19,6 +19,16 @@ func scan(_ text: String, limit: Int = 2, chunk: Int = 4096, skipping: Bool = tr
     return nil
 }
 
+/// The XML files of input/exports and, when present, of ../shared/data/exports.
+func xmlExportFiles() throws -> [String] {
+    var files = try FileManager.default.subpathsOfDirectory(atPath: TestPaths.input.appendingPathComponent("exports").path)
+        .filter { !$0.hasSuffix(".csv") && $0.contains(".") }.map { TestPaths.input.appendingPathComponent("exports/" + $0).path }
+    if let real = TestPaths.shared("exports") {
+        files += try FileManager.default.subpathsOfDirectory(atPath: real.path).filter { $0.contains(".") }.map { real.path + "/" + $0 }
+    }
+    return files
+}
+
 @Suite("XML bounds: attributes counted before libxml2, libxml2's own limits kept")
 struct XMLBoundsTests {
     @Test("an element past the limit is refused at its tag, with its name; at the limit it passes")
@@ -32,11 +42,7 @@ struct XMLBoundsTests {
 
     @Test("any chunking gives the same answer: the project's and the real exports scanned whole, in 7-byte and 1-byte chunks")
     func chunking() throws {
-        var files = try FileManager.default.subpathsOfDirectory(atPath: TestPaths.input.appendingPathComponent("exports").path)
-            .filter { !$0.hasSuffix(".csv") && $0.contains(".") }.map { TestPaths.input.appendingPathComponent("exports/" + $0).path }
-        if let real = TestPaths.shared("exports") {
-            files += try FileManager.default.subpathsOfDirectory(atPath: real.path).filter { $0.contains(".") }.map { real.path + "/" + $0 }
-        }
+        let files = try xmlExportFiles()
         #expect(files.count >= 6)
         var refused = 0
         for file in files {
