@@ -177,6 +177,19 @@ public final class XMLStreamReader {
         return nil
     }
 
+    /// Calls `body` with the qualified name and the value's bytes (UTF-8) of each attribute of the
+    /// current element, in document order (at `.start`), in one pass over them: what a reader
+    /// wanting several attributes per element uses instead of `attribute(_:)` for each. The
+    /// bytes are valid only inside `body` (libxml2 may reuse its buffer for the next value).
+    package func forEachAttribute(_ body: (XMLName, UnsafeBufferPointer<UInt8>) -> Void) {
+        guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return }
+        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+            let value = xmlTextReaderConstValue(reader)
+            body(XMLName(xmlTextReaderConstName(reader)), UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
+        }
+        xmlTextReaderMoveToElement(reader)
+    }
+
     /// Every attribute of the current element, in document order (at `.start`).
     package var attributes: [XMLAttribute] {
         guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return [] }
@@ -225,7 +238,10 @@ package enum XMLNodeKind: Sendable, Equatable {
 /// same address, so comparing two is comparing two pointers (no `String` is made per element).
 /// Only names from the same reader compare; a prefixed name only with itself (see `intern`).
 package struct XMLName: Hashable, @unchecked Sendable {
-    let address: UnsafeRawPointer?
+    @usableFromInline let address: UnsafeRawPointer?
+
+    /// Inlinable: the readers compare a name or more on every node of a file.
+    @inlinable package static func == (a: XMLName, b: XMLName) -> Bool { a.address == b.address }
 
     /// No name: what `namespace` gives for an element without a namespace.
     package static let none = XMLName(nil)

@@ -12,6 +12,7 @@ struct ObservationTimeFastPathTests {
         let scanned: Result<ObservationTime, LocatedError> = Result { () throws(LocatedError) in try ObservationTime.scanned(text) }
         let public_: Result<ObservationTime, LocatedError> = Result { () throws(LocatedError) in try ObservationTime.iso8601(text) }
         if let fast = ObservationTime.zulu(text) { #expect(fast == (try? scanned.get()), "\(text)") }
+        #expect(ObservationTime.isISO8601(text) == ((try? public_.get()) != nil), "\(text)")
         switch (scanned, public_) {
         case (.success(let a), .success(let b)): #expect(a == b, "\(text)")
         case (.failure(let a), .failure(let b)): #expect(a.message == b.message && a.found == b.found, "\(text)")

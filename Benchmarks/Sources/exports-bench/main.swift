@@ -11,11 +11,19 @@ import Foundation
 /// reader alone): target at least half its throughput, compared on CPU time (the machine is shared).
 ///
 ///     exports-bench [LARGE_MB=100] [SMALL_MB=10] [ROUNDS=3]
+///     exports-bench read FILE…            # each file read once (for callgrind)
 ///     EXPORTS_BENCH_KEEP=DIR exports-bench …   # the files written to DIR and kept
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let largeMB = arguments.first ?? 100
 let smallMB = arguments.dropFirst().first ?? 10
 let rounds = max(1, arguments.dropFirst(2).first ?? 3)
+
+/// `exports-bench read FILE…`: each file read once through the exports readers, nothing else (no
+/// files generated, no xmllint), for profiling one reader (`valgrind --tool=callgrind`).
+if CommandLine.arguments.dropFirst().first == "read" {
+    for path in CommandLine.arguments.dropFirst(2) { _ = try measure((path as NSString).lastPathComponent, path) }
+    exit(0)
+}
 
 /// `EXPORTS_BENCH_KEEP=DIR` writes the generated files to DIR and keeps them (to time
 /// `ingest-exports` on the same files); otherwise they live in a temporary directory.

@@ -18,8 +18,6 @@ public enum GPXReader {
         var record: RecordKind
         var line: Int
         var depth: Int
-        var latitude: String?
-        var longitude: String?
         var ele: String?, time: String?, name: String?, desc: String?
 
         /// Sets `field` to `text`: a switch, not a dictionary, as this runs per point.
@@ -35,6 +33,40 @@ public enum GPXReader {
 
     /// The child elements of a point that are read.
     enum Field { case ele, time, name, desc }
+
+    /// The `lat` and `lon` attributes of the point being read, as the bytes written: kept between
+    /// points (no allocation per point) and made into strings only when a value is refused.
+    struct Position {
+        var latitude = TextBytes(), longitude = TextBytes()
+        var hasLatitude = false, hasLongitude = false
+
+        /// Reads the attributes of the point's start tag, in one pass over them.
+        mutating func read(_ reader: XMLStreamReader, _ names: Names) {
+            (hasLatitude, hasLongitude) = (false, false)
+            reader.forEachAttribute { name, value in
+                if name == names.lat, !hasLatitude {
+                    latitude.reset()
+                    latitude.append(value)
+                    hasLatitude = true
+                } else if name == names.lon, !hasLongitude {
+                    longitude.reset()
+                    longitude.append(value)
+                    hasLongitude = true
+                }
+            }
+        }
+
+        /// The position, as `Coordinate.parse` reads the two values as strings.
+        func coordinate(_ record: RecordKind) throws(LocatedError) -> Coordinate? {
+            guard hasLatitude, hasLongitude else {
+                throw LocatedError.badValue(field: hasLatitude ? "lon" : "lat", value: "", reason: "a \(record.rawValue) needs both lat and lon attributes")
+            }
+            if let position = latitude.withTrimmed({ lat in longitude.withTrimmed { lon in Coordinate.short(latitude: lat, longitude: lon) } }) {
+                return position
+            }
+            return try Coordinate.parse(latitude: latitude.string, longitude: longitude.string, latitudeField: "lat", longitudeField: "lon")
+        }
+    }
 
     /// The element and attribute names the reader looks for, in the reader's dictionary: each
     /// element's name is compared as an address, never made into a `String`.
@@ -62,6 +94,7 @@ public enum GPXReader {
         var summary = ExportFileSummary(format: .gpx)
         let names = Names(xml.reader)
         var point: Point?
+        var position = Position()
         var field: (field: Field, name: XMLName)?
         var text = TextBytes()
         var trackName: String?
@@ -78,8 +111,8 @@ public enum GPXReader {
                         text.reset()
                     }
                 } else if name == names.wpt || name == names.trkpt {
-                    point = Point(record: name == names.wpt ? .waypoint : .trackPoint, line: xml.reader.line, depth: xml.depth,
-                                  latitude: xml.reader.attribute(names.lat), longitude: xml.reader.attribute(names.lon))
+                    point = Point(record: name == names.wpt ? .waypoint : .trackPoint, line: xml.reader.line, depth: xml.depth)
+                    position.read(xml.reader, names)
                 } else if name == names.rtept {
                     summary.skipped["route points", default: 0] += 1
                 } else if name == names.trk {
@@ -98,7 +131,7 @@ public enum GPXReader {
                     field = nil
                 } else if let p = point, xml.depth == p.depth - 1 {
                     summary.records += 1
-                    emit(p, trackName: trackName, file: file, sink: sink)
+                    emit(p, position, trackName: trackName, file: file, sink: sink)
                     point = nil
                 } else if trackNameOpen {
                     trackNameOpen = false
@@ -112,7 +145,7 @@ public enum GPXReader {
         return summary
     }
 
-    static func emit(_ p: Point, trackName: String?, file: String, sink: RecordSink) {
+    static func emit(_ p: Point, _ position: Position, trackName: String?, file: String, sink: RecordSink) {
         let name = p.name.flatMap { $0.isEmpty ? nil : $0 }
         let desc = p.desc.flatMap { $0.isEmpty ? nil : $0 }
         var observation = Observation(file: file, line: p.line, format: .gpx, record: p.record, kind: .other,
@@ -120,10 +153,7 @@ public enum GPXReader {
         observation.title = p.record == .trackPoint ? trackName : nil
         observation.notes = desc
         do throws(LocatedError) {
-            guard let latitude = p.latitude, let longitude = p.longitude else {
-                throw LocatedError.badValue(field: p.latitude == nil ? "lat" : "lon", value: "", reason: "a \(p.record.rawValue) needs both lat and lon attributes")
-            }
-            observation.position = try Coordinate.parse(latitude: latitude, longitude: longitude, latitudeField: "lat", longitudeField: "lon")
+            observation.position = try position.coordinate(p.record)
             if let ele = p.ele, !ele.isEmpty {
                 guard let value = Double(decimal: ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
                 observation.elevation = value

@@ -17,3 +17,15 @@ extension StringProtocol {
         return String(text[start..<end])
     }
 }
+
+extension String {
+    /// What `StringProtocol.trimmedASCII` gives, without a copy when there is nothing to trim:
+    /// the string itself comes back (its storage shared), as most values export readers trim
+    /// have no white space around them.
+    var trimmedASCII: String {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        var text = self      // `withUTF8` needs a variable
+        let padded = text.withUTF8 { $0.count > 0 && (isSpace($0[0]) || isSpace($0[$0.count - 1])) }
+        return padded ? Substring(self).trimmedASCII : self
+    }
+}

@@ -38,6 +38,17 @@ public struct Coordinate: Sendable, Hashable, Codable {
         }
     }
 
+    /// What `parse` gives for the UTF-8 bytes of two values already trimmed, when both are plain
+    /// decimals (`Double(decimal:)`'s short path) in range; nil for anything else, which the
+    /// caller then reads through `parse` itself (its errors name the values as written). Exists
+    /// for speed: a GPX file has a position per point, and making, trimming and reading two
+    /// strings cost more than the rest of the point.
+    static func short(latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) -> Coordinate? {
+        guard let lat = Double.shortDecimal(latitude), let lon = Double.shortDecimal(longitude),
+              (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+
     /// An XMP GPS value: `DDD,MM.mmmmH`, `DDD,MM,SSH` (EXIF/XMP spec), or decimal degrees
     /// with an optional hemisphere letter; `ref` (`N`/`S`/`E`/`W`, from `GPSLatitudeRef`)
     /// applies when the value has no letter.

@@ -88,28 +88,39 @@ public struct ObservationTime: Sendable, Hashable, Codable, CustomStringConverti
     static func zulu(_ original: String) -> ObservationTime? {
         var text = original      // `withUTF8` needs a variable: it makes a bridged string contiguous
         return text.withUTF8 { bytes -> ObservationTime? in
-            let count = bytes.count
-            guard count >= 20, bytes[count - 1] == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-                  bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
-            func digits(_ start: Int, _ width: Int) -> Int? {
-                var value = 0
-                for index in start..<start + width {
-                    let digit = bytes[index] &- 48
-                    guard digit < 10 else { return nil }
-                    value = value * 10 + Int(digit)
-                }
-                return value
-            }
-            guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
-                  let minute = digits(14, 2), let second = digits(17, 2),
-                  (1...12).contains(month), day >= 1, day <= daysIn(month, year), hour <= 23, minute <= 59, second <= 60 else { return nil }
-            if count > 20 {
-                // `.` and at least one digit, then the `Z`.
-                guard bytes[19] == UInt8(ascii: "."), count > 21, allDigits(bytes[20..<count - 1]) else { return nil }
-            }
-            let local = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<count - 1]), as: UTF8.self)
+            guard isZulu(bytes) else { return nil }
+            let local = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<bytes.count - 1]), as: UTF8.self)
             return ObservationTime(original: original, local: local, zone: "Z", utc: original)
         }
+    }
+
+    /// Whether `bytes` are the form `zulu` reads, every field in range.
+    private static func isZulu(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count >= 20, bytes[count - 1] == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return false }
+        func digits(_ start: Int, _ width: Int) -> Int? {
+            var value = 0
+            for index in start..<start + width {
+                let digit = bytes[index] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
+              let minute = digits(14, 2), let second = digits(17, 2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month, year), hour <= 23, minute <= 59, second <= 60 else { return false }
+        // Past the seconds: nothing, or `.` and at least one digit, then the `Z`.
+        return count == 20 || (bytes[19] == UInt8(ascii: ".") && count > 21 && allDigits(bytes[20..<count - 1]))
+    }
+
+    /// Whether `iso8601(text)` reads the text (it throws otherwise), without making its strings
+    /// when the text is of the Zulu form: a plist `<date>` is checked once as it is read and
+    /// read again by its record.
+    static func isISO8601(_ text: String) -> Bool {
+        var bytes = text
+        return bytes.withUTF8(isZulu) || (try? scanned(text)) != nil
     }
 
     /// Every byte an ASCII digit (a fraction, of any length).

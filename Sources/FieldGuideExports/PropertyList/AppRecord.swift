@@ -60,8 +60,14 @@ public enum AppRecord {
     static let birdCategories: Set<String> = ["bird", "birds", "aves"]
 
     public static func observation(_ value: PropertyListValue, file: String, line: Int) -> Outcome {
+        var cache = FoldedKeys.Cache()
+        return observation(value, file: file, line: line, keys: &cache)
+    }
+
+    /// The same, its keys folded through `cache` (kept across the records of one file).
+    static func observation(_ value: PropertyListValue, file: String, line: Int, keys cache: inout FoldedKeys.Cache) -> Outcome {
         guard case .dictionary = value else { return .notAnAppRecord }
-        let keys = FoldedKeys(value)
+        let keys = FoldedKeys(value, cache: &cache)
         let text = { (wanted: [FoldedKeys.Key]) -> String? in
             keys.first(wanted)?.string.map { $0.trimmedASCII }.flatMap { $0.isEmpty ? nil : $0 }
         }

@@ -31,8 +31,9 @@ public enum PropertyListReader {
 
     static func read(_ xml: inout XMLCursor, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .plist)
+        var keys = FoldedKeys.Cache()
         try stream(&xml, file: file) { value, line in
-            switch AppRecord.observation(value, file: file, line: line) {
+            switch AppRecord.observation(value, file: file, line: line, keys: &keys) {
             case .observation(let observation):
                 summary.records += 1
                 sink.observe(observation)
@@ -55,20 +56,26 @@ public enum PropertyListReader {
         var pendingKey: String?
     }
 
+    /// `key`, the scalar values, `true` and `false`: the elements read as text. An enumeration,
+    /// not the name as a string, as each value of a large file is dispatched on it.
+    enum Scalar: String, CaseIterable {
+        case key, string, integer, real, date, data, `true`, `false`
+    }
+
     /// The elements of a property list, in the reader's dictionary (compared as addresses).
     private struct Names {
         let dict, array: XMLName
-        /// `key`, the scalar values, `true` and `false`: each with its name as written.
-        let scalars: [(name: XMLName, text: String)]
+        /// Each ``Scalar``'s element name.
+        let scalars: [(name: XMLName, scalar: Scalar)]
 
         init(_ reader: XMLStreamReader) {
             (dict, array) = (reader.intern("dict"), reader.intern("array"))
-            scalars = ["key", "string", "integer", "real", "date", "data", "true", "false"].map { (reader.intern($0), $0) }
+            scalars = Scalar.allCases.map { (reader.intern($0.rawValue), $0) }
         }
 
-        /// The element's name as written when it is `key`, a scalar value, `true` or `false`.
-        func scalar(_ name: XMLName) -> String? {
-            for scalar in scalars where scalar.name == name { return scalar.text }
+        /// The scalar the element is, if it is one.
+        func scalar(_ name: XMLName) -> Scalar? {
+            for scalar in scalars where scalar.name == name { return scalar.scalar }
             return nil
         }
     }
@@ -78,7 +85,7 @@ public enum PropertyListReader {
         let plistDepth = xml.depth
         let names = Names(xml.reader)
         var stack: [Frame] = []
-        var scalar: (name: String, line: Int)?
+        var scalar: (name: Scalar, line: Int)?
         var text = TextBytes()
         var topIsArray = false
         var sawRoot = false
@@ -108,14 +115,16 @@ public enum PropertyListReader {
             switch node {
             case .start:
                 let name = xml.reader.name
-                guard scalar == nil else { throw malformed(xml.reader.line, "<\(xml.reader.nameString)> inside <\(scalar!.name)>") }
+                guard scalar == nil else { throw malformed(xml.reader.line, "<\(xml.reader.nameString)> inside <\(scalar!.name.rawValue)>") }
                 if name == names.dict || name == names.array {
                     let isDictionary = name == names.dict
                     if stack.isEmpty && !sawRoot && !isDictionary { topIsArray = true }
                     if let top = stack.last, top.isDictionary, top.pendingKey == nil {
                         throw malformed(xml.reader.line, "expected <key> before <\(xml.reader.nameString)> in <dict>")
                     }
-                    stack.append(Frame(isDictionary: isDictionary, line: xml.reader.line))
+                    var frame = Frame(isDictionary: isDictionary, line: xml.reader.line)
+                    if isDictionary { frame.entries.reserveCapacity(8) }   // an app record's keys: one allocation, not four
+                    stack.append(frame)
                 } else if let scalarName = names.scalar(name) {
                     scalar = (scalarName, xml.reader.line)
                     text.reset()
@@ -135,7 +144,7 @@ public enum PropertyListReader {
                 }
                 if let s = scalar {
                     scalar = nil
-                    if s.name == "key" {
+                    if s.name == .key {
                         guard let top = stack.last, top.isDictionary, top.pendingKey == nil else { throw malformed(s.line, "<key> outside <dict> or without a value") }
                         stack[stack.count - 1].pendingKey = text.string
                         continue
@@ -150,27 +159,27 @@ public enum PropertyListReader {
         }
     }
 
-    static func value(_ name: String, _ text: String, line: Int, file: String) throws(LocatedError) -> PropertyListValue {
-        if name == "string" { return .string(text) }
+    static func value(_ name: Scalar, _ text: String, line: Int, file: String) throws(LocatedError) -> PropertyListValue {
+        if name == .string { return .string(text) }
         let trimmed = text.trimmedASCII
         func bad(_ expected: String) -> LocatedError {
-            LocatedError(.malformed, file: file, line: line, message: "<\(name)>\(trimmed.prefix(40))</\(name)>: expected \(expected)")
+            LocatedError(.malformed, file: file, line: line, message: "<\(name.rawValue)>\(trimmed.prefix(40))</\(name.rawValue)>: expected \(expected)")
         }
         switch name {
-        case "integer":
+        case .integer:
             guard let n = Int64(trimmed) ?? (trimmed.hasPrefix("+") ? Int64(trimmed.dropFirst()) : nil) else { throw bad("an integer") }
             return .integer(n)
-        case "real":
+        case .real:
             guard let d = Double(decimal: trimmed) else { throw bad("a real number") }
             return .real(d)
-        case "date":
-            guard (try? ObservationTime.iso8601(trimmed)) != nil else { throw bad("an ISO 8601 date") }
+        case .date:
+            guard ObservationTime.isISO8601(trimmed) else { throw bad("an ISO 8601 date") }
             return .date(trimmed)
-        case "data":
+        case .data:
             guard let data = Data(base64Encoded: trimmed, options: .ignoreUnknownCharacters) else { throw bad("base64") }
             return .data(Array(data))
-        case "true": return .boolean(true)
-        default: return .boolean(false)
+        case .true: return .boolean(true)
+        case .false, .key, .string: return .boolean(false)
         }
     }
 }
