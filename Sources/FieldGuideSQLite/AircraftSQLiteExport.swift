@@ -127,7 +127,7 @@ public enum AircraftSQLiteExport {
                   "year_manufactured:INTEGER", "mode_s_hex"],
         foreignKeys: ["registrant_type": "registrant_type", "status": "status"]
     ) { $0.deregisteredCount } row: { bundle, row in
-            let d = bundle.deregisteredRecords[row]
+            let d = bundle.deregisteredRecords[row].decoded(withModel: false)
             return [.text(d.nNumber), text(d.serialNumber), text(d.modelCode), code(d.status), text(d.reason), code(d.registrantType),
                     text(d.name), text(d.city), text(d.state), text(d.country), text(d.exportCountry), date(d.cancelDate),
                     date(d.airworthinessDate), date(d.lastActionDate), date(d.certificateIssueDate), number(d.yearManufactured),
@@ -141,7 +141,7 @@ public enum AircraftSQLiteExport {
                   "reserve_date", "expiration_date", "purge_date"],
         foreignKeys: ["reservation_type": "reservation_type"]
     ) { $0.reservedCount } row: { bundle, row in
-            let r = bundle.reservedRecords[row]
+            let r = bundle.reservedRecords[row].info
             return [.text(r.nNumber), text(r.registrant), text(r.street), text(r.street2), text(r.city), text(r.state), text(r.zip),
                     code(r.reservationType), text(r.changeNNumber ?? ""), date(r.reserveDate), date(r.expirationDate), date(r.purgeDate)]
     }

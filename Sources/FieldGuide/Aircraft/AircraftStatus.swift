@@ -66,7 +66,8 @@ extension AircraftBundle {
 
 /// A record small enough to read whole: decoded once into its `Info`, whose fields it gives by
 /// key path (`record.cancelDate` is `record.info.cancelDate`), so the field list is declared in
-/// the `Info` alone.
+/// the `Info` alone. Each field read this way decodes the record: to read several, take `info`
+/// once.
 ///
 /// ```swift
 /// let reservation = bundle.reservation(of: "N4477")
@@ -101,14 +102,18 @@ public struct DeregisteredRecord: WholeRecord {
     /// The ACFTREF model of `modelCode`, when the bundle has it.
     public var model: ModelRecord? { info.modelCode.isEmpty ? nil : bundle.model(code: info.modelCode) }
 
-    public var info: DeregisteredInfo {
+    public var info: DeregisteredInfo { decoded(withModel: true) }
+
+    /// Every field, the model's record only `withModel`: a bulk reader that does not show the
+    /// model (the SQLite export, 400K rows) skips its lookup.
+    package func decoded(withModel: Bool) -> DeregisteredInfo {
         let table = bundle.statusTables?.deregistered
         func v(_ c: C) -> UInt32 { table?.value(row, c) ?? c.kind.absent }
         func s(_ c: C) -> String { bundle.statusString(v(c)) }
         let modelCode = s(.modelCode), status = bundle.statusCode(.status, v(.status)), exportCountry = s(.exportCountry)
         return DeregisteredInfo(
             nNumber: s(.nNumber), serialNumber: s(.serialNumber), modelCode: modelCode,
-            model: modelCode.isEmpty ? nil : bundle.model(code: modelCode)?.info, status: status,
+            model: !withModel || modelCode.isEmpty ? nil : bundle.model(code: modelCode)?.info, status: status,
             reason: DeregisteredInfo.reason(exportCountry: exportCountry, status: status),
             registrantType: bundle.statusCode(.registrantType, v(.registrantType)), name: s(.name),
             city: s(.city), state: s(.state), country: s(.country), exportCountry: exportCountry,
