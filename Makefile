@@ -115,7 +115,7 @@ bench: build bench-data spark-deps-optional
 	@rm -rf $(OUT)/bench
 	@echo "== FAA build on full-size data ($(BENCH_DATA)/faa) as the nightly runs it, $(ROUNDS) rounds alternating with DuckDB's bare load"
 	@Benchmarks/faa-build $(BIN) $(BENCH_DATA)/faa $(OUT)/bench $(ROUNDS) \
-	  $(if $(wildcard $(DUCKDB_VENV)/bin/python),$(DUCKDB_VENV)/bin/python)
+	  $$([ -x $(DUCKDB_VENV)/bin/python ] && echo $(DUCKDB_VENV)/bin/python)
 	@echo "== DEREG and RESERVED: the FAA build with and without them ($(BENCH_DATA)/faa), $(ROUNDS) rounds"
 	@Benchmarks/faa-status-cost $(BIN) $(BENCH_DATA)/faa $(OUT)/bench-status $(ROUNDS)
 	@echo "== Nightly pipeline: full-size FAA data, the real bird data (../shared) or input/birds, input/exports"
