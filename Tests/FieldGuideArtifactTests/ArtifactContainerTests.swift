@@ -45,6 +45,21 @@ struct ArtifactContainerTests {
         let first = CRC32.checksum(Array(bytes[0..<4]))
         #expect(CRC32.checksum(Array(bytes[4...]), seed: first) == 0xCBF4_3926)
         #expect(CRC32.checksum([UInt8](repeating: 0x61, count: 1000)) == CRC32.checksum(Array(String(repeating: "a", count: 1000).utf8)))
+        // The sliced loop against the bit-by-bit definition, at every length and alignment up to 64
+        // bytes and on a larger buffer, continued in two pieces.
+        func bitwise(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var crc = ~UInt32(0)
+            for b in bytes { crc ^= UInt32(b); for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 } }
+            return ~crc
+        }
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<4099).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for start in 0..<8 { for length in 0...64 {
+            let slice = random[start..<start + length]
+            #expect(slice.withUnsafeBytes { CRC32.checksum($0) } == bitwise(slice), "start \(start), length \(length)")
+        } }
+        let head = CRC32.checksum(Array(random[..<1000]))
+        #expect(CRC32.checksum(Array(random[1000...]), seed: head) == bitwise(random[...]))
     }
 
     @Test("round trip: sections, sorted string ids, binary search by key")

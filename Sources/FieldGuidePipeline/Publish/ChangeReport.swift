@@ -1,6 +1,7 @@
 import FieldGuide
 import FieldGuideArtifact
 import FieldGuideCore
+import FieldGuideWorkers
 import Foundation
 
 /// What changed between two builds of the reference data: the morning-after report.
@@ -253,11 +254,25 @@ extension ChangeReport {
             throw FieldGuideError(.wrongKind(path: new, expected: "\(oldKind)", found: "\(newKind)"))
         }
         switch oldKind {
-        case AircraftSchema.kind: return aircraft(old: try AircraftBundle(path: old), new: try AircraftBundle(path: new))
-        case BirdsSchema.kind: return birds(old: try BirdsBundle(path: old), new: try BirdsBundle(path: new))
-        case AircraftIndexSchema.kind: return index(old: try AircraftIndex(path: old), new: try AircraftIndex(path: new))
+        case AircraftSchema.kind:
+            let (o, n) = try openBoth(old, new) { path throws(FieldGuideError) in try AircraftBundle(path: path) }
+            return aircraft(old: o, new: n)
+        case BirdsSchema.kind:
+            let (o, n) = try openBoth(old, new) { path throws(FieldGuideError) in try BirdsBundle(path: path) }
+            return birds(old: o, new: n)
+        case AircraftIndexSchema.kind:
+            let (o, n) = try openBoth(old, new) { path throws(FieldGuideError) in try AircraftIndex(path: path) }
+            return index(old: o, new: n)
         default: throw FieldGuideError(.wrongKind(path: new, expected: "an aircraft, manufacturer index or birds artifact", found: "\(newKind)"))
         }
+    }
+
+    /// Opens the two artifacts at once, the old one's error first: each full check (a CRC-32 of
+    /// every section, most of a diff's time on full-size files) gets a core of its own.
+    static func openBoth<Bundle: Sendable>(_ old: String, _ new: String,
+                                           _ open: @escaping @Sendable (String) throws(FieldGuideError) -> Bundle) throws(FieldGuideError) -> (Bundle, Bundle) {
+        let opened = Concurrently.run(2) { (index: Int) throws(FieldGuideError) -> Bundle in try open(index == 0 ? old : new) }
+        return (try opened[0].get(), try opened[1].get())
     }
 
     /// Several reports as one (the sections in order; a section equal to an earlier one, such
