@@ -99,8 +99,12 @@ public struct DeregisteredRecord: WholeRecord {
     let row: Int
     private typealias C = AircraftStatusSchema.DeregisteredColumn
 
-    /// The ACFTREF model of `modelCode`, when the bundle has it.
-    public var model: ModelRecord? { info.modelCode.isEmpty ? nil : bundle.model(code: info.modelCode) }
+    /// The ACFTREF model of `modelCode`, when the bundle has it (its column read alone, not the
+    /// whole record).
+    public var model: ModelRecord? {
+        let code = bundle.statusString(bundle.statusTables?.deregistered?.value(row, .modelCode) ?? C.modelCode.kind.absent)
+        return code.isEmpty ? nil : bundle.model(code: code)
+    }
 
     public var info: DeregisteredInfo { decoded(withModel: true) }
 
