@@ -85,7 +85,9 @@ let package = Package(
         ),
 
         // MARK: Artifact format: the read side ships in apps, the writer only in emit stages
-        .target(name: "FieldGuideArtifact"),
+        // CRC-32 folding with carry-less multiplication, for the sections' checksums (C: intrinsics).
+        .target(name: "CCRC32Fold", path: "Sources/CCRC32Fold"),
+        .target(name: "FieldGuideArtifact", dependencies: ["CCRC32Fold"]),
         .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuideWorkers"]),
 
         // MARK: Sources: each reads raw files into a normalized hand-off (the ingest stages)

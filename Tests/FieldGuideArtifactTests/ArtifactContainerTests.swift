@@ -62,6 +62,31 @@ struct ArtifactContainerTests {
         #expect(CRC32.checksum(Array(random[1000...]), seed: head) == bitwise(random[...]))
     }
 
+    @Test("CRC-32 by folding (64 bytes and more, where the processor can) equals the table loop and the definition")
+    func crcFolding() {
+        func bitwise(_ bytes: ArraySlice<UInt8>, seed: UInt32) -> UInt32 {
+            var crc = ~seed
+            for b in bytes { crc ^= UInt32(b); for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 } }
+            return ~crc
+        }
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Around each block boundary of the fold (16, 64) and past several of its 64-byte steps,
+        // at every alignment of a 16-byte block, from a random seed.
+        for start in 0..<16 { for length in stride(from: 56, through: 300, by: 3) {
+            let slice = random[start..<start + length], seed = UInt32.random(in: 0...UInt32.max, using: &generator)
+            #expect(slice.withUnsafeBytes { CRC32.checksum($0, seed: seed) } == bitwise(slice, seed: seed), "start \(start), length \(length)")
+        } }
+        // A megabyte, against the table loop alone (what processors without the fold run).
+        let seed = UInt32.random(in: 0...UInt32.max, using: &generator)
+        random.withUnsafeBytes { bytes in
+            #expect(CRC32.checksum(bytes, seed: seed) == ~CRC32.register(bytes, from: ~seed))
+            #expect(CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[5...]), seed: seed)
+                    == ~CRC32.register(UnsafeRawBufferPointer(rebasing: bytes[5...]), from: ~seed))
+        }
+        print("CRC-32 folding on this processor: \(CRC32.folds ? "yes" : "no, the table loop ran")")
+    }
+
     @Test("round trip: sections, sorted string ids, binary search by key")
     func roundTrip() throws {
         let file = try ArtifactFile(path: try write(sampleBytes()), expectedKind: FourCC("TEST"))

@@ -1,4 +1,10 @@
+import CCRC32Fold
+
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), the checksum of every section.
+///
+/// On x86-64 with carry-less multiplication, buffers of 64 bytes and more are folded in C
+/// (`CCRC32Fold`, about 7 GB/s against the table loop's 1 GB/s); the table loop does the rest and
+/// every other processor.
 ///
 /// ```swift
 /// CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926
@@ -21,9 +27,25 @@ public enum CRC32 {
         return tables
     }()
 
+    /// Whether `fieldguide_crc32_fold` runs here (asked once).
+    package static let folds = fieldguide_crc32_can_fold() != 0
+
     /// The CRC-32 of `bytes`, continuing from `seed` (the result of an earlier call).
     public static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
-        var crc = ~seed
+        guard bytes.count >= 64, folds, let base = bytes.baseAddress else { return ~register(bytes, from: ~seed) }
+        // The fold leaves 16 bytes whose register from 0 is the register of all it consumed.
+        var rest = (UInt64(0), UInt64(0))
+        let consumed = withUnsafeMutableBytes(of: &rest) {
+            fieldguide_crc32_fold(~seed, base.assumingMemoryBound(to: UInt8.self), bytes.count, $0.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        guard consumed > 0 else { return ~register(bytes, from: ~seed) }
+        let folded = withUnsafeBytes(of: &rest) { register($0, from: 0) }
+        return ~register(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), from: folded)
+    }
+
+    /// The CRC register after the table loop runs over `bytes` from register `crc`.
+    package static func register(_ bytes: UnsafeRawBufferPointer, from crc: UInt32) -> UInt32 {
+        var crc = crc
         let t = tables
         var index = 0
         let count = bytes.count
@@ -41,7 +63,7 @@ public enum CRC32 {
                 index += 1
             }
         }
-        return ~crc
+        return crc
     }
 
     /// The CRC-32 of a byte array.
