@@ -75,13 +75,30 @@ public enum TestPaths {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
-    /// A fresh temporary directory, removed by the caller.
+    /// A fresh temporary directory under the test process's scratch root (`scratchRoot`), which
+    /// goes when the process exits.
     public static func temporaryDirectory(_ label: String = "fieldguide") throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        let url = scratchRoot.appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// One directory per test process holding every `temporaryDirectory`, removed at exit.
+    ///
+    /// Why: tests write artifacts, stage outputs and FAA files (a suite run leaves about a
+    /// gigabyte), and few tests can remove what they made when an expectation fails halfway.
+    /// Set `FIELDGUIDE_KEEP_TEST_FILES=1` to keep the files of a run for a look afterwards.
+    public static let scratchRoot: URL = {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fieldguide-tests-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        if ProcessInfo.processInfo.environment["FIELDGUIDE_KEEP_TEST_FILES"] == nil {
+            atexit { try? FileManager.default.removeItem(at: TestPaths.scratchRoot) }
+        } else {
+            print("FIELDGUIDE_KEEP_TEST_FILES: this run's test files stay in \(root.path)")
+        }
+        return root
+    }()
 }
 
 extension Data {
