@@ -69,7 +69,9 @@ struct FieldGuideBench: ParsableCommand {
         do { bundle = try AircraftBundle(path: artifact) } catch {
             throw BenchError("cannot open \(artifact): \(error)")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: artifact)[.size] as? Int) ?? 0
+        // The file a link names (a nightly's `aircraft.fgb` is a link into its build), not the link.
+        let resolved = URL(fileURLWithPath: artifact).resolvingSymlinksInPath().path
+        let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? Int) ?? 0
         let keys = try LookupKeys(master: master, aircraftReference: aircraftReference, engine: engine)
         let overhead = Timer.overhead()
         let warmUp = min(lookups, 10_000)
