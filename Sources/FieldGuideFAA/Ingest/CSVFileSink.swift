@@ -36,10 +36,12 @@ final class CSVFileSink {
         if writer.bytes.count >= 1 << 20 { try flush() }
     }
 
-    /// Writes records through the sink's `CSVWriter` (for fast paths that write field bytes).
-    func write(_ body: (inout CSVWriter) -> Void) throws {
-        body(&writer)
+    /// Writes records through the sink's `CSVWriter` (for fast paths that write field bytes);
+    /// returns what `body` does.
+    func write<Result>(_ body: (inout CSVWriter) -> Result) throws -> Result {
+        let result = body(&writer)
         if writer.bytes.count >= 1 << 20 { try flush() }
+        return result
     }
 
     /// Writes `range` of `bytes`, records already in the output's dialect (another writer's).

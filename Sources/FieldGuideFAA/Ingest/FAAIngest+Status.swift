@@ -29,7 +29,9 @@ extension FAAIngest {
                 let out = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAAStatus.deregisteredFile,
                                           header: NormalizedFAAStatus.deregisteredHeader)
                 read.entries.append(try readFile(dereg, kind: .deregistered, rejects: &read.rejects) { record, file in
-                    try Self.write(FAAStatusNormalizer.deregistered(record, file: file), to: out)
+                    // Byte-level fast path for rows kept without a warning; the general path words the rest.
+                    if try out.write({ StatusFastPath.deregistered(record, into: &$0) }) { return .kept([]) }
+                    return try Self.write(FAAStatusNormalizer.deregistered(record, file: file), to: out)
                 })
                 read.outputs.append(out)
             } else {
@@ -40,15 +42,23 @@ extension FAAIngest {
                                           header: NormalizedFAAStatus.reservedHeader)
                 var first: [String: Int] = [:]
                 read.entries.append(try readFile(reserved, kind: .reserved, rejects: &read.rejects) { record, file in
-                    let outcome = FAAStatusNormalizer.reserved(record, file: file)
-                    // One reservation per N-number: a second row for one is refused.
-                    if case let .kept(row, _) = outcome {
-                        if let line = first[row[0]] {
-                            return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "N-NUMBER", value: row[0],
+                    /// One reservation per N-number: a second row for one is refused.
+                    func claim(_ nNumber: String) -> RowOutcome? {
+                        if let line = first[nNumber] {
+                            return .rejected([RowIssue(.rejected, file: file, line: record.line, field: "N-NUMBER", value: nNumber,
                                                        reason: "duplicate N-number; first at line \(line)")])
                         }
-                        first[row[0]] = record.line
+                        first[nNumber] = record.line
+                        return nil
                     }
+                    // Byte-level fast path for rows kept without a warning; the general path words the rest.
+                    if let nNumber = StatusFastPath.reservedNNumber(record) {
+                        if let duplicate = claim(nNumber) { return duplicate }
+                        try out.write { StatusFastPath.writeReserved(record, into: &$0) }
+                        return .kept([])
+                    }
+                    let outcome = FAAStatusNormalizer.reserved(record, file: file)
+                    if case let .kept(row, _) = outcome, let duplicate = claim(row[0]) { return duplicate }
                     return try Self.write(outcome, to: out)
                 })
                 read.outputs.append(out)

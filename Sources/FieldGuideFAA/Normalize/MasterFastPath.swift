@@ -146,7 +146,7 @@ enum MasterFastPath {
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// `FAANormalizer.markProblem(mark) == nil`, and not blank.
-    private static func isValidMark(_ mark: Bytes) -> Bool {
+    static func isValidMark(_ mark: Bytes) -> Bool {
         guard mark.count >= 1, mark.count <= 5, mark[0] >= 0x31, mark[0] <= 0x39 else { return false }
         var letters = 0
         for byte in mark.dropFirst() {
@@ -170,7 +170,7 @@ enum MasterFastPath {
 
     /// `FieldReader.date`: blank (only trailing spaces are trimmed) is `0`, a real `YYYYMMDD`
     /// date is that number, anything else nil.
-    private static func date(_ field: Bytes) -> Int? {
+    static func date(_ field: Bytes) -> Int? {
         var end = field.count
         while end > 0, field[end - 1] == 0x20 { end -= 1 }
         if end == 0 { return 0 }
@@ -185,7 +185,7 @@ enum MasterFastPath {
     }
 
     /// `YYYY-MM-DD`, or nothing for a blank date.
-    private static func format(_ date: Int, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
+    static func format(_ date: Int, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
         if date == 0 { return Bytes(start: nil, count: 0) }
         let start = cursor
         var divisor = 10_000_000
@@ -210,7 +210,7 @@ enum MasterFastPath {
     }
 
     /// `FAANormalizer.zip`: nine digits become ZIP+4.
-    private static func zip(_ text: Bytes, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
+    static func zip(_ text: Bytes, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
         guard text.count == 9, text.allSatisfy(isDigit) else { return text }
         let start = cursor
         for (i, byte) in text.enumerated() {
@@ -222,7 +222,7 @@ enum MasterFastPath {
     }
 
     /// `FAANormalizer.modeS` without a rejection: `.some(nil)` when both fields are blank.
-    private static func modeS(octal: Bytes, hex: Bytes) -> UInt32?? {
+    static func modeS(octal: Bytes, hex: Bytes) -> UInt32?? {
         if octal.isEmpty && hex.isEmpty { return .some(nil) }
         var fromOctal: UInt32?, fromHex: UInt32?
         if !octal.isEmpty {
@@ -256,7 +256,7 @@ enum MasterFastPath {
     }
 
     /// `Registration.modeSHex`: six upper-case hex digits.
-    private static func hex6(_ value: UInt32, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
+    static func hex6(_ value: UInt32, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
         let start = cursor
         for shift in stride(from: 20, through: 0, by: -4) {
             let digit = UInt8((value >> UInt32(shift)) & 0xF)
