@@ -188,16 +188,18 @@ enum MasterFastPath {
     static func format(_ date: Int, scratch: UnsafeMutableRawBufferPointer, cursor: inout Int) -> Bytes {
         if date == 0 { return Bytes(start: nil, count: 0) }
         let start = cursor
-        var divisor = 10_000_000
-        for position in 0..<10 {
+        // Last digit first, dividing by the constant 10 (a multiply): a division by a varying
+        // divisor per digit was ~3% of ingest-faa's CPU time, with four dates a row.
+        var n = date
+        for position in stride(from: 9, through: 0, by: -1) {
             if position == 4 || position == 7 {
-                scratch[cursor] = UInt8(ascii: "-")
+                scratch[start + position] = UInt8(ascii: "-")
             } else {
-                scratch[cursor] = UInt8(0x30 + date / divisor % 10)
-                divisor /= 10
+                scratch[start + position] = UInt8(truncatingIfNeeded: 0x30 + n % 10)
+                n /= 10
             }
-            cursor += 1
         }
+        cursor = start + 10
         return Bytes(rebasing: scratch[start..<cursor])
     }
 
