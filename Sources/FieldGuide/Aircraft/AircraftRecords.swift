@@ -150,7 +150,7 @@ public struct RegistrationRecord: Sendable {
     private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
     private func s(_ c: C) -> String { bundle.string(v(c)) }
     /// A summary field: from the summary when it holds it, else through the row and the pool.
-    private func s(_ field: F) -> String { summaryText(field) ?? s(field.column) }
+    @inline(__always) private func s(_ field: F) -> String { summaryText(field) ?? s(field.column) }
     private func list(_ c: C) -> [String] { bundle.list(v(c)) }
 
     public var nNumber: String { summaryNNumber() ?? s(C.nNumber) }

@@ -52,7 +52,7 @@ extension RegistrationRecord {
     @inline(__always)
     func summaryText(_ field: AircraftSchema.SummaryField) -> String? {
         guard let table = bundle.summaries else { return nil }
-        return table.field(field, at: summaryStart(table)).map(ArtifactText.string)
+        return table.text(field, at: summaryStart(table))
     }
 
     /// The N-number from the summary's key; nil when the artifact has no summaries or the key

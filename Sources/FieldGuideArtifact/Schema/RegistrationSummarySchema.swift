@@ -175,6 +175,7 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         let bucket = Self.bucket(of: key, shift: shift)
         var cursor = Int(UInt32(littleEndian: directory.loadUnaligned(fromByteOffset: bucket * 4, as: UInt32.self)))
         let end = min(dataCount, Int(UInt32(littleEndian: directory.loadUnaligned(fromByteOffset: bucket * 4 + 4, as: UInt32.self))))
+        touchLines(data, from: cursor, to: end)
         while cursor + Self.headerSize <= end {
             let summary = data + cursor
             let size = Int(summary.load(fromByteOffset: Self.boundsOffset + 6, as: UInt8.self))
@@ -189,6 +190,27 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         return nil
     }
 
+    /// Loads a byte of each cache line of `from..<to` after the first (at most three), so that
+    /// their misses overlap the first one's instead of following it: the walk over the bucket
+    /// finds the next summary's place only in the summary before it, and the fields of the one
+    /// found are read next (a summary is about 70 bytes, so usually two lines).
+    @inlinable @inline(__always)
+    func touchLines(_ data: UnsafeRawPointer, from: Int, to end: Int) {
+        // The next line's start as an offset from `data` (lines are aligned in memory, not in the data).
+        let base = Int(bitPattern: data)
+        var line = ((base + from) | 63) + 1 - base, touched: UInt8 = 0
+        for _ in 0..<3 where line < end {
+            touched |= data.load(fromByteOffset: line, as: UInt8.self)
+            line += 64
+        }
+        Self.keepLoaded(touched)
+    }
+
+    /// Takes a value the optimizer must assume is used, so the loads that made it stay; nothing
+    /// waits for it.
+    @usableFromInline @_optimize(none)
+    static func keepLoaded(_ value: UInt8) {}
+
     /// Where row `row`'s summary starts in the data (the data's end for a row outside the table).
     @inlinable
     public func start(_ row: Int) -> Int {
@@ -199,7 +221,7 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
     /// The bytes of `field` in the summary starting at `start`, or nil when the field is kept
     /// out of it (or no summary fits there). Bounds are checked against the data's end: a crafted
     /// pair out of order or past it reads as empty.
-    @inlinable
+    @inlinable @inline(__always)
     public func field(_ field: AircraftSchema.SummaryField, at start: Int) -> UnsafeRawBufferPointer? {
         guard let data, start >= 0, start <= dataCount - Self.headerSize else { return nil }
         let summary = data + start
@@ -210,6 +232,13 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         let first = Int(bounds & 0xFF), end = Int(bounds >> 8)
         guard first <= end, end <= dataCount - start else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: summary + first, count: end - first)
+    }
+
+    /// `field` of the summary starting at `start` as a `String` (`ArtifactText`, inlined: a
+    /// lookup's hottest path), or nil when the field is kept out of it.
+    @inlinable @inline(__always)
+    public func text(_ field: AircraftSchema.SummaryField, at start: Int) -> String? {
+        self.field(field, at: start).map(ArtifactText.inlinedString)
     }
 
     /// The packed N-number of the summary starting at `start` when it is the whole N-number,
