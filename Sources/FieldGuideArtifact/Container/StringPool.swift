@@ -13,10 +13,8 @@ import Foundation
 /// ```
 public struct StringPool: @unchecked Sendable {
     public let count: Int
-    // Inlinable with `offset(_:)` and `dataPointer`, so `bytes(_:)` inlines into its callers
-    // (a lookup's `.info` reads two dozen strings) instead of being a call with the pool copied.
-    @usableFromInline let offsets: UnsafeRawPointer
-    @usableFromInline let data: UnsafeRawPointer
+    private let offsets: UnsafeRawPointer
+    private let data: UnsafeRawPointer
     @usableFromInline package let dataCount: Int
     /// The section's tag, for errors (`STRS`, or another pool's).
     private let tag: String
@@ -125,9 +123,9 @@ public struct StringPool: @unchecked Sendable {
         return low
     }
 
-    @inlinable var dataPointer: UnsafeRawPointer { data }
+    @usableFromInline var dataPointer: UnsafeRawPointer { data }
 
-    @inlinable package func offset(_ i: Int) -> UInt32 {
+    @usableFromInline package func offset(_ i: Int) -> UInt32 {
         offsets.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self).littleEndian
     }
 }
