@@ -8,27 +8,28 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `RSUM` and `RHSH` (format 1.1): the registration summaries and the N-number hash index give
-/// exactly what `REGS`, `RKEY` and the pool give, an artifact without them reads as before, and
-/// crafted ones give wrong text or a typed error, never a crash.
-@Suite("Registration summaries and the N-number hash index")
+/// `RSMB` and `RBKT` (format 1.2): the registration summaries in bucket order and their
+/// directory give exactly what `REGS`, `RKEY` and the pool give, an artifact without them
+/// (1.0, or 1.1 whose `RSUM` and `RHSH` are no longer read) reads through `RKEY`, and crafted
+/// ones give wrong text, not-found or a typed error, never a crash.
+@Suite("Registration summaries and their bucket directory")
 struct RegistrationSummaryTests {
-    /// The artifact at `path` with both sections renamed to tags no reader knows: a 1.0 file's reading.
-    static func withoutSummaries(_ path: String, in directory: URL) throws -> String {
-        let once = directory.appendingPathComponent("no-rsum.fgb"), twice = directory.appendingPathComponent("no-summaries.fgb")
-        try Data(try ArtifactSurgery.renamingSection(of: path, "RSUM", to: "ZZZY")).write(to: once)
-        try Data(try ArtifactSurgery.renamingSection(of: once.path, "RHSH", to: "ZZZZ")).write(to: twice)
+    /// The artifact at `path` with both sections renamed to `tags` (by default ones no reader
+    /// knows): an older file's reading.
+    static func withoutSummaries(_ path: String, in directory: URL, tags: (String, String) = ("ZZZY", "ZZZZ")) throws -> String {
+        let once = directory.appendingPathComponent("no-rsmb.fgb"), twice = directory.appendingPathComponent("no-summaries.fgb")
+        try Data(try ArtifactSurgery.renamingSection(of: path, "RSMB", to: tags.0)).write(to: once)
+        try Data(try ArtifactSurgery.renamingSection(of: once.path, "RBKT", to: tags.1)).write(to: twice)
         return twice.path
     }
 
-    /// Every registration of `path`, looked up by N-number through the hash and through the
+    /// Every registration of `path`, looked up by N-number through the buckets and through the
     /// binary search of an artifact without the sections: the same record, field for field, and
     /// the summary's fields are the row's columns. Returns how many were compared.
     static func compareEveryRegistration(_ path: String, in directory: URL) throws -> Int {
         let bundle = try AircraftBundle(path: path)
         let plain = try AircraftBundle(path: try withoutSummaries(path, in: directory))
-        #expect(bundle.summaries != nil && bundle.registrationHash != nil)
-        #expect(plain.summaries == nil && plain.registrationHash == nil)
+        #expect(bundle.summaries != nil && plain.summaries == nil)
         for row in 0..<bundle.registrationCount {
             let record = RegistrationRecord(bundle: bundle, row: row)
             func column(_ c: AircraftSchema.RegistrationColumn) -> String { bundle.string(bundle.registrations.value(row, c)) }
@@ -45,19 +46,22 @@ struct RegistrationSummaryTests {
         return bundle.registrationCount
     }
 
-    @Test("input/faa: format 1.1; every registration through the hash and its summary equals the 1.0 reading")
+    @Test("input/faa: format 1.2; every registration through its bucket and its summary equals the 1.0 reading")
     func fixtures() throws {
         let directory = try TestPaths.temporaryDirectory("summaries")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path)
-        #expect(try AircraftBundle(path: path).formatVersion == "1.1")
+        #expect(try AircraftBundle(path: path).formatVersion == "1.2")
         #expect(try Self.compareEveryRegistration(path, in: directory) == 20)
         let jet = try #require(try AircraftBundle(path: path).aircraft(registration: "n250jt"))
         #expect(jet.serialNumber == "BH9-0005" && jet.name == "NORTHWIND CHARTER CORP" && jet.city == "ANCHORAGE")
         #expect(jet.state == "AK" && jet.modelCode == "2100200" && jet.modeSHex == "A1B2C3")
+        // A file whose summaries carry format 1.1's tags: not read, the lookup goes through RKEY.
+        let older = try AircraftBundle(path: try Self.withoutSummaries(path, in: directory, tags: ("RSUM", "RHSH")))
+        #expect(older.summaries == nil && older.aircraft(registration: "N250JT")?.info == jet.info)
     }
 
-    @Test("the real MASTER sample: every registration through the hash equals the 1.0 reading")
+    @Test("the real MASTER sample: every registration through its bucket equals the 1.0 reading")
     func realSample() throws {
         guard let sources = try FAAFixtures.sharedDirectory() else { return }
         let directory = try TestPaths.temporaryDirectory("summaries-real")
@@ -66,17 +70,20 @@ struct RegistrationSummaryTests {
         #expect(try Self.compareEveryRegistration(path, in: directory) > 300)
     }
 
-    @Test("a field of 255 bytes or more is read from the pool; one of 254 from the summary")
+    @Test("a summary holds at most 255 bytes: the field that would pass that is read from the pool, later ones still fit")
     func longFields() throws {
         typealias F = NormalizedFAA.RegistrationField
-        let long = String(repeating: "É", count: 150), edge = String(repeating: "S", count: 254)
+        // Header 20 + serial 230 + name 5 = 255 exactly; the city, one byte more, is kept out. In
+        // the second, a 300-byte name is kept out and the city after it fits.
+        let serial = String(repeating: "S", count: 230), long = String(repeating: "É", count: 150)
+        let rows = [("N1", serial, "SHORT", "ANCHORAGE"), ("N2", "7", long, "JUNEAU")]
         var builder = AircraftArtifactBuilder(models: AircraftBuilderTests.models, engines: AircraftBuilderTests.engines)
-        for (index, (nNumber, name, serial)) in [("N1", long, edge), ("N2", "SHORT", "7")].enumerated() {
+        for (index, (nNumber, serial, name, city)) in rows.enumerated() {
             var fields = [String](repeating: "", count: F.allCases.count)
             fields[F.nNumber.rawValue] = nNumber
-            fields[F.name.rawValue] = name
             fields[F.serialNumber.rawValue] = serial
-            fields[F.city.rawValue] = "ANCHORAGE"
+            fields[F.name.rawValue] = name
+            fields[F.city.rawValue] = city
             try builder.addRegistration(CSVRecord(line: index + 2, index: index + 1, fields: fields))
         }
         let directory = try TestPaths.temporaryDirectory("summaries-long")
@@ -84,13 +91,14 @@ struct RegistrationSummaryTests {
         let path = directory.appendingPathComponent("aircraft.fgb").path
         try Data(builder.build().artifact.serialize()).write(to: URL(fileURLWithPath: path))
         let bundle = try AircraftBundle(path: path)
-        let first = try #require(bundle.aircraft(registration: "N1"))
-        #expect(first.name == long && first.serialNumber == edge && first.city == "ANCHORAGE" && first.modeSHex == nil)
-        #expect(bundle.aircraft(registration: "N2")?.name == "SHORT")
-        // 300 bytes of name: its length byte says "not here", then the serial's 254 bytes.
+        let first = try #require(bundle.aircraft(registration: "N1")), second = try #require(bundle.aircraft(registration: "N2"))
+        #expect(first.serialNumber == serial && first.name == "SHORT" && first.city == "ANCHORAGE" && first.modeSHex == nil)
+        #expect(second.serialNumber == "7" && second.name == long && second.city == "JUNEAU")
         let summaries = try #require(bundle.summaries)
-        #expect(summaries.field(.name, at: summaries.start(0)) == nil)
-        #expect(summaries.field(.serialNumber, at: summaries.start(0))?.count == 254)
+        let (one, two) = (summaries.start(0), summaries.start(1))
+        #expect(summaries.field(.serialNumber, at: one)?.count == 230 && summaries.field(.name, at: one)?.count == 5)
+        #expect(summaries.field(.city, at: one) == nil && summaries.field(.state, at: one)?.count == 0)
+        #expect(summaries.field(.name, at: two) == nil && summaries.field(.city, at: two)?.count == 6)
     }
 
     @Test("one of the two sections without the other: opening is a typed error naming the missing one")
@@ -99,7 +107,7 @@ struct RegistrationSummaryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path)
         let crafted = directory.appendingPathComponent("crafted.fgb")
-        for (tag, other) in [("RSUM", "RHSH"), ("RHSH", "RSUM")] {
+        for (tag, other) in [("RSMB", "RBKT"), ("RBKT", "RSMB")] {
             try Data(try ArtifactSurgery.renamingSection(of: path, tag, to: "ZZZZ")).write(to: crafted)
             do {
                 _ = try AircraftBundle(path: crafted.path)
@@ -110,14 +118,14 @@ struct RegistrationSummaryTests {
         }
     }
 
-    @Test("every word of RSUM and RHSH set to huge, mid and small values: wrong text or a typed error, never a crash")
+    @Test("every word of RSMB and RBKT set to huge, mid and small values: wrong text or a typed error, never a crash")
     func craftedWords() throws {
         let directory = try TestPaths.temporaryDirectory("summaries-crafted")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path)
         let variants = try ArtifactSurgery.wordVariants(of: path, words: 10_000, values: [0xFFFF_FFF0, 0x00FF_FFFF, 0x0000_00FF, 1],
-                                                        sections: ["RSUM", "RHSH"])
-        #expect(Set(variants.map(\.section)) == ["RSUM", "RHSH"] && variants.count > 1_000)
+                                                        sections: ["RSMB", "RBKT"])
+        #expect(Set(variants.map(\.section)) == ["RSMB", "RBKT"] && variants.count > 1_000)
         let crafted = directory.appendingPathComponent("crafted.fgb")
         for variant in variants {
             try Data(variant.data).write(to: crafted)
@@ -126,12 +134,12 @@ struct RegistrationSummaryTests {
                 _ = (record.serialNumber, record.modelCode, record.name, record.city, record.state, record.modeSHex)
             }
         }
-        // A slot table that is not a power of two is refused.
+        // A directory that is not a power of two of buckets and their end is refused.
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let file = try ArtifactFile(path: path)
-        let index = try #require(file.sections.firstIndex { $0.tag == "RHSH" })
+        let index = try #require(file.sections.firstIndex { $0.tag == "RBKT" })
         let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
-        withUnsafeBytes(of: (file.sections[index].length - 8).littleEndian) { for i in 0..<8 { bytes[entry + 16 + i] = $0[i] } }
+        withUnsafeBytes(of: (file.sections[index].length - 4).littleEndian) { for i in 0..<8 { bytes[entry + 16 + i] = $0[i] } }
         ArtifactSurgery.reseal(&bytes, sectionIndex: index)
         try Data(bytes).write(to: crafted)
         #expect(throws: FieldGuideError.self) { try AircraftBundle(path: crafted.path) }

@@ -25,9 +25,8 @@ public final class AircraftBundle: FieldGuideBundle {
     package let engineKeys: KeyTable
     package let registrationKeys: KeyTable
     package let manufacturerKeys: KeyTable
-    /// `RSUM` and `RHSH` (format 1.1, `RegistrationSummarySchema.swift`); nil in a 1.0 artifact.
-    package let summaries: RegistrationSummaries?
-    package let registrationHash: RegistrationHashIndex?
+    /// `RSMB` and `RBKT` (format 1.2, `RegistrationSummarySchema.swift`); nil in an older artifact.
+    package let summaries: RegistrationSummaryTable?
     let codeNames: [String: [String: String]]
     /// `codeNames` by table and code string id, decoded once at open: `.info` reads a dozen
     /// codes, and each then costs a hash probe and a retain instead of decoding two strings and
@@ -70,7 +69,7 @@ public final class AircraftBundle: FieldGuideBundle {
             engineKeys = try opened.keys(S.Section.engineKeys, rows: engines.count)
             registrationKeys = try opened.keys(S.Section.registrationKeys, rows: registrations.count)
             manufacturerKeys = try opened.keys(S.Section.manufacturerKeys, rows: manufacturerRows.count)
-            (summaries, registrationHash) = try Self.summarySections(in: opened, registrations: registrations.count)
+            summaries = try Self.summaryTable(in: opened, registrations: registrations.count)
             let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
             var names: [String: [String: String]] = [:]
             var values = CodeValueIndex(capacity: codes.count)
@@ -129,11 +128,10 @@ public final class AircraftBundle: FieldGuideBundle {
     /// The registration for an N-number: `N12345`, `n12345` and `12345` all work.
     public func aircraft(registration: String) -> RegistrationRecord? {
         guard let key = Self.registrationKey(registration) else { return nil }
-        if let registrationHash, let summaries {
-            // One slot and the summary it names, which the fields read next: `RegistrationSummarySchema`.
-            return registrationHash.find(key.packed) { summaries.holds(nNumber: key.packed, count: key.count, at: $1) }.map {
-                RegistrationRecord(bundle: self, row: $0.row, summary: $0.summary)
-            }
+        if let summaries {
+            // One directory entry and a walk over the bucket's summaries, whose fields are read
+            // next: `RegistrationSummarySchema`.
+            return summaries.find(key.packed).map { RegistrationRecord(bundle: self, row: $0.row, summary: $0.start) }
         }
         // The whole N-number is its packed key, so the stored one is checked without building bytes.
         var row = registrationKeys.lowerBound(key.packed)

@@ -139,21 +139,23 @@ public struct EngineInfo: Sendable, Hashable, Codable {
 public struct RegistrationRecord: Sendable {
     let bundle: AircraftBundle
     let row: Int
-    /// Where the row's summary starts in `RSUM` when the lookup found it, -1 when not yet known
+    /// Where the row's summary starts in `RSMB` when the lookup found it, -1 when not yet known
     /// (`RegistrationSummary.swift`).
     let summary: Int
 
     package init(bundle: AircraftBundle, row: Int) { self.init(bundle: bundle, row: row, summary: -1) }
     init(bundle: AircraftBundle, row: Int, summary: Int) { self.bundle = bundle; self.row = row; self.summary = summary }
     private typealias C = AircraftSchema.RegistrationColumn
+    private typealias F = AircraftSchema.SummaryField
     private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
-    /// A text column: from the summary when it holds the column, else through the pool.
-    private func s(_ c: C) -> String { summaryText(c) ?? bundle.string(v(c)) }
+    private func s(_ c: C) -> String { bundle.string(v(c)) }
+    /// A summary field: from the summary when it holds it, else through the row and the pool.
+    @inline(__always) private func s(_ field: F) -> String { summaryText(field) ?? s(field.column) }
     private func list(_ c: C) -> [String] { bundle.list(v(c)) }
 
-    public var nNumber: String { s(.nNumber) }
-    public var serialNumber: String { s(.serialNumber) }
-    public var modelCode: String { s(.modelCode) }
+    public var nNumber: String { summaryNNumber() ?? s(C.nNumber) }
+    public var serialNumber: String { s(F.serialNumber) }
+    public var modelCode: String { s(F.modelCode) }
     public var engineCode: String { s(.engineCode) }
     /// The ACFTREF model, or nil when the registration's code is not in ACFTREF (an orphan).
     public var model: ModelRecord? {
@@ -174,11 +176,11 @@ public struct RegistrationRecord: Sendable {
         let type = bundle.strings.bytes(v(.registrantType))
         return type.count == 1 && bundle.ownerRedaction.withholds(registrantTypeDigit: type[0])
     }
-    public var name: String { s(.name) }
+    public var name: String { s(F.name) }
     public var street: String { s(.street) }
     public var street2: String { s(.street2) }
-    public var city: String { s(.city) }
-    public var state: String { s(.state) }
+    public var city: String { s(F.city) }
+    public var state: String { s(F.state) }
     public var zip: String { s(.zip) }
     public var region: CodeValue? { bundle.code(.region, v(.region)) }
     public var county: String { s(.county) }

@@ -1,24 +1,24 @@
 import FieldGuideArtifact
 
-// The read side of `RSUM` and `RHSH` (format 1.1; layout and reasons in
+// The read side of `RSMB` and `RBKT` (format 1.2; layout and reasons in
 // `RegistrationSummarySchema.swift`): a registration's N-number, serial number, model code,
 // owner name, city, state and Mode S hex come from one summary instead of the row and the pool.
 
 extension AircraftBundle {
-    /// The summaries and the hash index, or nils in an artifact written before them. Both or
-    /// neither: the index points into the summaries.
-    static func summarySections(in opened: OpenedArtifact, registrations: Int) throws(ArtifactError)
-        -> (RegistrationSummaries?, RegistrationHashIndex?) {
-        let summaryTag = S.Section.registrationSummaries, hashTag = S.Section.registrationHash
-        switch (opened.has(summaryTag), opened.has(hashTag)) {
+    /// The summary table, or nil in an artifact written before it (format 1.0 and 1.1: a 1.1
+    /// file's `RSUM` and `RHSH` are not read, its lookups go through `RKEY`). Both sections or
+    /// neither: the directory points into the summaries.
+    static func summaryTable(in opened: OpenedArtifact, registrations: Int) throws(ArtifactError) -> RegistrationSummaryTable? {
+        let summaryTag = S.Section.bucketedSummaries, directoryTag = S.Section.summaryBuckets
+        switch (opened.has(summaryTag), opened.has(directoryTag)) {
         case (false, false):
-            return (nil, nil)
+            return nil
         case (true, true):
-            return (try RegistrationSummaries(opened.file.section(summaryTag), rows: registrations, tag: summaryTag, path: opened.path),
-                    try RegistrationHashIndex(opened.file.section(hashTag), tag: hashTag, path: opened.path))
+            return try RegistrationSummaryTable(summaries: opened.file.section(summaryTag), directory: opened.file.section(directoryTag),
+                                                rows: registrations, path: opened.path)
         case (let hasSummaries, _):
-            throw .malformedSection(path: opened.path, section: (hasSummaries ? hashTag : summaryTag).description,
-                                    reason: "missing, while \(hasSummaries ? summaryTag : hashTag) is present")
+            throw .malformedSection(path: opened.path, section: (hasSummaries ? directoryTag : summaryTag).description,
+                                    reason: "missing, while \(hasSummaries ? summaryTag : directoryTag) is present")
         }
     }
 }
@@ -40,23 +40,26 @@ extension AircraftBundle {
 }
 
 extension RegistrationRecord {
-    /// Column `column` from the registration's summary; nil when the column is not a summary
-    /// field, the artifact has no summaries, or the value was too long to be kept in one.
+    /// Where the registration's summary starts: known when the lookup found it, else from the
+    /// row (records found by Mode S or a search).
     @inline(__always)
-    func summaryText(_ column: AircraftSchema.RegistrationColumn) -> String? {
-        let field: AircraftSchema.SummaryField
-        switch column {
-        case .nNumber: field = .nNumber
-        case .serialNumber: field = .serialNumber
-        case .modelCode: field = .modelCode
-        case .name: field = .name
-        case .city: field = .city
-        case .state: field = .state
-        case .modeSHex: field = .modeSHex
-        default: return nil
-        }
-        guard let summaries = bundle.summaries else { return nil }
-        let start = summary >= 0 ? summary : summaries.start(row)
-        return summaries.field(field, at: start).map(ArtifactText.string)
+    func summaryStart(_ table: RegistrationSummaryTable) -> Int {
+        summary >= 0 ? summary : table.start(row)
+    }
+
+    /// Field `field` from the registration's summary; nil when the artifact has no summaries or
+    /// the value was too long to be kept in one.
+    @inline(__always)
+    func summaryText(_ field: AircraftSchema.SummaryField) -> String? {
+        guard let table = bundle.summaries else { return nil }
+        return table.text(field, at: summaryStart(table))
+    }
+
+    /// The N-number from the summary's key; nil when the artifact has no summaries or the key
+    /// is not the whole N-number.
+    func summaryNNumber() -> String? {
+        guard let table = bundle.summaries, let packed = table.nNumber(at: summaryStart(table)) else { return nil }
+        let count = 8 - packed.trailingZeroBitCount / 8
+        return withUnsafeBytes(of: packed.bigEndian) { ArtifactText.string(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 }

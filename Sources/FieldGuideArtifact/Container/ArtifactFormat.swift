@@ -27,7 +27,11 @@ public enum ArtifactFormat {
     /// N-number hash index, `RegistrationSummarySchema.swift`): a lookup reading a
     /// registration's list fields became a few memory reads instead of a dozen dependent
     /// cache misses. A 1.0 file has neither and reads as before.
-    public static let minorVersion: UInt16 = 1
+    ///
+    /// 1.2 replaced them with `RSMB` and `RBKT` (the summaries in hash-bucket order and a
+    /// bucket directory small enough to stay in cache): a lookup is one memory miss instead of
+    /// two dependent ones. A 1.1 file's `RSUM` and `RHSH` are no longer read: it reads like 1.0.
+    public static let minorVersion: UInt16 = 2
     /// Size of the fixed header.
     public static let headerSize = 64
     /// Size of one section table entry.

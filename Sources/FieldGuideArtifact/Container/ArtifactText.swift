@@ -23,6 +23,13 @@ public enum ArtifactText {
     /// `bytes` (UTF-8, repaired if invalid) as a `String`.
     @inlinable
     public static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        inlinedString(bytes)
+    }
+
+    /// `string(_:)`, always inlined: for the hottest callers (a lookup's summary fields), where
+    /// the call and the copy of its arguments cost a third of a short field.
+    @inlinable @inline(__always)
+    static func inlinedString(_ bytes: UnsafeRawBufferPointer) -> String {
         if bytes.count <= inlineCapacity, inlineLayoutHolds, let inline = inlineASCII(bytes) { return inline }
         return String(decoding: bytes, as: UTF8.self)
     }

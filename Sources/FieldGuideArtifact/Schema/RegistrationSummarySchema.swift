@@ -1,56 +1,65 @@
-/// The two sections that make a registration lookup a couple of memory reads (format 1.1):
-/// `RSUM`, each registration's summary fields side by side, and `RHSH`, a hash index from
-/// N-number to registration row and summary.
+/// The two sections that make a registration lookup one memory miss (format 1.2): `RSMB`, each
+/// registration's summary (N-number, REGS row and six fields) stored in hash-bucket order, and
+/// `RBKT`, the small bucket directory saying where each bucket's summaries start.
 ///
 /// Why they exist: a lookup through `RKEY` and `REGS` alone is a binary search over 2.5 MB of
 /// keys, then the row, then for every text field its offset in the string pool and its bytes,
 /// a dozen dependent cache misses in a 90 MB file (issue 18 asks for a tenth of SQLite's time
 /// for a lookup reading serial number, model code, owner name, city, state and Mode S hex).
-/// With them a lookup reads one hash slot and the one summary it names, about 60 bytes that
-/// hold the N-number (checked against the key) and those six fields. They duplicate text `REGS` already points to (about 21 MB on
-/// the full-size registry, 316,000 registrations), which is the price of that speed. An
-/// artifact without them (format 1.0) reads as before, through `RKEY` and the pool.
+/// Format 1.1 (`RSUM` + `RHSH`) cut that to two dependent misses: a slot in a 4 MB hash table,
+/// then the summary it named in 21 MB. Here the directory is a fraction of that (4 bytes a
+/// bucket, about one bucket per two registrations: 0.5 MB for the full-size registry's 316,000,
+/// which stays in the processor's L2 cache), and the summaries of a bucket lie side by side, so
+/// a lookup reads one directory entry (a cache hit), then walks one to three adjacent summaries
+/// of about 70 bytes: one miss and the line beside it. The summaries duplicate text `REGS`
+/// already points to (about 22 MB on the full-size registry), the price of that speed.
 ///
-/// `RSUM` (rows: the registrations):
+/// `RSMB` (rows: the registrations):
 ///
 /// ```text
 /// u32 × rows   start of each registration's summary in the data below, in REGS row order
-/// data         per registration, each of `SummaryField` in order (the N-number, then the
-///              six fields): a u8 length, then that
-///              many bytes; length 255 (`RegistrationSummaries.notInline`) means the field is
-///              longer than 254 bytes and is read from REGS and the pool instead. Mode S is
-///              its six upper-case hex digits, or empty when the registration has none.
+///              (records found by Mode S or a search read their summary through it)
+/// data         the summaries, bucket by bucket (rows in REGS order within a bucket):
+///   +0   u64   the N-number's PackedKey (big-endian bytes, zero-padded), little-endian
+///   +8   u32   its REGS row
+///   +12  u8    flags: bit i (0-5) set when `SummaryField(rawValue: i)` is kept out of the
+///              summary (read from REGS and the pool); bit 7 set when the key is the whole
+///              N-number (at most 8 bytes, none zero), so the N-number is read from the key
+///   +13  u8×7  bounds: field i is the bytes [bounds[i], bounds[i+1]) from the summary's start;
+///              bounds[0] is 20 (the header's size), bounds[6] is the summary's size (≤ 255)
+///   +20        the six fields' bytes. Mode S is its six upper-case hex digits, or empty when
+///              the registration has none. A field that would take the summary past 255 bytes
+///              is kept out (flag set, empty bytes).
 /// ```
 ///
-/// `RHSH` (rows: its slots, a power of two at least 1.5 × the registrations):
+/// `RBKT` (rows: buckets + 1; buckets a power of two, about registrations / 2):
 ///
 /// ```text
-/// u64 × slots  low 32 bits: REGS row + 1 (0: an empty slot); high 32 bits: that row's
-///              RSUM start. A key's first slot is `RegistrationHashIndex.slot(of:)`; a
-///              lookup walks on (wrapping) to the slot whose summary holds its N-number, or
-///              to an empty slot; the rows are in row order, so among equal N-numbers the
-///              first row is found first.
+/// u32 × (buckets + 1)  where each bucket's summaries start in RSMB's data; bucket b is
+///                      [dir[b], dir[b + 1]). A key's bucket is `RegistrationSummaryTable.bucket(of:)`:
+///                      the top bits of a multiplicative hash, the same on every machine.
 /// ```
 ///
-/// Every value read from them is bounds-checked like the rest of the format: a crafted file
-/// gives wrong text, never a read outside the mapping.
+/// Every value read from them is bounds-checked: a crafted directory or summary gives wrong
+/// text or not-found, never a read outside the mapping; sizes that cannot hold the table are a
+/// typed error at open. An artifact without them reads through `RKEY` and the pool (format 1.0
+/// and 1.1; a 1.1 file's `RSUM` and `RHSH` are ignored).
 extension AircraftSchema.Section {
-    /// Each registration's summary: N-number, serial number, model code, owner name, city,
-    /// state and Mode S hex, side by side (`RegistrationSummaries`).
-    public static let registrationSummaries = FourCC("RSUM")
-    /// N-number → (registration row, summary start), open addressing (`RegistrationHashIndex`).
-    public static let registrationHash = FourCC("RHSH")
+    /// Each registration's summary in bucket order (`RegistrationSummaryTable`).
+    public static let bucketedSummaries = FourCC("RSMB")
+    /// Where each bucket's summaries start in `RSMB` (`RegistrationSummaryTable`).
+    public static let summaryBuckets = FourCC("RBKT")
 }
 
 extension AircraftSchema {
-    /// The fields of a registration summary (`RSUM`), in their stored order.
+    /// The text fields of a registration summary (`RSMB`), in their stored order. (The N-number
+    /// is the summary's key.)
     public enum SummaryField: Int, CaseIterable, Sendable {
-        case nNumber, serialNumber, modelCode, name, city, state, modeSHex
+        case serialNumber, modelCode, name, city, state, modeSHex
 
         /// The `REGS` column the field repeats.
         public var column: RegistrationColumn {
             switch self {
-            case .nNumber: return .nNumber
             case .serialNumber: return .serialNumber
             case .modelCode: return .modelCode
             case .name: return .name
@@ -90,124 +99,155 @@ extension AircraftSchema {
     }
 }
 
-/// The `RSUM` section, mapped: each registration's summary fields side by side.
+/// `RSMB` and `RBKT`, mapped: a registration's summary from its N-number in one directory entry
+/// and a short walk, or from its row.
 ///
 /// ```swift
-/// let summaries = try RegistrationSummaries(file.section(tag), rows: registrations.count, tag: tag, path: file.path)
-/// let start = summaries.start(row)
-/// summaries.field(.name, at: start).map { String(decoding: $0, as: UTF8.self) }   // "NORTHWIND CHARTER CORP"
+/// let table = try RegistrationSummaryTable(summaries: file.section(AircraftSchema.Section.bucketedSummaries),
+///                                          directory: file.section(AircraftSchema.Section.summaryBuckets),
+///                                          rows: registrations.count, path: file.path)
+/// if let found = table.find(PackedKey.pack("N250JT")) {
+///     table.field(.name, at: found.start).map(ArtifactText.string)   // "NORTHWIND CHARTER CORP"
+/// }
 /// ```
-public struct RegistrationSummaries: @unchecked Sendable {
-    /// The length byte of a field kept out of the summary (longer than 254 bytes).
-    public static let notInline: UInt8 = 255
+public struct RegistrationSummaryTable: @unchecked Sendable {
+    /// Bytes before a summary's fields: key, row, flags, bounds.
+    public static let headerSize = 20
+    /// A summary's largest size (its bounds are bytes).
+    public static let maximumSize = 255
+    /// Byte offsets inside a summary.
+    @usableFromInline static let rowOffset = 8, flagsOffset = 12, boundsOffset = 13
+    /// The flag saying the key is the whole N-number.
+    public static let wholeKey: UInt8 = 0x80
 
-    public let count: Int
-    @usableFromInline let offsets: UnsafeRawPointer?
+    /// Registrations (the starts' count).
+    public let rows: Int
+    /// Buckets in the directory (a power of two).
+    public let buckets: Int
+    @usableFromInline let starts: UnsafeRawPointer?
     @usableFromInline let data: UnsafeRawPointer?
     @usableFromInline let dataCount: Int
+    @usableFromInline let directory: UnsafeRawPointer?
+    /// `64 - log2(buckets)`: a key's bucket is the top bits of its hash.
+    @usableFromInline let shift: UInt64
 
-    /// `rows` is the number of registrations: the section must hold their starts.
-    public init(_ section: UnsafeRawBufferPointer, rows: Int, tag: FourCC, path: String) throws(ArtifactError) {
-        guard rows >= 0, rows <= section.count / 4 else {
-            throw .malformedSection(path: path, section: tag.description,
-                                    reason: "\(section.count) bytes cannot hold the starts of \(rows) summaries")
+    /// `rows` is the number of registrations: `summaries` must hold their starts, and
+    /// `directory` a power of two of buckets and the end.
+    public init(summaries: UnsafeRawBufferPointer, directory: UnsafeRawBufferPointer, rows: Int, path: String) throws(ArtifactError) {
+        guard rows >= 0, rows <= summaries.count / 4 else {
+            throw .malformedSection(path: path, section: AircraftSchema.Section.bucketedSummaries.description,
+                                    reason: "\(summaries.count) bytes cannot hold the starts of \(rows) summaries")
         }
-        count = rows
-        offsets = section.baseAddress
-        data = section.baseAddress.map { $0 + rows * 4 }
-        dataCount = section.count - rows * 4
+        let buckets = directory.count / 4 - 1
+        guard directory.count % 4 == 0, buckets > 0, buckets & (buckets - 1) == 0, let base = directory.baseAddress else {
+            throw .malformedSection(path: path, section: AircraftSchema.Section.summaryBuckets.description,
+                                    reason: "\(directory.count) bytes is not a power of two of buckets and their end")
+        }
+        self.rows = rows
+        self.buckets = buckets
+        starts = summaries.baseAddress
+        data = summaries.baseAddress.map { $0 + rows * 4 }
+        dataCount = summaries.count - rows * 4
+        self.directory = base
+        shift = UInt64(64 - buckets.trailingZeroBitCount)
     }
+
+    /// The number of buckets for `keys` keys: the least power of two of at least keys / 2 (1 at least).
+    public static func bucketCount(forKeys keys: Int) -> Int {
+        var buckets = 1
+        while buckets < keys / 2 { buckets *= 2 }
+        return buckets
+    }
+
+    /// A key's bucket among `1 << (64 - shift)`: the top bits of a multiplicative hash
+    /// (Fibonacci hashing), the same on every machine.
+    @inlinable
+    public static func bucket(of key: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// The row and summary start of the first summary in `key`'s bucket whose key is `key` and
+    /// the whole N-number; nil when none. A crafted directory or summary size ends the walk
+    /// (every summary is at least its header long), and a row past the table is not found.
+    @inlinable
+    public func find(_ key: UInt64) -> (row: Int, start: Int)? {
+        guard let data, let directory else { return nil }
+        let bucket = Self.bucket(of: key, shift: shift)
+        var cursor = Int(UInt32(littleEndian: directory.loadUnaligned(fromByteOffset: bucket * 4, as: UInt32.self)))
+        let end = min(dataCount, Int(UInt32(littleEndian: directory.loadUnaligned(fromByteOffset: bucket * 4 + 4, as: UInt32.self))))
+        touchLines(data, from: cursor, to: end)
+        while cursor + Self.headerSize <= end {
+            let summary = data + cursor
+            let size = Int(summary.load(fromByteOffset: Self.boundsOffset + 6, as: UInt8.self))
+            if UInt64(littleEndian: summary.loadUnaligned(as: UInt64.self)) == key,
+               summary.load(fromByteOffset: Self.flagsOffset, as: UInt8.self) & Self.wholeKey != 0 {
+                let row = Int(UInt32(littleEndian: summary.loadUnaligned(fromByteOffset: Self.rowOffset, as: UInt32.self)))
+                return row < rows ? (row, cursor) : nil
+            }
+            guard size >= Self.headerSize else { return nil }
+            cursor += size
+        }
+        return nil
+    }
+
+    /// Loads a byte of each cache line of `from..<to` after the first (at most three), so that
+    /// their misses overlap the first one's instead of following it: the walk over the bucket
+    /// finds the next summary's place only in the summary before it, and the fields of the one
+    /// found are read next (a summary is about 70 bytes, so usually two lines).
+    @inlinable @inline(__always)
+    func touchLines(_ data: UnsafeRawPointer, from: Int, to end: Int) {
+        // The next line's start as an offset from `data` (lines are aligned in memory, not in the data).
+        let base = Int(bitPattern: data)
+        var line = ((base + from) | 63) + 1 - base, touched: UInt8 = 0
+        for _ in 0..<3 where line < end {
+            touched |= data.load(fromByteOffset: line, as: UInt8.self)
+            line += 64
+        }
+        Self.keepLoaded(touched)
+    }
+
+    /// Takes a value the optimizer must assume is used, so the loads that made it stay; nothing
+    /// waits for it.
+    @usableFromInline @_optimize(none)
+    static func keepLoaded(_ value: UInt8) {}
 
     /// Where row `row`'s summary starts in the data (the data's end for a row outside the table).
     @inlinable
     public func start(_ row: Int) -> Int {
-        guard UInt(bitPattern: row) < UInt(bitPattern: count), let offsets else { return dataCount }
-        return Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+        guard UInt(bitPattern: row) < UInt(bitPattern: rows), let starts else { return dataCount }
+        return Int(UInt32(littleEndian: starts.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
     }
 
-    /// The bytes of `field` in the summary starting at `start`, or nil when the field is not
-    /// in it (`notInline`). Lengths are checked against the data's end: a start or length past
-    /// it reads as empty.
-    @inlinable
+    /// The bytes of `field` in the summary starting at `start`, or nil when the field is kept
+    /// out of it (or no summary fits there). Bounds are checked against the data's end: a crafted
+    /// pair out of order or past it reads as empty.
+    @inlinable @inline(__always)
     public func field(_ field: AircraftSchema.SummaryField, at start: Int) -> UnsafeRawBufferPointer? {
-        guard let data else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        var cursor = start
-        for _ in 0..<field.rawValue {
-            guard cursor < dataCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-            let length = data.load(fromByteOffset: cursor, as: UInt8.self)
-            cursor += 1 + (length == Self.notInline ? 0 : Int(length))
-        }
-        guard cursor < dataCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        let length = data.load(fromByteOffset: cursor, as: UInt8.self)
-        if length == Self.notInline { return nil }
-        let first = cursor + 1
-        return UnsafeRawBufferPointer(start: data + first, count: min(Int(length), dataCount - first))
+        guard let data, start >= 0, start <= dataCount - Self.headerSize else { return nil }
+        let summary = data + start
+        let flags = summary.load(fromByteOffset: Self.flagsOffset, as: UInt8.self)
+        guard flags & (1 << UInt8(field.rawValue)) == 0 else { return nil }
+        // Both bounds in one load: the field's start in the low byte, its end in the high one.
+        let bounds = UInt16(littleEndian: summary.loadUnaligned(fromByteOffset: Self.boundsOffset + field.rawValue, as: UInt16.self))
+        let first = Int(bounds & 0xFF), end = Int(bounds >> 8)
+        guard first <= end, end <= dataCount - start else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: summary + first, count: end - first)
     }
-}
 
-extension RegistrationSummaries {
-    /// Whether the summary starting at `start` holds the N-number whose `PackedKey` is `packed`
-    /// and whose length is `count` (at most 8 bytes, so the packed key is all of it).
+    /// `field` of the summary starting at `start` as a `String` (`ArtifactText`, inlined: a
+    /// lookup's hottest path), or nil when the field is kept out of it.
+    @inlinable @inline(__always)
+    public func text(_ field: AircraftSchema.SummaryField, at start: Int) -> String? {
+        self.field(field, at: start).map(ArtifactText.inlinedString)
+    }
+
+    /// The packed N-number of the summary starting at `start` when it is the whole N-number,
+    /// else nil (then the N-number is read from `REGS`).
     @inlinable
-    public func holds(nNumber packed: UInt64, count: Int, at start: Int) -> Bool {
-        guard let stored = field(.nNumber, at: start), stored.count == count, count <= 8 else { return false }
-        return PackedKey.pack(stored) == packed
-    }
-}
-
-/// The `RHSH` section, mapped: N-number → (registration row, summary start).
-///
-/// ```swift
-/// let index = try RegistrationHashIndex(file.section(tag), tag: tag, path: file.path)
-/// index.find(PackedKey.pack("N250JT")) { row, summary in summaries.holds(nNumber, at: summary) }   // (row: 7, summary: 412)
-/// ```
-public struct RegistrationHashIndex: @unchecked Sendable {
-    /// Slots in the table (a power of two).
-    public let count: Int
-    @usableFromInline let slots: UnsafeRawPointer?
-    /// `64 - log2(count)`: a key's first slot is the top bits of its hash.
-    @usableFromInline let shift: UInt64
-
-    public init(_ section: UnsafeRawBufferPointer, tag: FourCC, path: String) throws(ArtifactError) {
-        let slots = section.count / 8
-        guard section.count % 8 == 0, slots > 0, slots & (slots - 1) == 0 else {
-            throw .malformedSection(path: path, section: tag.description,
-                                    reason: "\(section.count) bytes is not a power of two of 8-byte slots")
-        }
-        count = slots
-        self.slots = section.baseAddress
-        shift = UInt64(64 - slots.trailingZeroBitCount)
-    }
-
-    /// The number of slots for `keys` keys: the least power of two of at least 1.5 × keys (8 at least).
-    public static func slotCount(forKeys keys: Int) -> Int {
-        var slots = 8
-        while slots < keys + keys / 2 { slots *= 2 }
-        return slots
-    }
-
-    /// A key's first slot in a table of `1 << (64 - shift)` slots: the top bits of a
-    /// multiplicative hash (Fibonacci hashing), the same on every machine.
-    @inlinable
-    public static func slot(of key: UInt64, shift: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
-
-    /// The first (row, summary start) among `key`'s slots that `matches` accepts; nil when
-    /// none. Walks at most every slot once, so a crafted table without an empty slot still ends.
-    @inlinable
-    public func find(_ key: UInt64, matches: (_ row: Int, _ summary: Int) -> Bool) -> (row: Int, summary: Int)? {
-        guard let slots else { return nil }
-        let mask = count - 1
-        var index = Self.slot(of: key, shift: shift)
-        for _ in 0..<count {
-            let slot = UInt64(littleEndian: slots.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
-            let rowPlusOne = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF)
-            if rowPlusOne == 0 { return nil }
-            let row = rowPlusOne - 1, summary = Int(truncatingIfNeeded: slot >> 32)
-            if matches(row, summary) { return (row, summary) }
-            index = (index + 1) & mask
-        }
-        return nil
+    public func nNumber(at start: Int) -> UInt64? {
+        guard let data, start >= 0, start <= dataCount - Self.headerSize else { return nil }
+        let summary = data + start
+        guard summary.load(fromByteOffset: Self.flagsOffset, as: UInt8.self) & Self.wholeKey != 0 else { return nil }
+        return UInt64(littleEndian: summary.loadUnaligned(as: UInt64.self))
     }
 }

@@ -1,79 +1,103 @@
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 
-/// The registration summaries (`RSUM`) and the N-number hash index (`RHSH`), made from the
-/// finished registrations (final string ids) in `REGS` row order; their layout and why they
-/// exist are in `RegistrationSummarySchema.swift`. The bytes depend only on the registrations.
+/// The registration summaries in bucket order (`RSMB`) and their bucket directory (`RBKT`),
+/// made from the finished registrations (final string ids) in `REGS` row order; their layout and
+/// why they exist are in `RegistrationSummarySchema.swift`. The bytes depend only on the
+/// registrations.
 ///
 /// ```swift
 /// let sections = RegistrationSummarySections(pool: poolBytes, registrations: parts, order: registrationOrder, keys: sortedKeys).sections
 /// ```
 struct RegistrationSummarySections {
     typealias S = AircraftSchema
+    typealias Table = RegistrationSummaryTable
     let sections: [(tag: FourCC, rows: Int, bytes: [UInt8])]
 
     /// `pool` is the final `STRS` section; `order[row]` is the registration (numbered across
     /// `registrations`, in file order) at `REGS` row `row`, and `keys[row]` its packed N-number.
     init(pool: [UInt8], registrations: [RowTableBuilder<S.RegistrationColumn>], order: [UInt32], keys: [UInt64]) {
-        let firstRows = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
+        let partStarts = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
+        let (firstRows, rowsByBucket) = Self.buckets(keys: keys)
         var starts = [UInt32](repeating: 0, count: order.count)
+        var directory = [UInt32](repeating: 0, count: firstRows.count)
         // The section in one array: the starts' place first (filled in below), then the summaries
-        // appended after it, so the 20 MB of a full-size registry are never copied.
+        // appended after it, so the 22 MB of a full-size registry are never copied.
         let headerSize = order.count * 4
         var summaries = [UInt8](repeating: 0, count: headerSize)
-        summaries.reserveCapacity(headerSize + order.count * 64)
+        summaries.reserveCapacity(headerSize + order.count * 72)
         pool.withUnsafeBytes { raw in
             guard let pool = try? StringPool(raw, path: S.Section.strings.description) else {
                 preconditionFailure("the builder's own string pool does not read back")
             }
-            for (row, registration) in order.enumerated() {
-                let registration = Int(registration)
-                let part = firstRows.lastIndex { $0 <= registration }!   // a handful of parts
-                let table = registrations[part], index = registration - firstRows[part]
-                precondition(summaries.count - headerSize <= UInt32.max, "registration summaries past 4 GiB")
-                starts[row] = UInt32(summaries.count - headerSize)
-                for field in S.SummaryField.allCases {
-                    let value = table[index, field.column]
-                    if field == .modeSHex {
-                        var text = S.modeSHexText(value) ?? ""
-                        text.withUTF8 { Self.append(UnsafeRawBufferPointer($0), to: &summaries) }
-                    } else {
-                        Self.append(pool.bytes(value), to: &summaries)
-                    }
+            for bucket in 0..<firstRows.count - 1 {
+                directory[bucket] = UInt32(summaries.count - headerSize)
+                for row in rowsByBucket[firstRows[bucket]..<firstRows[bucket + 1]] {
+                    let registration = Int(order[Int(row)])
+                    let part = partStarts.lastIndex { $0 <= registration }!   // a handful of parts
+                    precondition(summaries.count - headerSize <= UInt32.max, "registration summaries past 4 GiB")
+                    starts[Int(row)] = UInt32(summaries.count - headerSize)
+                    Self.appendSummary(row: Int(row), key: keys[Int(row)], registrations[part], registration - partStarts[part],
+                                       pool: pool, to: &summaries)
                 }
             }
+            directory[firstRows.count - 1] = UInt32(summaries.count - headerSize)
         }
         summaries.withUnsafeMutableBytes { bytes in
             for (row, start) in starts.enumerated() { bytes.storeBytes(of: start.littleEndian, toByteOffset: row * 4, as: UInt32.self) }
         }
-        let hash = Self.hashIndex(keys: keys, starts: starts)
         sections = [
-            (S.Section.registrationSummaries, order.count, summaries),
-            (S.Section.registrationHash, hash.count, hash.withUnsafeBytes { Array($0) }),
+            (S.Section.bucketedSummaries, order.count, summaries),
+            (S.Section.summaryBuckets, directory.count, directory.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }),
         ]
     }
 
-    /// A field as its length byte and bytes; one longer than 254 bytes as `notInline` alone.
-    private static func append(_ bytes: UnsafeRawBufferPointer, to data: inout [UInt8]) {
-        if bytes.count >= Int(RegistrationSummaries.notInline) {
-            data.append(RegistrationSummaries.notInline)
-        } else {
-            data.append(UInt8(bytes.count))
-            data.append(contentsOf: bytes)
+    /// The rows grouped by bucket (a counting sort, so rows stay in row order within a bucket)
+    /// and where each bucket's rows start among them, with their end last.
+    private static func buckets(keys: [UInt64]) -> (firstRows: [Int], rows: [UInt32]) {
+        let buckets = Table.bucketCount(forKeys: keys.count)
+        let shift = UInt64(64 - buckets.trailingZeroBitCount)
+        var firstRows = [Int](repeating: 0, count: buckets + 1)
+        for key in keys { firstRows[Table.bucket(of: key, shift: shift) + 1] += 1 }
+        for bucket in 0..<buckets { firstRows[bucket + 1] += firstRows[bucket] }
+        var next = firstRows, rows = [UInt32](repeating: 0, count: keys.count)
+        for (row, key) in keys.enumerated() {
+            let bucket = Table.bucket(of: key, shift: shift)
+            rows[next[bucket]] = UInt32(row)
+            next[bucket] += 1
         }
+        return (firstRows, rows)
     }
 
-    /// The open-addressing table: each row in row order at its key's first free slot from
-    /// `RegistrationHashIndex.slot(of:)`, as (summary start << 32 | row + 1), little-endian.
-    private static func hashIndex(keys: [UInt64], starts: [UInt32]) -> [UInt64] {
-        let count = RegistrationHashIndex.slotCount(forKeys: keys.count)
-        let shift = UInt64(64 - count.trailingZeroBitCount), mask = count - 1
-        var slots = [UInt64](repeating: 0, count: count)
-        for (row, key) in keys.enumerated() {
-            var index = RegistrationHashIndex.slot(of: key, shift: shift)
-            while slots[index] != 0 { index = (index + 1) & mask }
-            slots[index] = (UInt64(starts[row]) << 32 | UInt64(row + 1)).littleEndian
+    /// One summary: key, row, flags, bounds, then the six fields; a field that would take it past
+    /// `Table.maximumSize` is kept out (its flag set, its bytes empty).
+    private static func appendSummary(row: Int, key: UInt64, _ table: RowTableBuilder<S.RegistrationColumn>, _ index: Int,
+                                      pool: StringPool, to data: inout [UInt8]) {
+        let start = data.count
+        let nNumber = pool.bytes(table[index, .nNumber])
+        let whole = nNumber.count <= 8 && !nNumber.contains(0) && PackedKey.pack(nNumber) == key
+        withUnsafeBytes(of: key.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(row).littleEndian) { data.append(contentsOf: $0) }
+        let flags = data.count, bounds = flags + 1
+        data.append(whole ? Table.wholeKey : 0)
+        data.append(UInt8(Table.headerSize))
+        data.append(contentsOf: repeatElement(0, count: S.SummaryField.allCases.count))
+        for field in S.SummaryField.allCases {
+            func append(_ bytes: UnsafeRawBufferPointer) {
+                if data.count - start + bytes.count <= Table.maximumSize {
+                    data.append(contentsOf: bytes)
+                } else {
+                    data[flags] |= 1 << UInt8(field.rawValue)
+                }
+            }
+            let value = table[index, field.column]
+            if field == .modeSHex {
+                var text = S.modeSHexText(value) ?? ""
+                text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+            } else {
+                append(pool.bytes(value))
+            }
+            data[bounds + 1 + field.rawValue] = UInt8(data.count - start)
         }
-        return slots
     }
 }
