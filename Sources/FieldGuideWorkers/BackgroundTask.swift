@@ -17,9 +17,10 @@ public final class BackgroundTask<Value: Sendable>: @unchecked Sendable {
     /// Starts `work` on a new thread at once.
     public init(_ work: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [self] in
-            let outcome = Result { try work() }
+            // Moved, not copied, into `result`: this thread keeps no reference (see `take()`).
+            var outcome = Optional(Result { try work() })
             condition.lock()
-            result = outcome
+            result = outcome.take()
             condition.broadcast()
             condition.unlock()
         }
@@ -31,6 +32,24 @@ public final class BackgroundTask<Value: Sendable>: @unchecked Sendable {
     public func value() throws -> Value {
         try wait().get()
     }
+
+    /// Waits for the work to finish and hands its value over, keeping no reference to it (or
+    /// rethrows its error); call it once, and no other method after it.
+    ///
+    /// A value with storage of its own (a table that `build()` changes in place, say) stays
+    /// the only reference to that storage, so changing it does not copy it, as changing a
+    /// value `value()` returned would while the task lives.
+    public func take() throws -> Value {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        let outcome = result!
+        result = .failure(Taken())
+        return try outcome.get()
+    }
+
+    /// What a task holds once `take()` handed its value over.
+    private struct Taken: Error {}
 
     /// Waits for work that cannot fail and returns its value.
     public func finished() -> Value {

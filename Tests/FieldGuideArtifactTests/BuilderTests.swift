@@ -196,6 +196,24 @@ struct OnePassBuilderTests {
         let failing = BackgroundTask { () throws -> Int in throw Failure() }
         #expect(throws: Failure.self) { try failing.value() }
     }
+
+    @Test("take() hands over a background task's only reference: changing the value does not copy it")
+    func backgroundTaskTake() throws {
+        func address(_ values: [UInt32]) -> UInt? { values.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } } }
+        let kept = BackgroundTask { [UInt32](repeating: 7, count: 1_000) }
+        var shared = try kept.value()
+        let sharedAddress = address(shared)
+        shared[0] = 1  // the task still holds the array: this write copies it
+        let original = try kept.value()
+        #expect(address(shared) != sharedAddress && original[0] == 7)
+
+        let handed = BackgroundTask { [UInt32](repeating: 7, count: 1_000) }
+        var taken = try handed.take()
+        let takenAddress = address(taken)
+        taken[0] = 1
+        #expect(address(taken) == takenAddress, "take() left a second reference behind")
+        #expect(throws: (any Error).self) { try handed.value() }
+    }
 }
 
 @Suite("String pool: the two-thread sort")

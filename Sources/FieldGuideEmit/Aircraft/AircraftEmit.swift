@@ -66,7 +66,7 @@ public enum AircraftEmit {
         }
         // DEREG and RESERVED (when the hand-off has them) into sections of their own meanwhile.
         let status = BackgroundTask { try AircraftStatusSections(handOff: checked, redaction: redaction) }
-        let registrations: (parts: [AircraftArtifactBuilder.Part], sha256: String)
+        var registrations: (parts: [AircraftArtifactBuilder.Part], sha256: String)
         do {
             registrations = try readRegistrations(registrationsPath, report: report, redaction: redaction, cuttingAtOrAfter: offset)
         } catch {
@@ -77,9 +77,14 @@ public enum AircraftEmit {
             try checked.check(NormalizedFAA.registrationsFile)
             throw error
         }
-        let referencePart = try reference.value()
+        let referencePart = try reference.take()
         try checked.verify(NormalizedFAA.registrationsFile, sha256: registrations.sha256)
-        var builder = AircraftArtifactBuilder(parts: registrations.parts + [referencePart])
+        // The builder holds the parts' only copies: `build()` changes their tables in place, and
+        // a copy held here too would make every change copy a table (42 MB more at the peak).
+        var parts = registrations.parts
+        registrations.parts = []
+        parts.append(consume referencePart)
+        var builder = AircraftArtifactBuilder(parts: consume parts)
         var (artifact, counts) = builder.build()
         let statusSections = try status.value()
         statusSections.add(to: &artifact)
