@@ -105,14 +105,18 @@ public struct StageSpec: Sendable, Equatable, Decodable {
     /// outputs left out of the build) unless the value is set to something other than
     /// nothing, `0`, `no` or `false`.
     public var when: String?
+    /// How the stage shares the cores with the stages running beside it (`priority: background`
+    /// for one the run does not wait on first; default `normal`).
+    public var priority: StagePriority
 
-    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache, timeout, when }
+    enum CodingKeys: String, CodingKey { case name, tool, description, inputs, outputs, args, report, cache, timeout, when, priority }
 
     public init(name: String, tool: String, inputs: [String], outputs: [String], args: [ArgSpec],
                 report: String? = nil, cache: Bool = true, description: String? = nil, timeout: StageTimeout = .default) {
         self.name = name; self.tool = tool; self.inputs = inputs; self.outputs = outputs
         self.args = args; self.report = report; self.cache = cache; self.description = description
         self.timeout = timeout
+        priority = .normal
     }
 
     public init(from decoder: Decoder) throws {
@@ -127,6 +131,33 @@ public struct StageSpec: Sendable, Equatable, Decodable {
         cache = try c.decodeIfPresent(Bool.self, forKey: .cache) ?? true
         timeout = try c.decodeIfPresent(StageTimeout.self, forKey: .timeout) ?? .default
         when = try c.decodeIfPresent(String.self, forKey: .when)
+        priority = try c.decodeIfPresent(StagePriority.self, forKey: .priority) ?? .normal
+    }
+}
+
+/// How a stage shares the machine's cores with the stages running beside it.
+///
+/// A `background` stage runs nicer than the pipeline (its nice value plus 10, at most 19, with
+/// every thread and process it starts): beside stages at `normal` it gets about a tenth of a
+/// core they want, so a stage the run waits on (the FAA ingest, then its emit) is hardly slowed
+/// by one that can finish later (the bird sources, the manufacturer index), which takes the
+/// cores they leave idle. Alone on the machine it runs as fast as at `normal`.
+///
+/// ```yaml
+/// - name: ingest-birds
+///   priority: background
+/// ```
+public enum StagePriority: String, Sendable, Equatable, Decodable {
+    case normal
+    case background
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        guard let value = StagePriority(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected normal or background")
+        }
+        self = value
     }
 }
 

@@ -190,7 +190,7 @@ struct Document {
         if let stages = root.mapping?["stages"]?.sequence {
             for i in 0..<stages.count {
                 try keys(of: [.key("stages"), .index(i)],
-                         allowed: ["name", "tool", "description", "inputs", "outputs", "args", "report", "cache", "timeout", "when"])
+                         allowed: ["name", "tool", "description", "inputs", "outputs", "args", "report", "cache", "timeout", "when", "priority"])
             }
         }
         try keys(of: [.key("publish")], allowed: ["artifacts", "manifests", "reports", "keep", "history"])

@@ -173,7 +173,7 @@ public struct PipelinePlan: Sendable {
                 keeps: PipelineDefinition.argumentReferences(in: argumentTemplate(index).joined(separator: " ")).contains(PipelineDefinition.stateReference)
                     ? layout.kept(spec.name) : nil,
                 outputs: spec.outputs, report: spec.report.map(PlannedStage.Report.init(file:)), cache: spec.cache,
-                dependencies: dependencies[index], directory: directory, timeout: .seconds(spec.timeout.seconds), dropped: reason)
+                dependencies: dependencies[index], directory: directory, timeout: .seconds(spec.timeout.seconds), priority: spec.priority, dropped: reason)
         }
         return definition.stages.indices.map { planned[$0]! }
     }
@@ -293,6 +293,9 @@ struct PlannedStage: Sendable {
     let directory: String
     /// How long it may run before it is stopped with every process it started.
     var timeout: Duration = .seconds(StageTimeout.default.seconds)
+    /// How it shares the cores with the stages beside it (not fingerprinted: outputs do not
+    /// depend on it).
+    var priority: StagePriority = .normal
     /// Why the stage does not run (an optional source it needs is absent), if it does not.
     var dropped: String? = nil
 }

@@ -112,7 +112,8 @@ final class StageExecutor: Sendable {
         try tree.directory(directory)
         if let keeps = stage.keeps { try tree.directory(tree.relative(keeps) ?? keeps) }
         emit(.stageStarted(stage: stage.name, command: [stage.executable] + stage.arguments, inputBytes: result.inputBytes))
-        let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment, grace: grace)
+        let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment,
+                                 priority: stage.priority, grace: grace)
         guard cancellation.register(child) else { throw PipelineError(.cancelled, "not started: the run was interrupted") }
         defer { cancellation.unregister(child) }
         let tail = LineTail(limit: 12)

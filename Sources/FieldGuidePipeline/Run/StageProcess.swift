@@ -32,6 +32,8 @@ final class StageProcess: @unchecked Sendable {
     let executable: String
     let arguments: [String]
     let environment: [String: String]
+    /// How the stage shares the cores: `background` runs it in the idle scheduling class.
+    let priority: StagePriority
     /// How long a stopped stage has between SIGTERM and SIGKILL.
     let grace: Duration
     private let lock = NSLock()
@@ -41,10 +43,12 @@ final class StageProcess: @unchecked Sendable {
     private var terminated = false
     private var reaped = false
 
-    init(executable: String, arguments: [String], environment: [String: String], grace: Duration = .seconds(5)) {
+    init(executable: String, arguments: [String], environment: [String: String], priority: StagePriority = .normal,
+         grace: Duration = .seconds(5)) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.priority = priority
         self.grace = grace
     }
 
@@ -116,7 +120,8 @@ final class StageProcess: @unchecked Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = ([executable] + arguments).map { strdup($0) }
+        let (program, words) = try commandLine()
+        let argv = words.map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
         defer { (argv + envp).forEach { free($0) } }
         lock.lock()
@@ -125,12 +130,29 @@ final class StageProcess: @unchecked Sendable {
         var child: pid_t = 0
         let code = (argv + [nil]).withUnsafeBufferPointer { args in
             (envp + [nil]).withUnsafeBufferPointer { env in
-                posix_spawn(&child, executable, &actions, &attributes, args.baseAddress!, env.baseAddress!)
+                posix_spawn(&child, program, &actions, &attributes, args.baseAddress!, env.baseAddress!)
             }
         }
         guard code == 0 else { throw PipelineError(.io, "\(executable): cannot start: \(String(cString: strerror(code)))") }
         pid = child
     }
+
+    /// The program to start and its argv: the stage itself, or for a background stage
+    /// `nice -n 10 -- STAGE ARGS…`, so the stage is nicer than the pipeline from its first
+    /// instruction, with every thread and process it starts (posix_spawn cannot lower a
+    /// priority itself, and setting it after the start would race the stage's own threads).
+    /// Without `nice` on the machine the stage runs at the pipeline's priority.
+    private func commandLine() throws(PipelineError) -> (program: String, argv: [String]) {
+        guard priority == .background, access(Self.nice, X_OK) == 0 else { return (executable, [executable] + arguments) }
+        // What posix_spawn would refuse, refused alike (`nice` would exit 127 instead).
+        guard access(executable, X_OK) == 0 else {
+            throw PipelineError(.io, "\(executable): cannot start: \(String(cString: strerror(errno)))")
+        }
+        return (Self.nice, [Self.nice, "-n", "10", "--", executable] + arguments)
+    }
+
+    /// coreutils' `nice`: runs a command with its nice value raised by `-n`, at most to 19.
+    private static let nice = "/usr/bin/nice"
 
     /// Waits for the stage to exit without reaping it; past `timeout` stops it (SIGTERM, then
     /// SIGKILL after the grace). True when it timed out.
