@@ -180,6 +180,19 @@ public final class XMLStreamReader {
         return true
     }
 
+    /// Whether every attribute in the list has no prefix and a value of one text node: then its
+    /// `name` and its text node's content are what `xmlTextReaderConstName` and
+    /// `xmlTextReaderConstValue` give for it.
+    private static func plainAttributes(_ first: UnsafeMutablePointer<xmlAttr>?) -> Bool {
+        var attribute = first
+        while let current = attribute {
+            if let ns = current.pointee.ns, ns.pointee.prefix != nil { return false }
+            guard let child = current.pointee.children, child.pointee.type == XML_TEXT_NODE, child.pointee.next == nil else { return false }
+            attribute = current.pointee.next
+        }
+        return true
+    }
+
     /// What `xmlTextReaderConstName` gives for an element without a namespace prefix: its name,
     /// already in the dictionary; nil for a prefixed name (libxml2 makes `prefix:name` there).
     @inline(__always)
@@ -233,7 +246,22 @@ public final class XMLStreamReader {
     /// wanting several attributes per element uses instead of `attribute(_:)` for each. The
     /// bytes are valid only inside `body` (libxml2 may reuse its buffer for the next value).
     package func forEachAttribute(_ body: (XMLName, UnsafeBufferPointer<UInt8>) -> Void) {
-        guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return }
+        guard !atMadeEnd else { return }
+        // Straight from the element's attribute list when it holds what the reader's own calls
+        // would give there (no namespace declarations, which they list first; unprefixed names;
+        // each value one text node): moving the reader to each attribute and back cost more
+        // than the rest of a GPX point's attributes.
+        if let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ELEMENT_NODE, node.pointee.nsDef == nil,
+           Self.plainAttributes(node.pointee.properties) {
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                let value = current.pointee.children.pointee.content
+                body(XMLName(current.pointee.name), UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
+                attribute = current.pointee.next
+            }
+            return
+        }
+        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
         while xmlTextReaderMoveToNextAttribute(reader) == 1 {
             let value = xmlTextReaderConstValue(reader)
             body(XMLName(xmlTextReaderConstName(reader)), UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))

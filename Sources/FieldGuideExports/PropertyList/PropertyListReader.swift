@@ -33,16 +33,14 @@ public enum PropertyListReader {
         var summary = ExportFileSummary(format: .plist)
         var keys = FoldedKeys.Cache()
         try stream(&xml, file: file) { value, line in
-            switch AppRecord.observation(value, file: file, line: line, keys: &keys) {
-            case .observation(let observation):
+            let isRecord = AppRecord.observation(value, file: file, line: line, keys: &keys, observe: { observation in
                 summary.records += 1
                 sink.observe(observation)
-            case .rejected(let problem):
+            }, reject: { problem in
                 summary.records += 1
                 sink.reject(file: file, line: line, problem)
-            case .notAnAppRecord:
-                summary.skipped["plist values that are not app records", default: 0] += 1
-            }
+            })
+            if !isRecord { summary.skipped["plist values that are not app records", default: 0] += 1 }
         }
         return summary
     }
