@@ -19,12 +19,15 @@ public enum GPXReader {
         var line: Int
         var depth: Int
         var ele: String?, time: String?, name: String?, desc: String?
+        /// `ele` read as a plain decimal straight from its bytes (then `ele` is nil): what
+        /// `Double(decimal:)` gives it, without a string made per point.
+        var elevation: Double?
 
         /// Starts a new point in place (no `Point?` made and dropped per point: an optional
         /// point's destruction went through the runtime's generic code, its four strings too).
         mutating func start(_ record: RecordKind, line: Int, depth: Int) {
             (self.record, self.line, self.depth) = (record, line, depth)
-            (ele, time, name, desc) = (nil, nil, nil, nil)
+            (ele, time, name, desc, elevation) = (nil, nil, nil, nil, nil)
         }
 
         /// Sets `field` to `text`: a switch, not a dictionary, as this runs per point.
@@ -137,7 +140,12 @@ public enum GPXReader {
                 if field != nil { text.append(xml.reader.text) } else if trackNameOpen { trackName! += xml.reader.textString }
             case .end:
                 if let f = field, xml.reader.name == f.name {
-                    point.set(f.field, text.trimmed)
+                    if f.field == .ele, let value = text.withTrimmed(Double.shortDecimal) {
+                        (point.elevation, point.ele) = (value, nil)
+                    } else {
+                        point.set(f.field, text.trimmed)
+                        if f.field == .ele { point.elevation = nil }
+                    }
                     field = nil
                 } else if let depth = pointDepth, xml.depth == depth - 1 {
                     summary.records += 1
@@ -164,7 +172,9 @@ public enum GPXReader {
         observation.notes = desc
         do throws(LocatedError) {
             observation.position = try position.coordinate(p.record)
-            if let ele = p.ele, !ele.isEmpty {
+            if let elevation = p.elevation {
+                observation.elevation = elevation
+            } else if let ele = p.ele, !ele.isEmpty {
                 guard let value = Double(decimal: ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
                 observation.elevation = value
             }

@@ -173,7 +173,13 @@ public enum PropertyListReader {
                         stack[stack.count - 1].pendingKey = keyStrings.string(text, at: stack[stack.count - 1].entries.count)
                         continue
                     }
-                    try place(try value(s.name, text.string, line: s.line, file: file), line: s.line)
+                    // A plain decimal `<real>` straight from its bytes: what `value` gives it (`Double(decimal:)`
+                    // tries this first), without a string made and trimmed for each coordinate.
+                    if s.name == .real, let number = text.withTrimmed(Double.shortDecimal) {
+                        try place(.real(number), line: s.line)
+                    } else {
+                        try place(try value(s.name, text.string, line: s.line, file: file), line: s.line)
+                    }
                 } else if xml.reader.name == names.dict || xml.reader.name == names.array, let frame = stack.popLast() {
                     if frame.isDictionary, let key = frame.pendingKey { throw malformed(frame.line, "<key>\(key)</key> without a value") }
                     if topIsArray && stack.isEmpty { sawRoot = true; continue }  // records already handed on
