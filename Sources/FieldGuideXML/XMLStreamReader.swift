@@ -117,12 +117,12 @@ public final class XMLStreamReader {
                 // A text node straight from the node: the reader's own `xmlTextReaderNodeType` walks
                 // every ancestor (their `xml:space`) for a text node of white space alone, and such
                 // nodes are skipped whichever type it would give.
-                if Self.isBlank(node.pointee.content) { continue }
+                if XMLNodeFields.isBlank(node.pointee.content) { continue }
                 return .text
             case XML_ELEMENT_NODE:
                 // Start or end is the reader's own state, not the node's: asked of it.
                 let isEnd = xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
-                currentName = Self.qualifiedName(node) ?? xmlTextReaderConstName(reader)
+                currentName = XMLNodeFields.qualifiedName(node) ?? xmlTextReaderConstName(reader)
                 if isEnd { return .end }
                 if node.pointee.children == nil, xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
                 return .start
@@ -165,40 +165,6 @@ public final class XMLStreamReader {
         default:
             return nil
         }
-    }
-
-    /// What `xmlIsBlankNode` gives for a text node's content: true when it is empty or only
-    /// spaces, tabs, line feeds and carriage returns (libxml2's `IS_BLANK_CH`).
-    @inline(__always)
-    private static func isBlank(_ content: UnsafeMutablePointer<xmlChar>?) -> Bool {
-        guard var byte = content else { return true }
-        while byte.pointee != 0 {
-            let c = byte.pointee
-            guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return false }
-            byte += 1
-        }
-        return true
-    }
-
-    /// Whether every attribute in the list has no prefix and a value of one text node: then its
-    /// `name` and its text node's content are what `xmlTextReaderConstName` and
-    /// `xmlTextReaderConstValue` give for it.
-    private static func plainAttributes(_ first: UnsafeMutablePointer<xmlAttr>?) -> Bool {
-        var attribute = first
-        while let current = attribute {
-            if let ns = current.pointee.ns, ns.pointee.prefix != nil { return false }
-            guard let child = current.pointee.children, child.pointee.type == XML_TEXT_NODE, child.pointee.next == nil else { return false }
-            attribute = current.pointee.next
-        }
-        return true
-    }
-
-    /// What `xmlTextReaderConstName` gives for an element without a namespace prefix: its name,
-    /// already in the dictionary; nil for a prefixed name (libxml2 makes `prefix:name` there).
-    @inline(__always)
-    private static func qualifiedName(_ node: xmlNodePtr) -> UnsafePointer<xmlChar>? {
-        if let ns = node.pointee.ns, ns.pointee.prefix != nil { return nil }
-        return node.pointee.name
     }
 
     /// The qualified name of the element `read()` stopped on (`.start` or `.end`).
@@ -252,7 +218,7 @@ public final class XMLStreamReader {
         // each value one text node): moving the reader to each attribute and back cost more
         // than the rest of a GPX point's attributes.
         if let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ELEMENT_NODE, node.pointee.nsDef == nil,
-           Self.plainAttributes(node.pointee.properties) {
+           XMLNodeFields.plainAttributes(node.pointee.properties) {
             var attribute = node.pointee.properties
             while let current = attribute {
                 let value = current.pointee.children.pointee.content
