@@ -105,40 +105,65 @@ public final class XMLStreamReader {
         atMadeEnd = false
         while true {
             let status = xmlTextReaderRead(reader)
-            // The scanner's refusal first: libxml2 only saw the input end early.
-            if let failure = input.failure(file: file) { throw failure }
-            if let error = errors.first { throw LocatedError(.malformed, file: file, line: error.line, column: error.column, message: error.message) }
-            if status == 0 { return nil }
-            if status < 0 {
-                throw LocatedError(.malformed, file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                                   column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: "malformed XML")
-            }
-            // A text node straight from the node: the reader's own `xmlTextReaderNodeType` walks
-            // every ancestor (their `xml:space`) for a text node of white space alone, and such
-            // nodes are skipped whichever type it would give.
-            if let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_TEXT_NODE {
-                if xmlIsBlankNode(node) != 0 { continue }
+            // Two flags, not the optional failures themselves: this runs per node, and copying
+            // an optional (line, column, message) out to test it retained and released a string.
+            if input.failed || errors.failed || status <= 0 { return try finish(status) }
+            guard let node = xmlTextReaderCurrentNode(reader) else { return try other() }
+            // The node's own fields, read in Swift where they decide alone: each libxml2 call
+            // this saves (`xmlIsBlankNode`, `xmlTextReaderConstName`) cost about as much as the
+            // test itself, on every node of a file (2% of reading a property list, by callgrind).
+            switch node.pointee.type {
+            case XML_TEXT_NODE:
+                // A text node straight from the node: the reader's own `xmlTextReaderNodeType` walks
+                // every ancestor (their `xml:space`) for a text node of white space alone, and such
+                // nodes are skipped whichever type it would give.
+                if XMLNodeFields.isBlank(node.pointee.content) { continue }
                 return .text
-            }
-            switch xmlTextReaderNodeType(reader) {
-            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                currentName = xmlTextReaderConstName(reader)
-                if xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
+            case XML_ELEMENT_NODE:
+                // Start or end is the reader's own state, not the node's: asked of it.
+                let isEnd = xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
+                currentName = XMLNodeFields.qualifiedName(node) ?? xmlTextReaderConstName(reader)
+                if isEnd { return .end }
+                if node.pointee.children == nil, xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
                 return .start
-            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                currentName = xmlTextReaderConstName(reader)
-                return .end
-            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-                return .text
-            case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
-                // The reference's own line when libxml2 kept it (the parser may have read ahead).
-                let nodeLine = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
-                throw LocatedError(.refused, file: file, line: nodeLine > 0 ? nodeLine : Int(xmlTextReaderGetParserLineNumber(reader)),
-                                   column: Int(xmlTextReaderGetParserColumnNumber(reader)),
-                                   message: "entity references are not expanded; refusing \(string(xmlTextReaderConstName(reader)))")
             default:
-                continue
+                if let kind = try other() { return kind }
             }
+        }
+    }
+
+    /// `read()` after `xmlTextReaderRead` gave `status`, when the input was refused or libxml2
+    /// reported an error, or the document ended (`status` 0) or failed (below 0).
+    private func finish(_ status: Int32) throws(LocatedError) -> XMLNodeKind? {
+        // The scanner's refusal first: libxml2 only saw the input end early.
+        if let failure = input.failure(file: file) { throw failure }
+        if let error = errors.first { throw LocatedError(.malformed, file: file, line: error.line, column: error.column, message: error.message) }
+        if status == 0 { return nil }
+        throw LocatedError(.malformed, file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                           column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: "malformed XML")
+    }
+
+    /// The node `read()` stopped on when it is neither an element nor a text node: CDATA is text,
+    /// an entity reference is refused, anything else (nil) is passed over.
+    private func other() throws(LocatedError) -> XMLNodeKind? {
+        switch xmlTextReaderNodeType(reader) {
+        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+            currentName = xmlTextReaderConstName(reader)
+            if xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
+            return .start
+        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+            currentName = xmlTextReaderConstName(reader)
+            return .end
+        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
+            return .text
+        case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
+            // The reference's own line when libxml2 kept it (the parser may have read ahead).
+            let nodeLine = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
+            throw LocatedError(.refused, file: file, line: nodeLine > 0 ? nodeLine : Int(xmlTextReaderGetParserLineNumber(reader)),
+                               column: Int(xmlTextReaderGetParserColumnNumber(reader)),
+                               message: "entity references are not expanded; refusing \(string(xmlTextReaderConstName(reader)))")
+        default:
+            return nil
         }
     }
 
@@ -156,7 +181,12 @@ public final class XMLStreamReader {
 
     /// The line of the element `read()` stopped on at `.start` (the node's own line: the parser
     /// itself may have read ahead).
-    package var line: Int { xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0 }
+    package var line: Int {
+        guard let node = xmlTextReaderCurrentNode(reader) else { return 0 }
+        // `xmlGetLineNo` gives the node's own line field unless it is 65535 (libxml2's cap, when it
+        // looks at neighbouring nodes): read here without the call, the same number.
+        return node.pointee.line != 65535 ? Int(node.pointee.line) : Int(xmlGetLineNo(node))
+    }
 
     /// The bytes (UTF-8) of the text node `read()` stopped on at `.text`, valid until the next call.
     package var text: UnsafeBufferPointer<UInt8> {
@@ -182,7 +212,22 @@ public final class XMLStreamReader {
     /// wanting several attributes per element uses instead of `attribute(_:)` for each. The
     /// bytes are valid only inside `body` (libxml2 may reuse its buffer for the next value).
     package func forEachAttribute(_ body: (XMLName, UnsafeBufferPointer<UInt8>) -> Void) {
-        guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return }
+        guard !atMadeEnd else { return }
+        // Straight from the element's attribute list when it holds what the reader's own calls
+        // would give there (no namespace declarations, which they list first; unprefixed names;
+        // each value one text node): moving the reader to each attribute and back cost more
+        // than the rest of a GPX point's attributes.
+        if let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ELEMENT_NODE, node.pointee.nsDef == nil,
+           XMLNodeFields.plainAttributes(node.pointee.properties) {
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                let value = current.pointee.children.pointee.content
+                body(XMLName(current.pointee.name), UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
+                attribute = current.pointee.next
+            }
+            return
+        }
+        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
         while xmlTextReaderMoveToNextAttribute(reader) == 1 {
             let value = xmlTextReaderConstValue(reader)
             body(XMLName(xmlTextReaderConstName(reader)), UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
@@ -255,9 +300,11 @@ package struct XMLName: Hashable, @unchecked Sendable {
 private final class ScannedInput {
     var descriptor: Int32
     var scanner = StartTagScanner()
-    var refusal: StartTagScanner.Refusal?
+    var refusal: StartTagScanner.Refusal? { didSet { failed = true } }
     /// `errno` of a failed read.
-    var readError: Int32?
+    var readError: Int32? { didSet { failed = true } }
+    /// Whether `refusal` or `readError` is set: what the reader tests per node.
+    private(set) var failed = false
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -311,7 +358,9 @@ private func closeScannedInput(_ context: UnsafeMutableRawPointer?) -> Int32 {
 
 /// Collects libxml2's first error with its position.
 private final class ErrorSink {
-    var first: (line: Int, column: Int, message: String)?
+    var first: (line: Int, column: Int, message: String)? { didSet { failed = true } }
+    /// Whether `first` is set: what the reader tests per node.
+    private(set) var failed = false
 }
 
 private func collectError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {

@@ -19,6 +19,16 @@ public enum GPXReader {
         var line: Int
         var depth: Int
         var ele: String?, time: String?, name: String?, desc: String?
+        /// `ele` read as a plain decimal straight from its bytes (then `ele` is nil): what
+        /// `Double(decimal:)` gives it, without a string made per point.
+        var elevation: Double?
+
+        /// Starts a new point in place (no `Point?` made and dropped per point: an optional
+        /// point's destruction went through the runtime's generic code, its four strings too).
+        mutating func start(_ record: RecordKind, line: Int, depth: Int) {
+            (self.record, self.line, self.depth) = (record, line, depth)
+            (ele, time, name, desc, elevation) = (nil, nil, nil, nil, nil)
+        }
 
         /// Sets `field` to `text`: a switch, not a dictionary, as this runs per point.
         mutating func set(_ field: Field, _ text: String) {
@@ -93,7 +103,9 @@ public enum GPXReader {
     static func read(_ xml: inout XMLCursor, root: [XMLAttribute], file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .gpx)
         let names = Names(xml.reader)
-        var point: Point?
+        // The point being read, reused from one to the next (`start`), and its depth while one is open.
+        var point = Point(record: .waypoint, line: 0, depth: 0)
+        var pointDepth: Int?
         var position = Position()
         var field: (field: Field, name: XMLName)?
         var text = TextBytes()
@@ -104,14 +116,15 @@ public enum GPXReader {
             switch node {
             case .start:
                 let name = xml.reader.name
-                if let p = point {
+                if let depth = pointDepth {
                     // Points do not nest: inside one, only its direct children count.
-                    if xml.depth == p.depth + 1, let f = names.field(name) {
+                    if xml.depth == depth + 1, let f = names.field(name) {
                         field = (f, name)
                         text.reset()
                     }
                 } else if name == names.wpt || name == names.trkpt {
-                    point = Point(record: name == names.wpt ? .waypoint : .trackPoint, line: xml.reader.line, depth: xml.depth)
+                    point.start(name == names.wpt ? .waypoint : .trackPoint, line: xml.reader.line, depth: xml.depth)
+                    pointDepth = xml.depth
                     position.read(xml.reader, names)
                 } else if name == names.rtept {
                     summary.skipped["route points", default: 0] += 1
@@ -127,12 +140,17 @@ public enum GPXReader {
                 if field != nil { text.append(xml.reader.text) } else if trackNameOpen { trackName! += xml.reader.textString }
             case .end:
                 if let f = field, xml.reader.name == f.name {
-                    point?.set(f.field, text.trimmed)
+                    if f.field == .ele, let value = text.withTrimmed(Double.shortDecimal) {
+                        (point.elevation, point.ele) = (value, nil)
+                    } else {
+                        point.set(f.field, text.trimmed)
+                        if f.field == .ele { point.elevation = nil }
+                    }
                     field = nil
-                } else if let p = point, xml.depth == p.depth - 1 {
+                } else if let depth = pointDepth, xml.depth == depth - 1 {
                     summary.records += 1
-                    emit(p, position, trackName: trackName, file: file, sink: sink)
-                    point = nil
+                    emit(point, position, trackName: trackName, file: file, sink: sink)
+                    pointDepth = nil
                 } else if trackNameOpen {
                     trackNameOpen = false
                     trackName = trackName?.trimmedASCII
@@ -154,7 +172,9 @@ public enum GPXReader {
         observation.notes = desc
         do throws(LocatedError) {
             observation.position = try position.coordinate(p.record)
-            if let ele = p.ele, !ele.isEmpty {
+            if let elevation = p.elevation {
+                observation.elevation = elevation
+            } else if let ele = p.ele, !ele.isEmpty {
                 guard let value = Double(decimal: ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
                 observation.elevation = value
             }

@@ -66,7 +66,17 @@ public enum AppRecord {
 
     /// The same, its keys folded through `cache` (kept across the records of one file).
     static func observation(_ value: PropertyListValue, file: String, line: Int, keys cache: inout FoldedKeys.Cache) -> Outcome {
-        guard case .dictionary = value else { return .notAnAppRecord }
+        var outcome = Outcome.notAnAppRecord
+        _ = observation(value, file: file, line: line, keys: &cache, observe: { outcome = .observation($0) }, reject: { outcome = .rejected($0) })
+        return outcome
+    }
+
+    /// The same outcome handed to `observe` or `reject` (false: not an app record), for a file's
+    /// records: an `Outcome` made and taken apart per record copied the observation, a score of
+    /// strings, and destroyed the enumeration through generic code (4% of reading a property list).
+    static func observation(_ value: PropertyListValue, file: String, line: Int, keys cache: inout FoldedKeys.Cache,
+                            observe: (Observation) -> Void, reject: (LocatedError) -> Void) -> Bool {
+        guard case .dictionary = value else { return false }
         let keys = FoldedKeys(value, cache: &cache)
         let text = { (wanted: [FoldedKeys.Key]) -> String? in
             keys.first(wanted)?.string.map { $0.trimmedASCII }.flatMap { $0.isEmpty ? nil : $0 }
@@ -106,7 +116,7 @@ public enum AppRecord {
             observation.notes = entry
             timeKeys = Keys.journalTimes
         } else {
-            return .notAnAppRecord
+            return false
         }
         do throws(LocatedError) {
             guard !observation.subject.isEmpty else {
@@ -121,9 +131,11 @@ public enum AppRecord {
             }
             try locate(&observation, in: keys)
         } catch {
-            return .rejected(error)
+            reject(error)
+            return true
         }
-        return .observation(observation)
+        observe(observation)
+        return true
     }
 
     /// `latitude`/`longitude` at the top, else inside a `location` dictionary; a `location` string is the place.

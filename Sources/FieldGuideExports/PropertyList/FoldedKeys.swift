@@ -1,9 +1,9 @@
 /// A property list dictionary with its keys folded once, for the score of lookups one app
 /// record makes (`AppRecord`): each key folds (ASCII case, `_`, `-` and spaces, as
-/// ``PropertyListValue/subscript(_:)`` matches) into two machine words when it can, so a lookup
-/// compares words instead of walking two strings per entry. The same entry is found as through
-/// the subscript: the first in file order; a key that does not pack (not ASCII, or longer than
-/// 16 bytes once folded) is compared through the subscript's own test.
+/// ``PropertyListValue/subscript(_:)`` matches) into two machine words when it can, and those
+/// naming a key app records read become a small slot number, so a lookup tests a bit and
+/// compares bytes instead of walking two strings per entry. The same entry is found as through
+/// the subscript: the first in file order; any other key is looked up through the subscript itself.
 ///
 /// ```swift
 /// let keys = FoldedKeys(.dictionary([("Audio_File_Name", .string("a.m4a"))]))
@@ -41,55 +41,81 @@ struct FoldedKeys {
 
     let value: PropertyListValue
     private let entries: [(key: String, value: PropertyListValue)]
-    private let packed: [Packed?]
+    /// Each entry's key as a slot: its index in `known` once folded, `noSlot` when it folds to
+    /// none of them (or does not pack).
+    private let slots: [UInt8]
+    /// Bit `s` set when some entry has slot `s`: most lookups an app record makes miss (a
+    /// recording has no `registration`), and a miss is then one bit test, not a walk.
+    private let present: UInt64
+
+    /// The keys app records look up (`AppRecord.Keys`), folded: a key among them is found by its
+    /// slot (its index here) instead of comparing folded keys entry by entry, about a score of
+    /// lookups per record. A key not listed is still found, through the subscript's own test.
+    fileprivate static let known: [Packed] = [
+        "registration", "icaoType", "icao", "typeDesignator", "manufacturer", "model", "nearAirport", "airport", "notes",
+        "captureDate", "date", "timestamp", "species", "audioFileName", "audioFile", "scientificName", "title", "recordedAt",
+        "recordingDate", "family", "category", "class", "name", "observedAt", "observationDate", "Entry Text", "Creation Date",
+        "location", "placeName", "Locality", "latitude", "lat", "longitude", "lon", "lng",
+    ].compactMap { Packed($0) }
+    fileprivate static let noSlot = UInt8.max
+
+    /// The slot of a key as written.
+    fileprivate static func slot(_ key: String) -> UInt8 {
+        guard let packed = Packed(key), let index = known.firstIndex(of: packed), index < 64 else { return noSlot }
+        return UInt8(index)
+    }
 
     init(_ value: PropertyListValue) {
         var cache = Cache()
         self.init(value, cache: &cache)
     }
 
-    /// The packed keys of the dictionaries folded before, by position: the records of an export
-    /// repeat their keys in one order, so a key equal to the one at its position last time packs
-    /// the same, a string compare instead of folding it again (folding was a quarter of `AppRecord`).
+    /// The slots of the dictionaries' keys seen before, by position: the records of an export
+    /// repeat their keys in one order, so a key equal to the one at its position last time has
+    /// the same slot, a string compare instead of folding it again (folding was a quarter of `AppRecord`).
     struct Cache {
         fileprivate var keys: [String] = []
-        fileprivate var packed: [Packed?] = []
+        fileprivate var slots: [UInt8] = []
         /// Positions remembered: an app record's keys, with room.
         static let positions = 32
     }
 
-    /// What `init(value)` gives, packing only keys not at their position in `cache` (updated).
+    /// What `init(value)` gives, folding only keys not at their position in `cache` (updated).
     init(_ value: PropertyListValue, cache: inout Cache) {
         self.value = value
         if case .dictionary(let entries) = value { self.entries = entries } else { entries = [] }
-        var packed: [Packed?] = []
-        packed.reserveCapacity(entries.count)
+        var slots: [UInt8] = []
+        slots.reserveCapacity(entries.count)
+        var present: UInt64 = 0
         for index in entries.indices {
+            let slot: UInt8
             if index < cache.keys.count, cache.keys[index] == entries[index].key {
-                packed.append(cache.packed[index])
-                continue
+                slot = cache.slots[index]
+            } else {
+                slot = Self.slot(entries[index].key)
+                if index < cache.keys.count {
+                    (cache.keys[index], cache.slots[index]) = (entries[index].key, slot)
+                } else if index == cache.keys.count, index < Cache.positions {
+                    cache.keys.append(entries[index].key)
+                    cache.slots.append(slot)
+                }
             }
-            let folded = Packed(entries[index].key)
-            packed.append(folded)
-            if index < cache.keys.count {
-                (cache.keys[index], cache.packed[index]) = (entries[index].key, folded)
-            } else if index == cache.keys.count, index < Cache.positions {
-                cache.keys.append(entries[index].key)
-                cache.packed.append(folded)
-            }
+            slots.append(slot)
+            if slot != Self.noSlot { present |= 1 &<< UInt64(slot) }
         }
-        self.packed = packed
+        (self.slots, self.present) = (slots, present)
     }
 
     /// A wanted key folded once: `AppRecord` keeps its key lists as static constants, as folding
     /// every wanted key on every lookup cost about a sixth of reading a property list.
     struct Key: ExpressibleByStringLiteral {
         let text: String
-        fileprivate let packed: Packed?
+        /// Its slot in `known`, or `noSlot` (a key no app record reads, or one that does not pack).
+        fileprivate let slot: UInt8
 
         init(_ text: String) {
             self.text = text
-            packed = Packed(text)
+            slot = FoldedKeys.slot(text)
         }
 
         init(stringLiteral text: String) { self.init(text) }
@@ -100,16 +126,12 @@ struct FoldedKeys {
 
     /// What `value[key.text]` gives.
     subscript(key: Key) -> PropertyListValue? {
-        guard let wanted = key.packed else { return value[key.text] }
-        // By index, the entry touched only when it matches: walking `entries` copied each
-        // (key, value) pair, a retain and a release apiece, for a score of lookups per record.
-        for index in packed.indices {
-            if let folded = packed[index] {
-                if folded == wanted { return entries[index].value }
-            } else if PropertyListValue.matches(entries[index].key, ascii: key.text) {
-                return entries[index].value
-            }
-        }
+        // A known key: no entry matches it unless its bit is set, and then the first entry with
+        // its slot is the first that folds the same (an entry that does not pack never matches
+        // a key that does). By index: walking `entries` copied each (key, value) pair.
+        guard key.slot != Self.noSlot else { return value[key.text] }
+        guard present & (1 &<< UInt64(key.slot)) != 0 else { return nil }
+        for index in slots.indices where slots[index] == key.slot { return entries[index].value }
         return nil
     }
 

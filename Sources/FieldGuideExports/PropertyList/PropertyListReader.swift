@@ -33,16 +33,14 @@ public enum PropertyListReader {
         var summary = ExportFileSummary(format: .plist)
         var keys = FoldedKeys.Cache()
         try stream(&xml, file: file) { value, line in
-            switch AppRecord.observation(value, file: file, line: line, keys: &keys) {
-            case .observation(let observation):
+            let isRecord = AppRecord.observation(value, file: file, line: line, keys: &keys, observe: { observation in
                 summary.records += 1
                 sink.observe(observation)
-            case .rejected(let problem):
+            }, reject: { problem in
                 summary.records += 1
                 sink.reject(file: file, line: line, problem)
-            case .notAnAppRecord:
-                summary.skipped["plist values that are not app records", default: 0] += 1
-            }
+            })
+            if !isRecord { summary.skipped["plist values that are not app records", default: 0] += 1 }
         }
         return summary
     }
@@ -54,6 +52,31 @@ public enum PropertyListReader {
         var items: [PropertyListValue] = []
         var entries: [(key: String, value: PropertyListValue)] = []
         var pendingKey: String?
+
+        /// A dictionary waiting for its next `<key>`. Tested in place (`stack[i].awaitsKey`): a
+        /// copy of the frame (`stack.last`) retained and released its arrays and key per element.
+        var awaitsKey: Bool { isDictionary && pendingKey == nil }
+    }
+
+    /// The strings of a dictionary's keys by position, kept across dictionaries: the records of an
+    /// export repeat their keys in one order, so a key's bytes equal to the last at its position
+    /// give that string again, no new `String` decoded and checked (eight a record).
+    struct KeyStrings {
+        private var known: [(bytes: [UInt8], string: String)] = []
+
+        mutating func string(_ text: TextBytes, at position: Int) -> String {
+            let same = position < known.count && text.withBytes { bytes in
+                known[position].bytes.withUnsafeBufferPointer { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0) }
+            }
+            if same { return known[position].string }
+            let made = text.string
+            if position < known.count {
+                known[position] = (text.withBytes { Array($0) }, made)
+            } else if position == known.count, position < FoldedKeys.Cache.positions {
+                known.append((text.withBytes { Array($0) }, made))
+            }
+            return made
+        }
     }
 
     /// `key`, the scalar values, `true` and `false`: the elements read as text. An enumeration,
@@ -87,6 +110,7 @@ public enum PropertyListReader {
         var stack: [Frame] = []
         var scalar: (name: Scalar, line: Int)?
         var text = TextBytes()
+        var keyStrings = KeyStrings()
         var topIsArray = false
         var sawRoot = false
 
@@ -103,9 +127,9 @@ public enum PropertyListReader {
             } else if topIsArray && stack.count == 1 {
                 body(value, line)   // a record of the top-level array: handed on, not kept
             } else if stack[stack.count - 1].isDictionary {
-                guard let key = stack[stack.count - 1].pendingKey else { throw malformed(line, "expected <key> before a value in <dict>") }
+                // Taken, not copied: the key moves into the entry without a retain and release.
+                guard let key = stack[stack.count - 1].pendingKey.take() else { throw malformed(line, "expected <key> before a value in <dict>") }
                 stack[stack.count - 1].entries.append((key, value))
-                stack[stack.count - 1].pendingKey = nil
             } else {
                 stack[stack.count - 1].items.append(value)
             }
@@ -119,7 +143,7 @@ public enum PropertyListReader {
                 if name == names.dict || name == names.array {
                     let isDictionary = name == names.dict
                     if stack.isEmpty && !sawRoot && !isDictionary { topIsArray = true }
-                    if let top = stack.last, top.isDictionary, top.pendingKey == nil {
+                    if !stack.isEmpty, stack[stack.count - 1].awaitsKey {
                         throw malformed(xml.reader.line, "expected <key> before <\(xml.reader.nameString)> in <dict>")
                     }
                     var frame = Frame(isDictionary: isDictionary, line: xml.reader.line)
@@ -145,11 +169,17 @@ public enum PropertyListReader {
                 if let s = scalar {
                     scalar = nil
                     if s.name == .key {
-                        guard let top = stack.last, top.isDictionary, top.pendingKey == nil else { throw malformed(s.line, "<key> outside <dict> or without a value") }
-                        stack[stack.count - 1].pendingKey = text.string
+                        guard !stack.isEmpty, stack[stack.count - 1].awaitsKey else { throw malformed(s.line, "<key> outside <dict> or without a value") }
+                        stack[stack.count - 1].pendingKey = keyStrings.string(text, at: stack[stack.count - 1].entries.count)
                         continue
                     }
-                    try place(try value(s.name, text.string, line: s.line, file: file), line: s.line)
+                    // A plain decimal `<real>` straight from its bytes: what `value` gives it (`Double(decimal:)`
+                    // tries this first), without a string made and trimmed for each coordinate.
+                    if s.name == .real, let number = text.withTrimmed(Double.shortDecimal) {
+                        try place(.real(number), line: s.line)
+                    } else {
+                        try place(try value(s.name, text.string, line: s.line, file: file), line: s.line)
+                    }
                 } else if xml.reader.name == names.dict || xml.reader.name == names.array, let frame = stack.popLast() {
                     if frame.isDictionary, let key = frame.pendingKey { throw malformed(frame.line, "<key>\(key)</key> without a value") }
                     if topIsArray && stack.isEmpty { sawRoot = true; continue }  // records already handed on

@@ -1,0 +1,37 @@
+@testable import FieldGuideExports
+import FieldGuideDiagnostics
+import Testing
+
+@Suite("Plist reals and GPX elevations read from their bytes")
+struct DecimalBytesTests {
+    @Test("a GPX elevation: plain decimals from the bytes, the rest through Double(decimal:), a bad one rejected, the last <ele> wins")
+    func elevations() throws {
+        let path = try ExportFixtures.write("""
+            <?xml version="1.0"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+            <wpt lat="1" lon="2"><ele> 12.5 </ele><name>a</name></wpt>
+            <wpt lat="1" lon="2"><ele>1e3</ele><name>b</name></wpt>
+            <wpt lat="1" lon="2"><ele>-0.25</ele><ele>abc</ele><name>c</name></wpt>
+            <wpt lat="1" lon="2"><ele>abc</ele><ele>7</ele><name>d</name></wpt>
+            <wpt lat="1" lon="2"><ele></ele><name>e</name></wpt>
+            </gpx>
+            """, name: "ele.gpx")
+        let result = try readExport(path)
+        #expect(result.observations.map(\.subject) == ["a", "b", "d", "e"])
+        #expect(result.observations.map(\.elevation) == [12.5, 1000, 7, nil])
+        #expect(result.issues.map { "\($0.line) \($0.field) \($0.value)" } == ["5 ele abc"])
+    }
+
+    @Test("a plist <real>: plain decimals from the bytes, the rest through Double(decimal:), a bad one refused")
+    func reals() throws {
+        func plist(_ reals: [String]) throws -> String {
+            try ExportFixtures.write("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>"
+                + reals.map { "<real>\($0)</real>" }.joined() + "</array></plist>\n", name: "reals.plist")
+        }
+        var values: [PropertyListValue] = []
+        try PropertyListReader.values(path: try plist([" 52.5\n", "-0.125", "1e3", "+2", ".5", "123456789012345678"])) { value, _ in values.append(value) }
+        #expect(values == [.real(52.5), .real(-0.125), .real(1000), .real(2), .real(0.5), .real(Double("123456789012345678")!)])
+        let error = #expect(throws: LocatedError.self) { try PropertyListReader.values(path: try plist(["1", "x1"])) { _, _ in } }
+        #expect(error?.message.contains("<real>x1</real>: expected a real number") == true)
+    }
+}
