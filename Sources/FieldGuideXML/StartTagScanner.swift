@@ -94,6 +94,20 @@ public struct StartTagScanner: Sendable {
     /// Whether runs of tags too short to pass the limit are skipped to the next `<`
     /// (`skipShortTags`); only tests turn it off, to compare.
     var skipsShortTags = true
+    /// Start tags seen so far, in document order: the next one's index.
+    private(set) var startTags = 0
+    /// The lines of start tags (index, line of their `<`) in chunks that may reach line 65,535,
+    /// where libxml2 (2.9) stops numbering elements: `takeLine(ofStartTag:)` gives them to the
+    /// reader, which asks as it passes each element, so only the tags scanned ahead of it wait.
+    private var tagLines: [(index: Int, line: Int)] = []
+    private var tagLinesHead = 0
+    /// Whether this chunk's start tags have their lines kept (`tagLines`).
+    private var recordsLines = false
+    /// A start tag opened by `step` (which has no chunk address to place it with).
+    private var openedStartTag = false
+    /// From this line on a chunk's start tags have their lines kept: a few thousand lines below
+    /// libxml2's last exact number, for a tag spread over lines and chunks.
+    static let recordingLine = 60_000
 
     public init(limit: Int = XMLLimits.maxAttributesPerElement) { self.limit = limit }
 
@@ -110,6 +124,7 @@ public struct StartTagScanner: Sendable {
         let base = raw.assumingMemoryBound(to: UInt8.self)
         let count = bytes.count
         counted = 0
+        recordsLines = line + count >= Self.recordingLine
         defer {
             placeTag(base)
             countLines(base, upTo: count)
@@ -135,6 +150,7 @@ public struct StartTagScanner: Sendable {
                 }
                 if byte != UInt8(ascii: "!") && byte != UInt8(ascii: "?") && !Self.stopsName(byte) {
                     // A start tag: its name's loop takes this byte.
+                    noteStartTag(base)
                     state = .startTag(quote: 0)
                     attributes = 0
                     name.removeAll(keepingCapacity: true)   // no allocation per element
@@ -193,9 +209,48 @@ public struct StartTagScanner: Sendable {
             let byte = base[i]
             i += 1
             if step(byte, at: i - 1) { return refusal(base) }
+            if openedStartTag {
+                openedStartTag = false
+                noteStartTag(base)
+            }
         }
         return nil
     }
+
+    /// The markup opened last (its `<` pending in this chunk, or placed at the last one's end) is
+    /// a start tag: counted, and its line kept when this chunk may reach line 65,535.
+    private mutating func noteStartTag(_ base: UnsafePointer<UInt8>) {
+        startTags += 1
+        guard recordsLines else { return }
+        placeTag(base)
+        tagLines.append((startTags - 1, tagLine))
+    }
+
+    /// The line of the `<` of start tag `index` (0 for the document's first), when its chunk
+    /// had lines kept; the lines of earlier tags are dropped (ask in document order).
+    ///
+    /// ```swift
+    /// scanner.takeLine(ofStartTag: 70_000)   // 65_612, say, where libxml2 says 65535
+    /// ```
+    package mutating func takeLine(ofStartTag index: Int) -> Int? {
+        while tagLinesHead < tagLines.count, tagLines[tagLinesHead].index < index { tagLinesHead += 1 }
+        var found: Int?
+        if tagLinesHead < tagLines.count, tagLines[tagLinesHead].index == index {
+            found = tagLines[tagLinesHead].line
+            tagLinesHead += 1
+        }
+        if tagLinesHead == tagLines.count {
+            tagLines.removeAll(keepingCapacity: true)
+            tagLinesHead = 0
+        } else if tagLinesHead >= 4_096 {
+            tagLines.removeFirst(tagLinesHead)
+            tagLinesHead = 0
+        }
+        return found
+    }
+
+    /// Whether any start tag's line waits for `takeLine(ofStartTag:)` (a test per element).
+    package var hasTagLines: Bool { tagLinesHead < tagLines.count }
 
     /// From the `<` at `index` (just opened), on to the last `<` of a run of start and end tags
     /// each too short to be refused: the index of that `<`, opened (state `.open`).
@@ -212,6 +267,8 @@ public struct StartTagScanner: Sendable {
         var at = index
         while at + 1 < count, base[at + 1] != UInt8(ascii: "!"), base[at + 1] != UInt8(ascii: "?"),
               let next = memchr(base + at + 1, 0x3C, min(count - at - 1, limit)) {
+            // The markup at `at` is left behind: a start tag unless it is an end tag.
+            if base[at + 1] != UInt8(ascii: "/") { noteStartTag(base) }
             at = UnsafePointer<UInt8>(next.assumingMemoryBound(to: UInt8.self)) - base
             open(at: at)
         }
@@ -235,6 +292,7 @@ public struct StartTagScanner: Sendable {
 
     /// Counts the line feeds of the chunk from `counted` up to `end`.
     private mutating func countLines(_ base: UnsafePointer<UInt8>, upTo end: Int) {
+        guard end > counted else { return }   // counted already (a start tag placed on its own)
         var start = counted
         while start < end, let feed = memchr(base + start, 0x0A, end - start) {
             start = UnsafePointer<UInt8>(feed.assumingMemoryBound(to: UInt8.self)) - base + 1
@@ -261,6 +319,7 @@ public struct StartTagScanner: Sendable {
                 attributes = 0
                 name.removeAll(keepingCapacity: true)   // no allocation per element
                 readingName = true
+                openedStartTag = true
                 return startTag(byte, quote: 0, at: index)
             }
         case let .startTag(quote):

@@ -58,6 +58,10 @@ public final class XMLStreamReader {
     private var pendingEnd: UnsafePointer<xmlChar>?
     /// Whether the current `.end` was made for an empty element (libxml2 has moved past it).
     private var atMadeEnd = false
+    /// Elements started so far: the index of the next (the scanner's start tags count alike).
+    private var elements = 0
+    /// The current element's line from the scanner when libxml2's stops at 65535.
+    private var scannedLine: Int?
 
     public init(path: String, displayName: String? = nil) throws(LocatedError) {
         file = displayName ?? path
@@ -124,12 +128,26 @@ public final class XMLStreamReader {
                 let isEnd = xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
                 currentName = XMLNodeFields.qualifiedName(node) ?? xmlTextReaderConstName(reader)
                 if isEnd { return .end }
+                noteElement(node)
                 if node.pointee.children == nil, xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
                 return .start
             default:
                 if let kind = try other() { return kind }
             }
         }
+    }
+
+    /// An element starts: its index counted, and its line taken from the scanner when libxml2's
+    /// is capped (65535: libxml2 2.9 keeps an element's line in 16 bits, and `xmlGetLineNo`
+    /// finds no better one once the reader has freed the nodes around it).
+    @inline(__always)
+    private func noteElement(_ node: xmlNodePtr) {
+        scannedLine = nil
+        if input.scanner.hasTagLines {
+            let line = input.scanner.takeLine(ofStartTag: elements)
+            if node.pointee.line == 65535 { scannedLine = line }
+        }
+        elements += 1
     }
 
     /// `read()` after `xmlTextReaderRead` gave `status`, when the input was refused or libxml2
@@ -180,12 +198,14 @@ public final class XMLStreamReader {
     package func intern(_ text: String) -> XMLName { XMLName(xmlTextReaderConstString(reader, text)) }
 
     /// The line of the element `read()` stopped on at `.start` (the node's own line: the parser
-    /// itself may have read ahead).
+    /// itself may have read ahead; past line 65,535, where libxml2 stops counting, the line of
+    /// its `<` as the scanner counted it).
     package var line: Int {
         guard let node = xmlTextReaderCurrentNode(reader) else { return 0 }
         // `xmlGetLineNo` gives the node's own line field unless it is 65535 (libxml2's cap, when it
         // looks at neighbouring nodes): read here without the call, the same number.
-        return node.pointee.line != 65535 ? Int(node.pointee.line) : Int(xmlGetLineNo(node))
+        if node.pointee.line != 65535 { return Int(node.pointee.line) }
+        return scannedLine ?? Int(xmlGetLineNo(node))
     }
 
     /// The bytes (UTF-8) of the text node `read()` stopped on at `.text`, valid until the next call.
@@ -299,7 +319,10 @@ package struct XMLName: Hashable, @unchecked Sendable {
 /// (the read fails), and the reader throws the scanner's refusal instead of libxml2's words.
 private final class ScannedInput {
     var descriptor: Int32
-    var scanner = StartTagScanner()
+    /// Used by one thread at a time (libxml2 reads on the reader's thread), and asked of per
+    /// element past line 60,000 (`takeLine`): unchecked, or each access costs a runtime
+    /// exclusivity check, about 50 instructions an element.
+    @exclusivity(unchecked) var scanner = StartTagScanner()
     var refusal: StartTagScanner.Refusal? { didSet { failed = true } }
     /// `errno` of a failed read.
     var readError: Int32? { didSet { failed = true } }
