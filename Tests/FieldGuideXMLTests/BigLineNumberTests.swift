@@ -1,4 +1,4 @@
-import FieldGuideXML
+@testable import FieldGuideXML
 import Foundation
 import Testing
 import TestSupport
@@ -47,5 +47,30 @@ struct BigLineNumberTests {
         }
         #expect(found == expected)
         #expect(wrong.isEmpty, "expected line, found: \(wrong)")
+    }
+
+    @Test("the scanner keeps the same start-tag lines whether it skips runs of short tags or walks every byte, in any chunking")
+    func scannerPathsAgree() {
+        let bytes = Array(Self.document(lines: 70_000).text.utf8)
+        func lines(chunk: Int, skipping: Bool) -> [Int?] {
+            var scanner = StartTagScanner()
+            scanner.skipsShortTags = skipping
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + chunk, bytes.count)
+                #expect(bytes[start..<end].withUnsafeBytes { scanner.scan($0) } == nil)
+                start = end
+            }
+            // Which tags below line 60,000 have lines depends on the chunking (a chunk that may
+            // reach it keeps them all); from there on every tag has.
+            return (0..<scanner.startTags).map { scanner.takeLine(ofStartTag: $0).flatMap { $0 >= 60_000 ? $0 : nil } }
+        }
+        let walked = lines(chunk: 4_096, skipping: false)
+        // Tags from line 60,000 on have lines, in order, and the last is the last line's.
+        let kept = walked.compactMap { $0 }
+        #expect(kept.count > 1_000 && kept == kept.sorted() && kept.first! == 60_000 && kept.last! == 69_999)
+        for (chunk, skipping) in [(4_096, true), (997, true), (997, false), (3, true)] {
+            #expect(lines(chunk: chunk, skipping: skipping) == walked, "chunk \(chunk), skipping \(skipping)")
+        }
     }
 }

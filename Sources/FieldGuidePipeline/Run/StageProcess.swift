@@ -32,7 +32,7 @@ final class StageProcess: @unchecked Sendable {
     let executable: String
     let arguments: [String]
     let environment: [String: String]
-    /// How the stage shares the cores: `background` runs it in the idle scheduling class.
+    /// How the stage shares the cores: `background` starts it through `nice -n 10`.
     let priority: StagePriority
     /// How long a stopped stage has between SIGTERM and SIGKILL.
     let grace: Duration
