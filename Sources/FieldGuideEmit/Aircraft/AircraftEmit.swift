@@ -80,7 +80,8 @@ public enum AircraftEmit {
         let referencePart = try reference.take()
         try checked.verify(NormalizedFAA.registrationsFile, sha256: registrations.sha256)
         // The builder holds the parts' only copies: `build()` changes their tables in place, and
-        // a copy held here too would make every change copy a table (42 MB more at the peak).
+        // a copy held here too would make every change copy a table (full size: 334-346 MB
+        // peak RSS against 259-276 MB).
         var parts = registrations.parts
         registrations.parts = []
         parts.append(consume referencePart)
