@@ -239,6 +239,7 @@ public struct AircraftArtifactBuilder {
                 (.aircraftType, .aircraftType), (.engineType, .engineType), (.category, .category),
                 (.builderCertification, .builderCertification), (.weightClass, .weightClass),
             ]
+            models.reserve(data.modelCount)
             for (row, numbers) in data.modelNumbers.enumerated() {
                 _ = models.appendRow()
                 for (field, column) in modelColumns { models[row, column] = modelIDs[row * perModel + field.rawValue] }
@@ -248,6 +249,7 @@ public struct AircraftArtifactBuilder {
             }
             let engineIDs = data.engineText.intern(into: &pool), perEngine = E.allCases.count
             let engineColumns: [(E, S.EngineColumn)] = [(.code, .code), (.manufacturer, .manufacturer), (.model, .model), (.engineType, .engineType)]
+            engines.reserve(data.engineCount)
             for (row, numbers) in data.engineNumbers.enumerated() {
                 _ = engines.appendRow()
                 for (field, column) in engineColumns { engines[row, column] = engineIDs[row * perEngine + field.rawValue] }
@@ -428,8 +430,6 @@ public struct AircraftArtifactBuilder {
             RegistrationSummarySections(pool: poolBytes, registrations: registrations, order: registrationOrder, keys: sortedKeys).sections
         }
         let modeS = Self.modeSIndex(registrations, sortedRow: sortedRow)
-        artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
-                            bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
         artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
         artifact.addSection(S.Section.modeS, rows: modeS.count, bytes: modeS.serialize())
         var privacy = RowTableBuilder<S.PrivacyColumn>()
@@ -441,6 +441,11 @@ public struct AircraftArtifactBuilder {
         artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
         let (sections, manufacturerCount) = referenceSections.finished()
         for section in sections + searchSections.finished() + summarySections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+        // REGS (40 MB at full size) is serialized only now, when the search's scratch tables
+        // and the summaries' growing buffer are gone: made beside them, it was part of the
+        // stage's peak (massif: 216 → 176 MB). The other threads had both cores meanwhile.
+        artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
+                            bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
 
         var counts: [String: Int] = [
             "models": reference.models.count,
