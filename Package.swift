@@ -5,7 +5,7 @@
 // query library that apps link to read them.
 //
 // Data flows one way: sources → stages → artifacts → query library.
-//   C shims         CCSV (libcsv, no pkg-config file), CLibXML2
+//   C shims         CCSV (libcsv, no pkg-config file), CLibXML2, CMalloc (glibc allocator tuning)
 //   foundations     FieldGuideDiagnostics  the located error every reader throws
 //                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
@@ -72,6 +72,8 @@ let package = Package(
         .systemLibrary(name: "CCSV", path: "Sources/CCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's allocator tuning (<malloc.h>), for the stages' processes (`StageMemory`).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // MARK: Foundations: no artifact code below this line
         .target(name: "FieldGuideDiagnostics"),
@@ -144,7 +146,7 @@ let package = Package(
         .target(
             name: "StageCLI",
             dependencies: [
-                "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics",
+                "CMalloc", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

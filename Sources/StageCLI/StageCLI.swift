@@ -79,8 +79,10 @@ public struct StageLog: Sendable {
 extension ParsableCommand {
     /// Parses arguments and runs. A stage's error is printed once, as `stage: error: …`, and
     /// exits with ``StageExit/init(for:)``; ArgumentParser's own (a usage error, `--help`) is
-    /// printed as it renders it, with the usage line, and exits 2 (0 for help).
+    /// printed as it renders it, with the usage line, and exits 2 (0 for help). The process's
+    /// allocator is set up first (`StageMemory`).
     public static func runStage(name: String) -> Never {
+        StageMemory.configure()
         do {
             var command: ParsableCommand
             do { command = try parseAsRoot() } catch {
