@@ -109,11 +109,13 @@ extension AircraftArtifactBuilder {
             let modelFields = ModelText.allCases.count, engineFields = EngineText.allCases.count
             let (modelOrder, modelKeys) = Self.codeOrder(modelText, fieldsPerRow: modelFields)
             let (engineOrder, engineKeys) = Self.codeOrder(engineText, fieldsPerRow: engineFields)
-            let models = modelOrder.map { modelText.reordered($0, fieldsPerRow: modelFields) } ?? modelText
+            // Kept at their exact sizes: an emit stage holds them while it builds (appending
+            // left up to half of each buffer unused: 25 → 17 MB for the full-size ACFTREF).
+            let models = modelOrder.map { modelText.reordered($0, fieldsPerRow: modelFields) } ?? modelText.compacted()
             self.modelText = models
-            self.modelNumbers = modelOrder.map { $0.map { modelNumbers[$0] } } ?? modelNumbers
-            self.engineText = engineOrder.map { engineText.reordered($0, fieldsPerRow: engineFields) } ?? engineText
-            self.engineNumbers = engineOrder.map { $0.map { engineNumbers[$0] } } ?? engineNumbers
+            self.modelNumbers = modelOrder.map { $0.map { modelNumbers[$0] } } ?? modelNumbers.withUnsafeBufferPointer(Array.init)
+            self.engineText = engineOrder.map { engineText.reordered($0, fieldsPerRow: engineFields) } ?? engineText.compacted()
+            self.engineNumbers = engineOrder.map { $0.map { engineNumbers[$0] } } ?? engineNumbers.withUnsafeBufferPointer(Array.init)
             self.modelKeys = modelKeys
             self.engineKeys = engineKeys
             let modelCount = modelKeys.count
@@ -189,6 +191,14 @@ extension AircraftArtifactBuilder {
         func withString<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
             let start = i == 0 ? 0 : ends[i - 1]
             return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[i]])) }
+        }
+
+        /// The same strings in buffers of their exact sizes.
+        func compacted() -> TextBatch {
+            var result = TextBatch()
+            result.bytes = bytes.withUnsafeBufferPointer(Array.init)
+            result.ends = ends.withUnsafeBufferPointer(Array.init)
+            return result
         }
 
         /// The strings in rows of `fieldsPerRow`, the rows in `order` (indexes of the rows here).
