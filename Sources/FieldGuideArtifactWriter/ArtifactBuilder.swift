@@ -15,14 +15,23 @@ import FieldGuideWorkers
 public struct ArtifactBuilder: Sendable {
     public let kind: FourCC
     private var sections: [Section] = []
+    /// Where large sections wait for `write(to:)`, when given.
+    private let spool: SectionSpool?
 
     /// A section with its CRC-32: a large section's is computed on a thread of its own from the
     /// moment it is added, while the caller builds the next (only writing the file needs it).
+    /// With a spool, that thread then stores the section there and lets its bytes go.
     private struct Section: Sendable {
         let tag: FourCC
         let rows: Int
-        let bytes: [UInt8]
+        let count: Int
+        private let stored: Stored
         private let checksum: Checksum
+
+        private enum Stored: Sendable {
+            case memory([UInt8])
+            case spooled(SectionSpool, offset: Int)
+        }
 
         private enum Checksum: Sendable {
             case done(UInt32)
@@ -32,29 +41,67 @@ public struct ArtifactBuilder: Sendable {
         /// Sections of at least this many bytes get their CRC on a thread of their own.
         static let backgroundChecksumSize = 1 << 20
 
-        init(tag: FourCC, rows: Int, bytes: [UInt8]) {
+        init(tag: FourCC, rows: Int, bytes: [UInt8], spool: SectionSpool?) {
             self.tag = tag
             self.rows = rows
-            self.bytes = bytes
-            checksum = bytes.count >= Self.backgroundChecksumSize
-                ? .running(BackgroundTask { CRC32.checksum(bytes) }) : .done(CRC32.checksum(bytes))
+            count = bytes.count
+            if let spool, bytes.count >= SectionSpool.threshold {
+                let offset = spool.reserve(bytes.count)
+                stored = .spooled(spool, offset: offset)
+                checksum = .running(BackgroundTask {
+                    let crc = CRC32.checksum(bytes)
+                    try spool.store(bytes, at: offset)
+                    return crc
+                })
+            } else {
+                stored = .memory(bytes)
+                checksum = bytes.count >= Self.backgroundChecksumSize
+                    ? .running(BackgroundTask { CRC32.checksum(bytes) }) : .done(CRC32.checksum(bytes))
+            }
         }
 
-        /// The CRC-32 of `bytes`; waits for it when it is still being computed.
-        var crc: UInt32 {
+        /// The CRC-32 of the bytes; waits for it when it is still being computed (and, for a
+        /// spooled section, stored: its error, if storing failed).
+        func crc() throws(LocatedError) -> UInt32 {
             switch checksum {
             case let .done(crc): return crc
-            case let .running(task): return task.finished()
+            case let .running(task):
+                switch task.wait() {
+                case let .success(crc): return crc
+                case let .failure(error):
+                    throw (error as? LocatedError) ?? LocatedError(.unwritable, file: "", message: "\(error)")
+                }
+            }
+        }
+
+        /// Calls `body` with the bytes, in order (a spooled section's in chunks, read back).
+        func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+            switch stored {
+            case let .memory(bytes): try bytes.withUnsafeBytes(body)
+            case let .spooled(spool, offset):
+                _ = try crc()  // stored once its task is done
+                try spool.read(at: offset, count: count, body)
             }
         }
     }
 
-    public init(kind: FourCC) { self.kind = kind }
+    /// A builder that keeps every section in memory until the file is written.
+    public init(kind: FourCC) {
+        self.kind = kind
+        spool = nil
+    }
+
+    /// A builder that stores its large sections in `spool` as they are added
+    /// (`SectionSpool`): memory then holds only the sections being built.
+    public init(kind: FourCC, spool: SectionSpool?) {
+        self.kind = kind
+        self.spool = spool
+    }
 
     /// Adds a section; tags must be unique.
     public mutating func addSection(_ tag: FourCC, rows: Int, bytes: [UInt8]) {
         precondition(!sections.contains { $0.tag == tag }, "duplicate section \(tag)")
-        sections.append(Section(tag: tag, rows: rows, bytes: bytes))
+        sections.append(Section(tag: tag, rows: rows, bytes: bytes, spool: spool))
     }
 
     /// Adds a row table as a section: its rows and serialized bytes.
@@ -74,10 +121,13 @@ public struct ArtifactBuilder: Sendable {
         addSection(tag, rows: keys.count, bytes: KeyTable.serialize(keys))
     }
 
-    /// The complete file, in memory.
-    public func serialize() -> [UInt8] {
+    /// The complete file, in memory. Throws only for a spooled section that could not be
+    /// stored or read back.
+    public func serialize() throws(LocatedError) -> [UInt8] {
         var out: [UInt8] = []
-        forEachPiece { out.append(contentsOf: $0) }
+        let plan = Plan(sections.sorted { $0.tag < $1.tag }, alignment: ArtifactFormat.alignment)
+        let (header, _) = try header(plan)
+        try Self.located { try plan.forEachPiece(header: header) { out.append(contentsOf: $0) } }
         return out
     }
 
@@ -105,29 +155,33 @@ public struct ArtifactBuilder: Sendable {
                 try plan.forEachPiece(header: [UInt8](repeating: 0, count: plan.tableEnd)) { try put($0) }
             }
         }
-        let (header, sections) = header(plan)
-        plan.forEachPiece(header: header, observe)
-        if case let .failure(error) = writer.wait() {
+        // Meanwhile: the checksums (a spooled section's once it is stored) and `observe`.
+        let observed = Result { () throws(LocatedError) -> (bytes: [UInt8], sections: [SectionInfo]) in
+            let header = try header(plan)
+            try Self.located { try plan.forEachPiece(header: header.bytes, observe) }
+            return header
+        }
+        let written = writer.wait()
+        guard case let .success((header, sections)) = observed, case .success = written else {
             file.abort()
-            throw (error as? LocatedError) ?? LocatedError(.unwritable, file: path, message: "\(error)")
+            if case let .failure(error) = observed { throw error }
+            if case let .failure(error) = written { throw (error as? LocatedError) ?? LocatedError(.unwritable, file: path, message: "\(error)") }
+            preconditionFailure("a write that neither failed nor succeeded")
         }
         try file.write(header, at: 0)
         try file.commit()
         return (plan.fileSize, sections)
     }
 
-    /// Calls `body` with the file's bytes in order: header and section table, then each
-    /// section after the zero padding that aligns it.
-    @discardableResult
-    private func forEachPiece(_ body: (UnsafeRawBufferPointer) -> Void) -> [SectionInfo] {
-        let plan = Plan(sections.sorted { $0.tag < $1.tag }, alignment: ArtifactFormat.alignment)
-        let (header, infos) = header(plan)
-        plan.forEachPiece(header: header, body)
-        return infos
+    /// `body`'s error as the `LocatedError` it is (spooled sections throw nothing else).
+    private static func located(_ body: () throws -> Void) throws(LocatedError) {
+        do { try body() } catch {
+            throw (error as? LocatedError) ?? LocatedError(.unreadable, file: "", message: "\(error)")
+        }
     }
 
     /// The header and section table (with every section's CRC-32), and the table as written.
-    private func header(_ plan: Plan) -> (bytes: [UInt8], sections: [SectionInfo]) {
+    private func header(_ plan: Plan) throws(LocatedError) -> (bytes: [UInt8], sections: [SectionInfo]) {
         var infos: [SectionInfo] = []
         var header = ByteWriter(capacity: plan.tableEnd)
         header.append(ArtifactFormat.magic)
@@ -139,13 +193,13 @@ public struct ArtifactBuilder: Sendable {
         header.u64(UInt64(plan.fileSize))
         header.zeros(32)
         for (section, offset) in zip(plan.ordered, plan.offsets) {
-            let crc = section.crc
+            let crc = try section.crc()
             header.u32(section.tag.rawValue)
             header.u32(crc)
             header.u64(UInt64(offset))
-            header.u64(UInt64(section.bytes.count))
+            header.u64(UInt64(section.count))
             header.u64(UInt64(section.rows))
-            infos.append(SectionInfo(tag: section.tag.description, offset: UInt64(offset), length: UInt64(section.bytes.count),
+            infos.append(SectionInfo(tag: section.tag.description, offset: UInt64(offset), length: UInt64(section.count),
                                      rows: UInt64(section.rows), crc32: crc))
         }
         let headerCRC = header.bytes.withUnsafeBytes { CRC32.checksum($0) }
@@ -170,21 +224,21 @@ public struct ArtifactBuilder: Sendable {
             var cursor = align(tableEnd)
             for section in ordered {
                 offsets.append(cursor)
-                cursor = align(cursor + section.bytes.count)
+                cursor = align(cursor + section.count)
             }
             self.offsets = offsets
             fileSize = cursor
         }
 
         /// Calls `body` with `header`, then each section after its padding, then the final padding.
-        func forEachPiece(header: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        func forEachPiece(header: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
             try header.withUnsafeBytes(body)
             var written = tableEnd
             let zeros = [UInt8](repeating: 0, count: alignment)
             for (section, offset) in zip(ordered, offsets) {
                 try zeros.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<(offset - written)])) }
-                try section.bytes.withUnsafeBytes(body)
-                written = offset + section.bytes.count
+                try section.forEachChunk(body)
+                written = offset + section.count
             }
             try zeros.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<(fileSize - written)])) }
         }

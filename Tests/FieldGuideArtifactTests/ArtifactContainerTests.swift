@@ -29,7 +29,7 @@ struct ArtifactContainerTests {
         var builder = ArtifactBuilder(kind: FourCC("TEST"))
         builder.addSection(FourCC("STRS"), rows: remap.count, bytes: poolBytes)
         builder.addSection(FourCC("ROWS"), rows: table.count, bytes: table.serialize())
-        return builder.serialize()
+        return try! builder.serialize()  // in memory (no spool): nothing to fail
     }
 
     func write(_ bytes: [UInt8]) throws -> String {

@@ -107,7 +107,7 @@ struct BuilderTests {
         var observed: [UInt8] = []
         let (size, sections) = try builder.write(to: path) { observed.append(contentsOf: $0) }
         let onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(onDisk == builder.serialize())
+        #expect(try onDisk == builder.serialize())
         #expect(observed == onDisk && size == onDisk.count)
         let file = try ArtifactFile(path: path)
         #expect(file.sections == sections)
@@ -184,7 +184,7 @@ struct OnePassBuilderTests {
         var observed: [UInt8] = []
         let (size, _) = try builder.write(to: path) { observed.append(contentsOf: $0) }
         let onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(onDisk == builder.serialize() && observed == onDisk && size == onDisk.count)
+        #expect(try onDisk == builder.serialize() && observed == onDisk && size == onDisk.count)
         _ = try ArtifactFile(path: path)  // checks every CRC
     }
 

@@ -23,7 +23,7 @@ import TestSupport
             seasons: try SpeciesSeasonRow.read(seasons, latin1: &latin1), labels: try labels.map { try LocalizedLabels.read($0) })
         #expect(linked.taxa.counts == report.linkCounts)
         #expect(latin1.isEmpty)
-        return (BirdsArtifactBuilder(input).build().artifact.serialize(), BirdsArtifactBuilder(linked).build().artifact.serialize())
+        return (try BirdsArtifactBuilder(input).build().artifact.serialize(), try BirdsArtifactBuilder(linked).build().artifact.serialize())
     }
 
     @Test("input/birds: the hand-off's taxa, names, bar charts and seasons build the bytes linking in memory gives")

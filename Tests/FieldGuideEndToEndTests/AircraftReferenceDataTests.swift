@@ -26,7 +26,7 @@ struct AircraftReferenceDataTests {
         var builder = AircraftArtifactBuilder()
         try NormalizedFAA.readRegistrationRecords(stage + "/" + NormalizedFAA.registrationsFile) { try builder.addRegistration($0) }
         builder.add(reference)
-        return builder.build().artifact.serialize()
+        return try builder.build().artifact.serialize()
     }
 
     /// Checks that both readings of the hand-off's reference files give the same artifact.

@@ -242,7 +242,7 @@ public final class AtomicFileWriter {
 
     /// `O_DIRECT`, whose value depends on the architecture (and which Glibc's module leaves
     /// out); 0 where unknown, and there writes stay buffered.
-    fileprivate static var directFlag: Int32 {
+    package static var directFlag: Int32 {
         #if os(Linux) && arch(x86_64)
         return 0o40000
         #elseif os(Linux) && arch(arm64)

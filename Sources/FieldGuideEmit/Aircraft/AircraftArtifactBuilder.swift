@@ -38,6 +38,9 @@ public struct AircraftArtifactBuilder {
 
     /// The registry's as-of date written into `ASOF` (`yyyymmdd`, 0: none), once built.
     public private(set) var latestActionDate: UInt32 = 0
+    /// Where `build()` stores the large sections as they are made (`SectionSpool`); nil keeps
+    /// them in memory until the artifact is written.
+    public var spool: SectionSpool?
 
     /// A stretch of `registrations.csv`, or the reference data, or both, with the strings they
     /// intern in a pool of their own: what one thread fills while others fill the other parts.
@@ -386,10 +389,11 @@ public struct AircraftArtifactBuilder {
 
         // Final string ids from here on: comparing two compares their strings.
         let sortedPools = Concurrently.update(&parts) { _, part in part.takeSortedStrings() }.map { $0.get() }
-        let (poolBytes, remaps) = StringPoolBuilder.merge(consume sortedPools)
+        let (merged, remaps) = StringPoolBuilder.merge(consume sortedPools)
+        var poolBytes = consume merged
         let strings = poolBytes.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
         // The pool is final: its checksum runs meanwhile (`ArtifactBuilder` starts it).
-        var artifact = ArtifactBuilder(kind: S.kind)
+        var artifact = ArtifactBuilder(kind: S.kind, spool: spool)
         artifact.addSection(S.Section.strings, rows: strings, bytes: poolBytes)
         let referencePart = parts.firstIndex { $0.reference != nil }!
         var reference = parts[referencePart].reference!
@@ -423,10 +427,10 @@ public struct AircraftArtifactBuilder {
         // The reference data's sections, the registry search's and the registration summaries
         // (`RegistrationSummarySections`) on other threads meanwhile.
         let referenceSections = BackgroundTask { [reference] in Self.referenceSections(reference) }
-        let searchSections = BackgroundTask { [sortedRow, models = reference.models] in
+        let searchSections = BackgroundTask { [sortedRow, models = reference.models, poolBytes] in
             RegistrySearchSections(pool: poolBytes, registrations: registrations, sortedRow: sortedRow, models: models).sections
         }
-        let summarySections = BackgroundTask { [registrationOrder, sortedKeys] in
+        let summarySections = BackgroundTask { [registrationOrder, sortedKeys, poolBytes] in
             RegistrationSummarySections(pool: poolBytes, registrations: registrations, order: registrationOrder, keys: sortedKeys).sections
         }
         let modeS = Self.modeSIndex(registrations, sortedRow: sortedRow)
@@ -441,6 +445,7 @@ public struct AircraftArtifactBuilder {
         artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
         let (sections, manufacturerCount) = referenceSections.finished()
         for section in sections + searchSections.finished() + summarySections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+        poolBytes = []  // spooled, or held by the artifact: not by this function too
         // REGS (40 MB at full size) is serialized only now, when the search's scratch tables
         // and the summaries' growing buffer are gone: made beside them, it was part of the
         // stage's peak (massif: 216 → 176 MB). The other threads had both cores meanwhile.

@@ -1,0 +1,76 @@
+import FieldGuideArtifact
+import FieldGuideArtifactWriter
+import FieldGuideDiagnostics
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Large sections wait for the write in a scratch file, not in memory")
+struct SectionSpoolTests {
+    /// Sections of odd sizes around the spool's threshold and its 4 MB chunks, added out of tag
+    /// order (small ones stay in memory).
+    static let sections: [(tag: FourCC, size: Int)] = [
+        (FourCC("ZZZZ"), (4 << 20) + 4_097), (FourCC("AAAA"), 100), (FourCC("MMMM"), SectionSpool.threshold),
+        (FourCC("CCCC"), SectionSpool.threshold - 1), (FourCC("BBBB"), (1 << 20) + 13), (FourCC("EEEE"), 0),
+    ]
+
+    static func build(_ spool: SectionSpool?) -> ArtifactBuilder {
+        var builder = ArtifactBuilder(kind: FourCC("TEST"), spool: spool)
+        for (i, section) in sections.enumerated() {
+            builder.addSection(section.tag, rows: i, bytes: (0..<section.size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ i &* 7) })
+        }
+        return builder
+    }
+
+    @Test("spooled past the page cache or buffered, the file and its observed bytes are the in-memory builder's")
+    func sameBytes() throws {
+        let expected = try Self.build(nil).serialize()
+        let directory = try TestPaths.temporaryDirectory("spool")
+        let direct = try SectionSpool(directory: directory.path)
+        let scratch = directory.appendingPathComponent("buffered").path
+        let buffered = SectionSpool(descriptor: open(scratch, O_RDWR | O_CREAT, 0o600), path: scratch)
+        for spool in [direct, buffered] {
+            let path = directory.appendingPathComponent("t.fgb").path
+            var observed: [UInt8] = []
+            let builder = Self.build(spool)
+            let (size, sections) = try builder.write(to: path) { observed.append(contentsOf: $0) }
+            let onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(onDisk == expected, "direct: \(spool.direct)")
+            #expect(observed == expected && size == expected.count)
+            #expect(try builder.serialize() == expected)
+            #expect(sections.map(\.tag) == ["AAAA", "BBBB", "CCCC", "EEEE", "MMMM", "ZZZZ"])
+            _ = try ArtifactFile(path: path)  // checks every CRC
+        }
+        // The direct spool's file was unlinked when it was made: nothing is left beside the artifact.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["buffered", "t.fgb"])
+    }
+
+    @Test("a section the spool cannot store fails the write with the scratch file's error; the published file stays")
+    func storeFails() throws {
+        let directory = try TestPaths.temporaryDirectory("spool-full")
+        let path = directory.appendingPathComponent("t.fgb").path
+        try Self.build(nil).write(to: path)
+        let published = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Read-only: every store is refused (EBADF), as a full disk would refuse it (ENOSPC).
+        let scratch = directory.appendingPathComponent("scratch").path
+        FileManager.default.createFile(atPath: scratch, contents: nil)
+        let spool = SectionSpool(descriptor: open(scratch, O_RDONLY), path: directory.path)
+        let error = #expect(throws: LocatedError.self) { try Self.build(spool).write(to: path) }
+        #expect(error?.kind == .unwritable)
+        #expect(error?.description.contains("cannot write a section to the scratch file") == true, "\(String(describing: error))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == published)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["scratch", "t.fgb"])
+    }
+
+    @Test("a section the spool cannot give back fails the write as unreadable")
+    func readFails() throws {
+        let directory = try TestPaths.temporaryDirectory("spool-unreadable")
+        let scratch = directory.appendingPathComponent("scratch").path
+        let spool = SectionSpool(descriptor: open(scratch, O_WRONLY | O_CREAT, 0o600), path: scratch)
+        let path = directory.appendingPathComponent("t.fgb").path
+        let error = #expect(throws: LocatedError.self) { try Self.build(spool).write(to: path) }
+        #expect(error?.kind == .unreadable)
+        #expect(error?.description.contains("cannot read a section back from the scratch file") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
