@@ -22,22 +22,28 @@ public enum FileDigest {
 
     /// Streams the file through SHA-256 in 1 MiB chunks (`path: cannot read for hashing: No
     /// such file or directory` when it cannot).
+    ///
+    /// One buffer is read into again and again: a stage's large blocks are mappings of their
+    /// own (`StageMemory`), so a fresh chunk per read would be a fresh mapping, zeroed, per MiB.
     public static func sha256(ofFileAt path: String) throws(LocatedError) -> (digest: String, bytes: Int) {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
             throw LocatedError(path, failed: error, doing: "cannot read for hashing")
         }
         defer { try? handle.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         var hasher = SHA256()
         var total = 0
         while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw LocatedError(path, failed: error, doing: "cannot read for hashing")
+            let n = read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else {
+                throw LocatedError(.unreadable, file: path, message: "cannot read for hashing: \(SystemReason.errnoText)")
             }
-            if chunk.isEmpty { break }
-            total += chunk.count
-            hasher.update(data: chunk)
+            if n == 0 { break }
+            total += n
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         return (hex(hasher.finalize()), total)
     }
