@@ -23,8 +23,9 @@ import Foundation
 public final class SectionSpool: @unchecked Sendable {
     /// Sections of at least this many bytes are spooled; smaller ones stay in memory.
     public static let threshold = 1 << 20
-    /// Bytes moved at once, and the alignment of every offset and length the file sees.
-    static let chunkSize = 4 << 20, alignment = 4096
+    /// Bytes stored at once (each section's thread has a buffer of its own, and several store
+    /// at a time) and read back at once; the alignment of every offset and length the file sees.
+    static let storeChunk = 1 << 20, readChunk = 4 << 20, alignment = 4096
 
     /// What errors name: the directory the spool is in.
     let path: String
@@ -82,7 +83,7 @@ public final class SectionSpool: @unchecked Sendable {
     /// Stores `bytes` at `offset` (reserved with `reserve(_:)`; threads store at once),
     /// through an aligned buffer of its own, the last block zero-padded.
     func store(_ bytes: [UInt8], at offset: Int) throws(LocatedError) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.aligned(bytes.count), Self.chunkSize), alignment: Self.alignment)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.aligned(bytes.count), Self.storeChunk), alignment: Self.alignment)
         defer { buffer.deallocate() }
         let failed = bytes.withUnsafeBytes { bytes -> Bool in
             var done = 0
@@ -103,7 +104,7 @@ public final class SectionSpool: @unchecked Sendable {
 
     /// Calls `body` with the `count` bytes at `offset`, in chunks, in order.
     func read(at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.aligned(count), Self.chunkSize), alignment: Self.alignment)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.aligned(count), Self.readChunk), alignment: Self.alignment)
         defer { buffer.deallocate() }
         var done = 0
         while done < count {
