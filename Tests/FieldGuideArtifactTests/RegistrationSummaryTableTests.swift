@@ -88,6 +88,8 @@ struct RegistrationSummaryTableTests {
                 #expect(table.nNumber(at: hit.start) == PackedKey.pack(entry.nNumber))
                 for field in Field.allCases {
                     #expect(table.field(field, at: hit.start).map(Array.init) == entry.fields[field.rawValue], "row \(row), \(field)")
+                    // As text: the padded inline path, and the general one near the data's end.
+                    #expect(table.text(field, at: hit.start) == entry.fields[field.rawValue].map { String(decoding: $0, as: UTF8.self) })
                 }
             }
             #expect(table.find(PackedKey.pack("N99Z")) == nil)
@@ -144,6 +146,7 @@ struct RegistrationSummaryTableTests {
             let start = found?.start ?? table.start(row)
             _ = table.nNumber(at: start)
             for field in Field.allCases {
+                #expect(table.text(field, at: start) == table.field(field, at: start).map { String(decoding: $0, as: UTF8.self) })
                 guard let bytes = table.field(field, at: start), let first = bytes.baseAddress else { continue }
                 #expect(first >= base && first + bytes.count <= base + section.count, "row \(row), \(field)")
             }

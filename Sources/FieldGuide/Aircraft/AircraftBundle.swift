@@ -202,6 +202,7 @@ public final class AircraftBundle: FieldGuideBundle {
     /// The N-number of `text` (trimmed, upper-cased, dashes and a leading `N` dropped, then `N`
     /// put back), or nil when it cannot be one. The hot path of a lookup: no heap allocation.
     static func registrationKey(_ text: String) -> RegistrationKey? {
+        if let key = inlineRegistrationKey(text) { return key }
         if let key = text.utf8.withContiguousStorageIfAvailable(registrationKey(utf8:)) { return key }
         return Array(text.utf8).withUnsafeBufferPointer(registrationKey(utf8:))
     }

@@ -238,7 +238,28 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
     /// lookup's hottest path), or nil when the field is kept out of it.
     @inlinable @inline(__always)
     public func text(_ field: AircraftSchema.SummaryField, at start: Int) -> String? {
-        self.field(field, at: start).map(ArtifactText.inlinedString)
+        // One check for the whole summary: the largest one and 16 bytes past it fit (all but
+        // the data's last 271 bytes), so no field needs its own.
+        if let data, start >= 0, start <= dataCount &- (Self.maximumSize + 16) {
+            return Self.text(field, summary: data + start)
+        }
+        return self.field(field, at: start).map(ArtifactText.inlinedString)
+    }
+
+    /// `field` of the summary at `summary`, of which `maximumSize + 16` bytes are readable, or
+    /// nil when the field is kept out; a crafted pair of bounds out of order reads as empty.
+    ///
+    /// Short ASCII is made without a branch on its length (`ArtifactText.inlineASCII(padded:count:)`):
+    /// a field ends at most 255 bytes into its summary, so the 16 bytes from its start are readable.
+    @inlinable @inline(__always)
+    static func text(_ field: AircraftSchema.SummaryField, summary: UnsafeRawPointer) -> String? {
+        let flags = summary.load(fromByteOffset: flagsOffset, as: UInt8.self)
+        guard flags & (1 << UInt8(field.rawValue)) == 0 else { return nil }
+        let bounds = UInt16(littleEndian: summary.loadUnaligned(fromByteOffset: boundsOffset + field.rawValue, as: UInt16.self))
+        let first = Int(bounds & 0xFF), count = Int(bounds >> 8) &- first
+        guard count >= 0 else { return "" }
+        return ArtifactText.inlineASCII(padded: summary + first, count: count)
+            ?? ArtifactText.inlinedString(UnsafeRawBufferPointer(start: summary + first, count: count))
     }
 
     /// The packed N-number of the summary starting at `start` when it is the whole N-number,
