@@ -99,6 +99,15 @@ struct RegistrationSummaryTableTests {
         }
     }
 
+    @Test("the writer's bucket count: a power of two with 8 to 16 keys a bucket (1 bucket below 16 keys)")
+    func bucketCounts() {
+        #expect([0, 1, 15, 16, 31, 32, 316_000].map(Table.bucketCount(forKeys:)) == [1, 1, 1, 2, 2, 4, 32_768])
+        for keys in [16, 100, 1_000, 12_345, 316_000, 1 << 20, (1 << 20) - 1] {
+            let buckets = Table.bucketCount(forKeys: keys)
+            #expect(buckets & (buckets - 1) == 0 && (8..<16).contains(keys / buckets), "\(keys) keys: \(buckets) buckets")
+        }
+    }
+
     @Test("sections that cannot hold the table: a typed error naming the section")
     func malformed() throws {
         let (summaries, directory) = Self.sections(Self.entries, buckets: 8)
