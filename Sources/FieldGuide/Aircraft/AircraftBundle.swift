@@ -180,10 +180,7 @@ public final class AircraftBundle: FieldGuideBundle {
     /// `N12345`, `n12345`, ` 12345 ` → `N12345`; nil when it cannot be an N-number.
     public static func normalizedRegistration(_ text: String) -> String? {
         guard let key = registrationKey(text) else { return nil }
-        return String(unsafeUninitializedCapacity: key.count) { buffer in
-            for i in 0..<key.count { buffer[i] = UInt8(truncatingIfNeeded: key.packed >> (56 - 8 * i)) }
-            return key.count
-        }
+        return key.inlineText ?? key.text
     }
 
     /// An N-number (`N` + one to five marks) as its `PackedKey`: at most 6 bytes, so the

@@ -24,3 +24,13 @@ extension AircraftBundle {
         return RegistrationKey(packed: (word & ~(UInt64.max << (8 * UInt64(count)))).byteSwapped, count: count)
     }
 }
+
+extension AircraftBundle.RegistrationKey {
+    /// The N-number as an inline string written from the key's word (at most 6 ASCII bytes):
+    /// no buffer to fill, no call (`ArtifactText.inlineASCII(padded:count:)`); nil only where
+    /// `String` does not keep short text inline, and then `text` is the answer.
+    @inline(__always)
+    var inlineText: String? {
+        withUnsafeBytes(of: (packed.bigEndian, UInt64(0))) { ArtifactText.inlineASCII(padded: $0.baseAddress!, count: count) }
+    }
+}
