@@ -48,6 +48,34 @@ struct ArtifactTextTests {
         #expect([UInt8]([0x41, 0xFF]).withUnsafeBytes(ArtifactText.inlineASCII) == nil)
     }
 
+    @Test("the padded form: for every count 0 to 16 and any bytes after it, the string of the first count bytes, nil past 15 or for non-ASCII")
+    func padded() {
+        // 32 bytes whose tail is not zero: the masks, not the buffer, must end the string.
+        let ascii = (0..<32).map { UInt8(0x41 + $0 % 26) }
+        for count in 0...16 {
+            for byte: UInt8? in [nil, 0x00, 0x7F, 0x80, 0xC3] {
+                var bytes = ascii
+                if let byte, count > 0 { bytes[count - 1] = byte }
+                let ours = bytes.withUnsafeBytes { ArtifactText.inlineASCII(padded: $0.baseAddress!, count: count) }
+                let expected = count <= 15 && bytes[0..<count].allSatisfy { $0 < 0x80 } ? String(decoding: bytes[0..<count], as: UTF8.self) : nil
+                #expect(ours == expected, "count \(count), last byte \(byte.map(String.init) ?? "-")")
+                #expect(ours.map { Array($0.utf8) } == expected.map { Array($0.utf8) } && ours?.hashValue == expected?.hashValue)
+            }
+        }
+        #expect(ascii.withUnsafeBytes { ArtifactText.inlineASCII(padded: $0.baseAddress!, count: -1) } == nil)
+    }
+
+    @Test("a string's inline prefix: its first eight bytes and count when it is short ASCII, nil otherwise")
+    func inlinePrefix() {
+        #expect(ArtifactText.inlineASCIIPrefix("N250JT").map { [$0.word, UInt64($0.count)] } == [0x544A_3035_324E, 6])
+        #expect(ArtifactText.inlineASCIIPrefix("").map { [$0.word, UInt64($0.count)] } == [0, 0])
+        #expect(ArtifactText.inlineASCIIPrefix("ABCDEFGHIJKLMNO")?.count == 15)
+        #expect(ArtifactText.inlineASCIIPrefix("ABCDEFGHIJKLMNOP") == nil, "16 bytes are not inline")
+        #expect(ArtifactText.inlineASCIIPrefix("N25É") == nil, "inline but not ASCII")
+        let built = String(repeating: "N", count: 1) + "12"
+        #expect(ArtifactText.inlineASCIIPrefix(built).map { [$0.word, UInt64($0.count)] } == [0x3231_4E, 3], "a string built at run time")
+    }
+
     @Test("the words hold the bytes in order, zero past the end, for every length up to 16")
     func words() {
         let bytes = (1...16).map { UInt8($0) }

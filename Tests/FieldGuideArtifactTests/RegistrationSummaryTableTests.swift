@@ -88,12 +88,23 @@ struct RegistrationSummaryTableTests {
                 #expect(table.nNumber(at: hit.start) == PackedKey.pack(entry.nNumber))
                 for field in Field.allCases {
                     #expect(table.field(field, at: hit.start).map(Array.init) == entry.fields[field.rawValue], "row \(row), \(field)")
+                    // As text: the padded inline path, and the general one near the data's end.
+                    #expect(table.text(field, at: hit.start) == entry.fields[field.rawValue].map { String(decoding: $0, as: UTF8.self) })
                 }
             }
             #expect(table.find(PackedKey.pack("N99Z")) == nil)
             // Starts past the data read nothing; a row outside the table starts at the end.
             #expect(table.field(.city, at: summaries.count) == nil && table.field(.city, at: -1) == nil)
             #expect(table.field(.city, at: table.start(Self.entries.count)) == nil && table.nNumber(at: Int.max / 2) == nil)
+        }
+    }
+
+    @Test("the writer's bucket count: a power of two with 8 to 16 keys a bucket (1 bucket below 16 keys)")
+    func bucketCounts() {
+        #expect([0, 1, 15, 16, 31, 32, 316_000].map(Table.bucketCount(forKeys:)) == [1, 1, 1, 2, 2, 4, 32_768])
+        for keys in [16, 100, 1_000, 12_345, 316_000, 1 << 20, (1 << 20) - 1] {
+            let buckets = Table.bucketCount(forKeys: keys)
+            #expect(buckets & (buckets - 1) == 0 && (8..<16).contains(keys / buckets), "\(keys) keys: \(buckets) buckets")
         }
     }
 
@@ -144,6 +155,7 @@ struct RegistrationSummaryTableTests {
             let start = found?.start ?? table.start(row)
             _ = table.nNumber(at: start)
             for field in Field.allCases {
+                #expect(table.text(field, at: start) == table.field(field, at: start).map { String(decoding: $0, as: UTF8.self) })
                 guard let bytes = table.field(field, at: start), let first = bytes.baseAddress else { continue }
                 #expect(first >= base && first + bytes.count <= base + section.count, "row \(row), \(field)")
             }

@@ -30,6 +30,7 @@ struct RegistrationSummaryTests {
         let bundle = try AircraftBundle(path: path)
         let plain = try AircraftBundle(path: try withoutSummaries(path, in: directory))
         #expect(bundle.summaries != nil && plain.summaries == nil)
+        #expect(bundle.summaries?.buckets == RegistrationSummaryTable.bucketCount(forKeys: bundle.registrationCount))
         for row in 0..<bundle.registrationCount {
             let record = RegistrationRecord(bundle: bundle, row: row)
             func column(_ c: AircraftSchema.RegistrationColumn) -> String { bundle.string(bundle.registrations.value(row, c)) }
@@ -134,15 +135,19 @@ struct RegistrationSummaryTests {
                 _ = (record.serialNumber, record.modelCode, record.name, record.city, record.state, record.modeSHex)
             }
         }
-        // A directory that is not a power of two of buckets and their end is refused.
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // A directory that is not a whole number of words, or has no bucket before its end, is
+        // refused (the fixture's 20 registrations have 2 buckets: 12 bytes).
         let file = try ArtifactFile(path: path)
         let index = try #require(file.sections.firstIndex { $0.tag == "RBKT" })
-        let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
-        withUnsafeBytes(of: (file.sections[index].length - 4).littleEndian) { for i in 0..<8 { bytes[entry + 16 + i] = $0[i] } }
-        ArtifactSurgery.reseal(&bytes, sectionIndex: index)
-        try Data(bytes).write(to: crafted)
-        #expect(throws: FieldGuideError.self) { try AircraftBundle(path: crafted.path) }
+        #expect(file.sections[index].length == 12)
+        for cut: UInt64 in [1, 8] {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
+            withUnsafeBytes(of: (file.sections[index].length - cut).littleEndian) { for i in 0..<8 { bytes[entry + 16 + i] = $0[i] } }
+            ArtifactSurgery.reseal(&bytes, sectionIndex: index)
+            try Data(bytes).write(to: crafted)
+            #expect(throws: FieldGuideError.self, "\(cut) bytes cut") { try AircraftBundle(path: crafted.path) }
+        }
     }
 
     @Test("Mode S text: six upper-case digits, zero-padded; more for a crafted wider value; none for the absent value")

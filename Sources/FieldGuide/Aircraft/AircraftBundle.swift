@@ -180,10 +180,7 @@ public final class AircraftBundle: FieldGuideBundle {
     /// `N12345`, `n12345`, ` 12345 ` → `N12345`; nil when it cannot be an N-number.
     public static func normalizedRegistration(_ text: String) -> String? {
         guard let key = registrationKey(text) else { return nil }
-        return String(unsafeUninitializedCapacity: key.count) { buffer in
-            for i in 0..<key.count { buffer[i] = UInt8(truncatingIfNeeded: key.packed >> (56 - 8 * i)) }
-            return key.count
-        }
+        return key.inlineText ?? key.text
     }
 
     /// An N-number (`N` + one to five marks) as its `PackedKey`: at most 6 bytes, so the
@@ -202,6 +199,7 @@ public final class AircraftBundle: FieldGuideBundle {
     /// The N-number of `text` (trimmed, upper-cased, dashes and a leading `N` dropped, then `N`
     /// put back), or nil when it cannot be one. The hot path of a lookup: no heap allocation.
     static func registrationKey(_ text: String) -> RegistrationKey? {
+        if let key = inlineRegistrationKey(text) { return key }
         if let key = text.utf8.withContiguousStorageIfAvailable(registrationKey(utf8:)) { return key }
         return Array(text.utf8).withUnsafeBufferPointer(registrationKey(utf8:))
     }

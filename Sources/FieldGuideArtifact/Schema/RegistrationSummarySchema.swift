@@ -8,11 +8,18 @@
 /// for a lookup reading serial number, model code, owner name, city, state and Mode S hex).
 /// Format 1.1 (`RSUM` + `RHSH`) cut that to two dependent misses: a slot in a 4 MB hash table,
 /// then the summary it named in 21 MB. Here the directory is a fraction of that (4 bytes a
-/// bucket, about one bucket per two registrations: 0.5 MB for the full-size registry's 316,000,
+/// bucket, one bucket per 8 to 16 registrations: 128 KB for the full-size registry's 316,000,
 /// which stays in the processor's L2 cache), and the summaries of a bucket lie side by side, so
-/// a lookup reads one directory entry (a cache hit), then walks one to three adjacent summaries
-/// of about 70 bytes: one miss and the line beside it. The summaries duplicate text `REGS`
-/// already points to (about 22 MB on the full-size registry), the price of that speed.
+/// a lookup reads one directory entry (a cache hit), requests all the bucket's lines at once
+/// (about ten summaries of 70 bytes) and walks them: one wait for memory. The summaries
+/// duplicate text `REGS` already points to (about 22 MB on the full-size registry), the price
+/// of that speed.
+///
+/// Why so few buckets: the directory is only a hit while it stays cached, and a lookup's own
+/// summary lines push it out. Measured on the full-size registry (random keys, one lookup at a
+/// time): 2^18 buckets (1 MB) 184 ns median to find a summary, 2^16 (256 KB, 8 lines touched)
+/// 163 ns, 2^15 (128 KB, about 11 lines touched) 132 ns, 2^14 no faster. Files written with
+/// 2^18 buckets (about registrations / 2, until this was measured) read the same way.
 ///
 /// `RSMB` (rows: the registrations):
 ///
@@ -32,7 +39,8 @@
 ///              is kept out (flag set, empty bytes).
 /// ```
 ///
-/// `RBKT` (rows: buckets + 1; buckets a power of two, about registrations / 2):
+/// `RBKT` (rows: buckets + 1; buckets a power of two, `RegistrationSummaryTable.bucketCount(forKeys:)`;
+/// a reader takes any power of two):
 ///
 /// ```text
 /// u32 × (buckets + 1)  where each bucket's summaries start in RSMB's data; bucket b is
@@ -152,12 +160,18 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         shift = UInt64(64 - buckets.trailingZeroBitCount)
     }
 
-    /// The number of buckets for `keys` keys: the least power of two of at least keys / 2 (1 at least).
+    /// The number of buckets for `keys` keys: the greatest power of two of at most keys / 8
+    /// (1 at least), so 8 to 16 keys a bucket (32,768 buckets, a 128 KB directory, for the
+    /// full-size registry's 316,000).
     public static func bucketCount(forKeys keys: Int) -> Int {
         var buckets = 1
-        while buckets < keys / 2 { buckets *= 2 }
+        while buckets * 16 <= keys { buckets *= 2 }
         return buckets
     }
+
+    /// Lines of a bucket requested with its first (`touchLines`): a bucket of 16 summaries of
+    /// the usual 70 bytes and some to spare.
+    @usableFromInline static let touchedLines = 24
 
     /// A key's bucket among `1 << (64 - shift)`: the top bits of a multiplicative hash
     /// (Fibonacci hashing), the same on every machine.
@@ -190,16 +204,17 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         return nil
     }
 
-    /// Loads a byte of each cache line of `from..<to` after the first (at most three), so that
-    /// their misses overlap the first one's instead of following it: the walk over the bucket
-    /// finds the next summary's place only in the summary before it, and the fields of the one
-    /// found are read next (a summary is about 70 bytes, so usually two lines).
+    /// Loads a byte of each cache line of `from..<to` after the first (at most `touchedLines`),
+    /// so that their misses overlap the first one's instead of following it: the walk over the
+    /// bucket finds the next summary's place only in the summary before it, and the fields of
+    /// the one found are read next. A bucket is about ten summaries of 70 bytes, so about
+    /// eleven lines, all requested at once: one wait for memory, not one a line.
     @inlinable @inline(__always)
     func touchLines(_ data: UnsafeRawPointer, from: Int, to end: Int) {
         // The next line's start as an offset from `data` (lines are aligned in memory, not in the data).
         let base = Int(bitPattern: data)
         var line = ((base + from) | 63) + 1 - base, touched: UInt8 = 0
-        for _ in 0..<3 where line < end {
+        for _ in 0..<Self.touchedLines where line < end {
             touched |= data.load(fromByteOffset: line, as: UInt8.self)
             line += 64
         }
@@ -238,7 +253,28 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
     /// lookup's hottest path), or nil when the field is kept out of it.
     @inlinable @inline(__always)
     public func text(_ field: AircraftSchema.SummaryField, at start: Int) -> String? {
-        self.field(field, at: start).map(ArtifactText.inlinedString)
+        // One check for the whole summary: the largest one and 16 bytes past it fit (all but
+        // the data's last 271 bytes), so no field needs its own.
+        if let data, start >= 0, start <= dataCount &- (Self.maximumSize + 16) {
+            return Self.text(field, summary: data + start)
+        }
+        return self.field(field, at: start).map(ArtifactText.inlinedString)
+    }
+
+    /// `field` of the summary at `summary`, of which `maximumSize + 16` bytes are readable, or
+    /// nil when the field is kept out; a crafted pair of bounds out of order reads as empty.
+    ///
+    /// Short ASCII is made without a branch on its length (`ArtifactText.inlineASCII(padded:count:)`):
+    /// a field ends at most 255 bytes into its summary, so the 16 bytes from its start are readable.
+    @inlinable @inline(__always)
+    static func text(_ field: AircraftSchema.SummaryField, summary: UnsafeRawPointer) -> String? {
+        let flags = summary.load(fromByteOffset: flagsOffset, as: UInt8.self)
+        guard flags & (1 << UInt8(field.rawValue)) == 0 else { return nil }
+        let bounds = UInt16(littleEndian: summary.loadUnaligned(fromByteOffset: boundsOffset + field.rawValue, as: UInt16.self))
+        let first = Int(bounds & 0xFF), count = Int(bounds >> 8) &- first
+        guard count >= 0 else { return "" }
+        return ArtifactText.inlineASCII(padded: summary + first, count: count)
+            ?? ArtifactText.inlinedString(UnsafeRawBufferPointer(start: summary + first, count: count))
     }
 
     /// The packed N-number of the summary starting at `start` when it is the whole N-number,
