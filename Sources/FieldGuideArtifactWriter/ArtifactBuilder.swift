@@ -85,15 +85,10 @@ public struct ArtifactBuilder: Sendable {
         }
     }
 
-    /// A builder that keeps every section in memory until the file is written.
-    public init(kind: FourCC) {
-        self.kind = kind
-        spool = nil
-    }
-
-    /// A builder that stores its large sections in `spool` as they are added
-    /// (`SectionSpool`): memory then holds only the sections being built.
-    public init(kind: FourCC, spool: SectionSpool?) {
+    /// A builder that keeps every section in memory until the file is written, or with a
+    /// `spool`, stores its large sections there as they are added (`SectionSpool`): memory then
+    /// holds only the sections being built.
+    public init(kind: FourCC, spool: SectionSpool? = nil) {
         self.kind = kind
         self.spool = spool
     }
