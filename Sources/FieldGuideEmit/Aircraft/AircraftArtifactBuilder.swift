@@ -448,7 +448,8 @@ public struct AircraftArtifactBuilder {
         poolBytes = []  // spooled, or held by the artifact: not by this function too
         // REGS (40 MB at full size) is serialized only now, when the search's scratch tables
         // and the summaries' growing buffer are gone: made beside them, it was part of the
-        // stage's peak (massif: 216 → 176 MB). The other threads had both cores meanwhile.
+        // stage's peak (massif: 216 MB then, 194 MB after, the peak now in the read phase).
+        // The other threads had both cores meanwhile.
         artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
                             bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
 
