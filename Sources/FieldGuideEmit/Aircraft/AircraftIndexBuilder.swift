@@ -31,6 +31,9 @@ public struct AircraftIndexBuilder {
 
     let reference: AircraftArtifactBuilder.ReferenceData
     let types: [ICAOTypeTable.Entry]
+    /// Where `build()` stores the large sections as they are made (`SectionSpool`); nil keeps
+    /// them in memory until the artifact is written.
+    public var spool: SectionSpool?
     /// Designators seen in registrations, by first appearance.
     private var designators: [String] = []
     private var designatorIDs: [String: UInt32] = [:]
@@ -79,7 +82,7 @@ public struct AircraftIndexBuilder {
 
     /// The artifact's sections, and counts for the manifest.
     public func build() throws(LocatedError) -> (artifact: ArtifactBuilder, counts: [String: Int]) {
-        var artifact = ArtifactBuilder(kind: S.kind)
+        var artifact = ArtifactBuilder(kind: S.kind, spool: spool)
         func add(_ tag: FourCC, _ values: [[UInt8]]) throws(LocatedError) {
             let text = try Self.textColumn(tag, values)
             artifact.addSection(tag, rows: text.rows, bytes: text.bytes)

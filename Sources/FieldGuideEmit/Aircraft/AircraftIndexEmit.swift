@@ -60,6 +60,7 @@ public enum AircraftIndexEmit {
                 sources += report.sources.filter { isMaster($0.file) }
             }
         }
+        builder.spool = try SectionSpool(directory: outputDirectory)
         let (artifact, counts) = try builder.build()
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()

@@ -47,15 +47,52 @@ extension AircraftArtifactBuilder {
             case code, manufacturer, model, engineType
         }
 
+        /// A model's numbers, each kept as the tables take it: nil for a blank or negative one,
+        /// else clamped to `UInt32` (every table clamps further). 16 bytes a model where three
+        /// `Int?` took 48: the manufacturer index holds them all while it builds.
         struct ModelNumbers {
-            var engineCount: Int?
-            var seatCount: Int?
-            var cruiseSpeed: Int?
+            private let values: (UInt32, UInt32, UInt32)
+            private let present: UInt8
+
+            init(engineCount: Int?, seatCount: Int?, cruiseSpeed: Int?) {
+                let (e, s, c) = (StoredNumber(engineCount), StoredNumber(seatCount), StoredNumber(cruiseSpeed))
+                values = (e.value, s.value, c.value)
+                present = (e.present ? 1 : 0) | (s.present ? 2 : 0) | (c.present ? 4 : 0)
+            }
+
+            var engineCount: Int? { present & 1 != 0 ? Int(values.0) : nil }
+            var seatCount: Int? { present & 2 != 0 ? Int(values.1) : nil }
+            var cruiseSpeed: Int? { present & 4 != 0 ? Int(values.2) : nil }
         }
 
+        /// An engine's numbers, kept as `ModelNumbers` keeps a model's.
         struct EngineNumbers {
-            var horsepower: Int?
-            var thrust: Int?
+            private let values: (UInt32, UInt32)
+            private let present: UInt8
+
+            init(horsepower: Int?, thrust: Int?) {
+                let (h, t) = (StoredNumber(horsepower), StoredNumber(thrust))
+                values = (h.value, t.value)
+                present = (h.present ? 1 : 0) | (t.present ? 2 : 0)
+            }
+
+            var horsepower: Int? { present & 1 != 0 ? Int(values.0) : nil }
+            var thrust: Int? { present & 2 != 0 ? Int(values.1) : nil }
+        }
+
+        /// A number as the reference tables keep it: absent when blank or negative (no table
+        /// takes a negative one), else clamped to `UInt32`.
+        private struct StoredNumber {
+            let value: UInt32
+            let present: Bool
+
+            init(_ number: Int?) {
+                if let number, number >= 0 {
+                    (value, present) = (UInt32(clamping: number), true)
+                } else {
+                    (value, present) = (0, false)
+                }
+            }
         }
 
         /// The reference data of typed records (the tests' oracle for `init(modelsFile:enginesFile:)`).
