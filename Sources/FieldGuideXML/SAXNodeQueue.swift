@@ -118,13 +118,32 @@ final class SAXNodeQueue {
             for i in 0..<given.count {
                 let a = list + 5 * i
                 let qualified = a[1] == nil ? a[0] : xmlDictQLookup(parser.pointee.dict, a[1], a[0])
-                let length = if let value = a[3], let end = a[4] { end - value } else { 0 }
+                var length = if let value = a[3], let end = a[4] { end - value } else { 0 }
                 let value = appendBytes(a[3], count: length)
+                if length > 0, memchr(bytes.base + Int(value), 0x26, length) != nil { length = decodeAmpersands(from: Int(value)) }
                 attributes.append(SAXAttribute(name: qualified, namespace: a[2], start: value, count: Int32(truncatingIfNeeded: length)))
             }
         }
         nodes.append(SAXNode(kind: .start, line: startLine(parser), start: Int32(first), count: Int32(attributes.count - first),
                              name: name, localName: local, namespace: uri))
+    }
+
+    /// The value appended last (from `start` to the end of `bytes`) with each `&#38;` made `&`
+    /// again: its new length. Without entity substitution libxml2's SAX2 parser hands out every
+    /// `&` of an attribute value (written `&amp;` or `&#38;`) as `&#38;`, for its tree builder to
+    /// decode; no other reference reaches here (the rest are refused at `getEntity`).
+    private func decodeAmpersands(from start: Int) -> Int {
+        let value = bytes.base + start, end = bytes.count - start
+        var read = 0, written = 0
+        while read < end {
+            let isAmpersand = value[read] == 0x26 && read + 5 <= end && value[read + 1] == 0x23 && value[read + 2] == 0x33
+                && value[read + 3] == 0x38 && value[read + 4] == 0x3B
+            value[written] = value[read]
+            written += 1
+            read += isAmpersand ? 5 : 1
+        }
+        bytes.removeLast(end - written)
+        return written
     }
 
     /// Namespace declarations as the reader listed them: `xmlns` or `xmlns:prefix`, the URI as
@@ -274,6 +293,8 @@ struct FlatBuffer<Element> {
     }
 
     mutating func removeAll() { count = 0 }
+
+    mutating func removeLast(_ k: Int) { count -= k }
 
     private mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
