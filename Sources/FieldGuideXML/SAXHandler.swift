@@ -14,8 +14,8 @@ enum SAXHandler {
         handler.characters = characters
         handler.ignorableWhitespace = characters
         handler.cdataBlock = characters   // CDATA reads as text (XML_PARSE_NOCDATA clears this too)
-        handler.comment = { context, _ in SAXHandler.queue(context) { $0.textOpen = false } }
-        handler.processingInstruction = { context, _, _ in SAXHandler.queue(context) { $0.textOpen = false } }
+        handler.comment = { context, _ in SAXHandler.queue(context) { $0.closeText() } }
+        handler.processingInstruction = { context, _, _ in SAXHandler.queue(context) { $0.closeText() } }
         handler.getEntity = entity
         handler.reference = { context, name in
             guard let parser = SAXHandler.parser(context) else { return }

@@ -52,8 +52,10 @@ final class SAXNodeQueue {
     @exclusivity(unchecked) var textOpen = false
     /// The first failure met while parsing, and how many nodes came before it (those are still
     /// handed out, then the failure is thrown).
-    private(set) var failure: Failure?
+    private(set) var failure: Failure? { didSet { failed = true } }
     private(set) var nodesBeforeFailure = 0
+    /// Whether `failure` is set (tested without copying it out).
+    private(set) var failed = false
     /// Elements started so far (the scanner's start tags count alike: `startLine`), and open now.
     private var elements = 0
     private var depth = 0
@@ -82,6 +84,7 @@ final class SAXNodeQueue {
     /// Records the first failure, after the nodes made so far.
     func fail(_ kind: LocatedError.Kind, line: Int, column: Int, _ message: String) {
         guard failure == nil else { return }
+        closeText()   // what it may still drop is counted out before the failure
         failure = Failure(kind: kind, line: line, column: column, message: message)
         nodesBeforeFailure = nodes.count
     }
@@ -102,12 +105,25 @@ final class SAXNodeQueue {
         attributes.removeAll()
     }
 
+    /// Ends the open text node, if any; one of white space alone is dropped right away (the reader
+    /// skips it: most text between elements is a line feed and indentation).
+    @inline(__always)
+    func closeText() {
+        guard textOpen else { return }
+        textOpen = false
+        let last = nodes[nodes.count - 1]
+        if isBlank(last) {
+            nodes.removeLast(1)
+            bytes.removeLast(Int(last.count))
+        }
+    }
+
     /// An element starts: its node, and its attributes after its namespace declarations.
     @inline(__always)
     func start(_ parser: xmlParserCtxtPtr, local: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
                namespaces: (count: Int, list: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?),
                attributes given: (count: Int, list: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?)) {
-        textOpen = false
+        closeText()
         depth += 1
         guard depth <= XMLLimits.maxDepth else { return refuseDepth(parser) }
         let name = prefix == nil ? local : xmlDictQLookup(parser.pointee.dict, prefix, local)
@@ -175,7 +191,7 @@ final class SAXNodeQueue {
     /// An element ends.
     @inline(__always)
     func end(_ parser: xmlParserCtxtPtr, local: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
-        textOpen = false
+        closeText()
         depth -= 1
         let name = prefix == nil ? local : xmlDictQLookup(parser.pointee.dict, prefix, local)
         nodes.append(SAXNode(kind: .end, line: parser.pointee.input.pointee.line, start: 0, count: 0, name: name, localName: local, namespace: uri))

@@ -59,9 +59,11 @@ public final class XMLStreamReader {
     private let queue: SAXNodeQueue
     /// The file's bytes on their way to libxml2, scanned for start tags past the bounds.
     private let input: ScannedInput
-    /// The queue's node `read()` stopped on, and the next one to look at.
+    /// The queue's node `read()` stopped on, the next one to look at, and how many may be handed
+    /// out (`deliverable`, worked out once a chunk).
     private var current = SAXNode(kind: .end, line: 0, start: 0, count: 0, name: nil, localName: nil, namespace: nil)
     private var upcoming = 0
+    private var available = 0
     /// Whether libxml2 has been told the document ended.
     private var ended = false
 
@@ -118,7 +120,6 @@ public final class XMLStreamReader {
     /// gives `.start`, then `.end`; text of white space alone is skipped.
     package func read() throws(LocatedError) -> XMLNodeKind? {
         while true {
-            let available = deliverable
             while upcoming < available {
                 let node = queue.nodes[upcoming]
                 upcoming += 1
@@ -136,6 +137,7 @@ public final class XMLStreamReader {
                                    column: Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer(parser))), message: "malformed XML")
             }
             refill()
+            available = deliverable
         }
     }
 
@@ -143,7 +145,7 @@ public final class XMLStreamReader {
     /// a text node still open at the chunk's end (the next chunk may add to it).
     private var deliverable: Int {
         if input.failed { return 0 }
-        if queue.failure != nil { return queue.nodesBeforeFailure }
+        if queue.failed { return queue.nodesBeforeFailure }
         return queue.textOpen && !ended ? queue.nodes.count - 1 : queue.nodes.count
     }
 
