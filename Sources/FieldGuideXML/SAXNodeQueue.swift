@@ -10,7 +10,7 @@ import Darwin
 /// One node of the document as libxml2's SAX2 callbacks gave it: what `XMLStreamReader.read()`
 /// stops on. Names are addresses in the parser's dictionary (they live as long as the parser);
 /// text and attribute values are copied into the queue's bytes (libxml2's own buffers move).
-struct SAXNode {
+struct SAXNode: BitwiseCopyable {
     var kind: XMLNodeKind
     /// The line libxml2 was on (for a start tag, the line of its `>`; past 65,535 the line of
     /// its `<` from the scanner, see `SAXNodeQueue.startLine`).
@@ -27,7 +27,7 @@ struct SAXNode {
 
 /// An attribute of a start node: qualified name and namespace URI in the dictionary, the value's
 /// bytes in `SAXNodeQueue.bytes`.
-struct SAXAttribute {
+struct SAXAttribute: BitwiseCopyable {
     var name: UnsafePointer<xmlChar>?
     var namespace: UnsafePointer<xmlChar>?
     var start: Int32
@@ -270,15 +270,16 @@ final class SAXNodeQueue {
 }
 
 /// A growable array of plain values (no references) with no uniqueness or bounds checks: the
-/// SAX callbacks append to these once per node, byte run or attribute.
-struct FlatBuffer<Element> {
+/// SAX callbacks append to these once per node, byte run or attribute. Plain values move with
+/// their bytes, so the storage is `malloc`'s, grown with `realloc`.
+struct FlatBuffer<Element: BitwiseCopyable> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private var capacity: Int
 
     init(capacity: Int) {
         self.capacity = capacity
-        base = .allocate(capacity: capacity)
+        base = malloc(capacity * MemoryLayout<Element>.stride)!.assumingMemoryBound(to: Element.self)
     }
 
     @inline(__always)
@@ -290,21 +291,20 @@ struct FlatBuffer<Element> {
     @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { grow(to: count + 1) }
-        (base + count).initialize(to: element)
+        base[count] = element
         count += 1
     }
 
     @inline(__always)
     mutating func append(_ source: UnsafePointer<Element>, count added: Int) {
         if count + added > capacity { grow(to: count + added) }
-        (base + count).initialize(from: source, count: added)
+        memcpy(base + count, source, added * MemoryLayout<Element>.stride)
         count += added
     }
 
-    /// Keeps only the `kept` elements from `from`, moved to the front.
+    /// Keeps only the `kept` elements from `from`, moved to the front (the ranges may overlap).
     mutating func moveToFront(from: Int, count kept: Int) {
-        // Overlapping ranges: `copyMemory` moves them as `memmove` does.
-        if from > 0 { UnsafeMutableRawPointer(base).copyMemory(from: base + from, byteCount: kept * MemoryLayout<Element>.stride) }
+        if from > 0 { memmove(base, base + from, kept * MemoryLayout<Element>.stride) }
         count = kept
     }
 
@@ -313,14 +313,9 @@ struct FlatBuffer<Element> {
     mutating func removeLast(_ k: Int) { count -= k }
 
     private mutating func grow(to needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        grown.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity = newCapacity
+        capacity = max(needed, capacity * 2)
+        base = realloc(base, capacity * MemoryLayout<Element>.stride)!.assumingMemoryBound(to: Element.self)
     }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { free(base) }
 }

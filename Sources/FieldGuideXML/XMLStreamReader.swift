@@ -254,7 +254,7 @@ public final class XMLStreamReader {
 }
 
 /// The kind of node ``XMLStreamReader/read()`` stopped on.
-package enum XMLNodeKind: Sendable, Equatable {
+package enum XMLNodeKind: Sendable, Equatable, BitwiseCopyable {
     case start, end, text
 }
 
