@@ -31,9 +31,9 @@ public struct XMLAttribute: Sendable, Equatable {
 /// Streams an XML file through libxml2's SAX2 push parser: constant memory in the file size.
 ///
 /// Untrusted input is safe to read: no network access, no external DTD or entity loading, no
-/// entity substitution (a reference to a declared entity is refused before libxml2 reads its
-/// replacement text), and libxml2's built-in limits refuse entity amplification ("billion
-/// laughs"). The bytes reach libxml2 through a ``StartTagScanner``, which refuses an element
+/// entity substitution (a reference to a declared entity, in text or an attribute value, is
+/// refused before libxml2 reads its replacement text, so no "billion laughs" amplifies). The
+/// bytes reach libxml2 through a ``StartTagScanner``, which refuses an element
 /// with more than ``XMLLimits/maxAttributesPerElement`` attributes before libxml2 parses its
 /// tag; ``XMLLimits`` lists every bound.
 ///
