@@ -28,17 +28,19 @@ public struct XMLAttribute: Sendable, Equatable {
     }
 }
 
-/// Streams an XML file through libxml2's xmlTextReader: constant memory in the file size.
+/// Streams an XML file through libxml2's SAX2 push parser: constant memory in the file size.
 ///
 /// Untrusted input is safe to read: no network access, no external DTD or entity loading, no
-/// entity substitution, and libxml2's built-in limits refuse entity amplification
-/// ("billion laughs"). The bytes reach libxml2 through a ``StartTagScanner``, which refuses an
-/// element with more than ``XMLLimits/maxAttributesPerElement`` attributes before libxml2
-/// parses its tag; ``XMLLimits`` lists every bound.
+/// entity substitution (a reference to a declared entity, in text or an attribute value, is
+/// refused before libxml2 reads its replacement text, so no "billion laughs" amplifies). The
+/// bytes reach libxml2 through a ``StartTagScanner``, which refuses an element
+/// with more than ``XMLLimits/maxAttributesPerElement`` attributes before libxml2 parses its
+/// tag; ``XMLLimits`` lists every bound.
 ///
 /// Errors are ``LocatedError``s at `file:line:column`: `.malformed` with libxml2's words for
 /// XML that is not well formed, `.refused` for an entity reference, `.tooLarge` for an element
-/// past a bound, `.unreadable` for a file that cannot be opened or read.
+/// past a bound, `.unreadable` for a file that cannot be opened or read. The nodes before an
+/// error are read first.
 ///
 /// ```swift
 /// let reader = try XMLStreamReader(path: "track.gpx")
@@ -48,20 +50,22 @@ public struct XMLAttribute: Sendable, Equatable {
 /// ```
 public final class XMLStreamReader {
     public let file: String
-    let reader: xmlTextReaderPtr
-    private let errors = ErrorSink()
+    /// libxml2's parser, fed a chunk of the file at a time (`refill`); its SAX callbacks fill
+    /// `queue`, which `read()` then walks. (Why not libxml2's xmlTextReader, which reads alike:
+    /// it builds and frees a tree node per node on top of these same callbacks, and its calls
+    /// per node, interleaved with ours, cost as much again: SAX2 alone parses the 100 MB GPX in
+    /// a third of `xmllint --stream`'s time.)
+    private let parser: xmlParserCtxtPtr
+    private let queue: SAXNodeQueue
     /// The file's bytes on their way to libxml2, scanned for start tags past the bounds.
     private let input: ScannedInput
-    /// The name of the element `read()` stopped on (start or end), in libxml2's dictionary.
-    private(set) var currentName: UnsafePointer<xmlChar>?
-    /// An empty element (`<a/>`) just returned as `.start`: its `.end` comes next.
-    private var pendingEnd: UnsafePointer<xmlChar>?
-    /// Whether the current `.end` was made for an empty element (libxml2 has moved past it).
-    private var atMadeEnd = false
-    /// Elements started so far: the index of the next (the scanner's start tags count alike).
-    private var elements = 0
-    /// The current element's line from the scanner when libxml2's stops at 65535.
-    private var scannedLine: Int?
+    /// The queue's node `read()` stopped on, the next one to look at, and how many may be handed
+    /// out (`deliverable`, worked out once a chunk).
+    private var current = SAXNode(kind: .end, line: 0, start: 0, count: 0, name: nil, localName: nil, namespace: nil)
+    private var upcoming = 0
+    private var available = 0
+    /// Whether libxml2 has been told the document ended.
+    private var ended = false
 
     public init(path: String, displayName: String? = nil) throws(LocatedError) {
         file = displayName ?? path
@@ -70,16 +74,31 @@ public final class XMLStreamReader {
             throw LocatedError(.unreadable, file: file, message: "cannot open for reading: \(String(cString: strerror(errno)))")
         }
         input = ScannedInput(descriptor: descriptor)
-        // libxml2 calls `closeScannedInput` when it frees the reader, or here when it fails.
-        guard let reader = xmlReaderForIO(readScannedInput, closeScannedInput, Unmanaged.passUnretained(input).toOpaque(),
-                                          path, nil, fieldguide_xml_safe_options()) else {
-            throw input.failure(file: file) ?? LocatedError(.unreadable, file: file, message: "cannot open for reading")
+        let first = input.fill()
+        if let failure = input.failure(file: file) {
+            input.closeDescriptor()
+            throw failure
         }
-        self.reader = reader
-        xmlTextReaderSetStructuredErrorHandler(reader, collectError, Unmanaged.passUnretained(errors).toOpaque())
+        // Its first four bytes (or none) make the parser, which reads the encoding from them, as
+        // libxml2's reader makes it; the rest of the chunk is parsed on the first `read()`.
+        var handler = SAXHandler.make()
+        let head = first >= 4 ? 4 : 0
+        guard let parser = xmlCreatePushParserCtxt(&handler, nil, input.buffer, Int32(head), path) else {
+            input.closeDescriptor()
+            throw LocatedError(.unreadable, file: file, message: "cannot open for reading")
+        }
+        xmlCtxtUseOptions(parser, fieldguide_xml_safe_options())
+        self.parser = parser
+        queue = SAXNodeQueue(input: input, dictionary: parser.pointee.dict)
+        parser.pointee._private = Unmanaged.passUnretained(queue).toOpaque()
+        input.pending = head..<first
     }
 
-    deinit { xmlFreeTextReader(reader) }
+    deinit {
+        if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
+        xmlFreeParserCtxt(parser)
+        input.closeDescriptor()
+    }
 
     /// The next event, or nil at the end of the document.
     public func next() throws(LocatedError) -> XMLEvent? {
@@ -98,194 +117,134 @@ public final class XMLStreamReader {
     /// Moves to the next element start, element end or text node (nil at the end of the
     /// document), without making any Swift value: the node's name, text and attributes are
     /// read through the properties below, valid until the next call. An empty element (`<a/>`)
-    /// gives `.start`, then `.end`.
+    /// gives `.start`, then `.end`; text of white space alone is skipped.
     package func read() throws(LocatedError) -> XMLNodeKind? {
-        if let name = pendingEnd {
-            pendingEnd = nil
-            currentName = name
-            atMadeEnd = true
-            return .end
-        }
-        atMadeEnd = false
         while true {
-            let status = xmlTextReaderRead(reader)
-            // Two flags, not the optional failures themselves: this runs per node, and copying
-            // an optional (line, column, message) out to test it retained and released a string.
-            if input.failed || errors.failed || status <= 0 { return try finish(status) }
-            guard let node = xmlTextReaderCurrentNode(reader) else { return try other() }
-            // The node's own fields, read in Swift where they decide alone: each libxml2 call
-            // this saves (`xmlIsBlankNode`, `xmlTextReaderConstName`) cost about as much as the
-            // test itself, on every node of a file (2% of reading a property list, by callgrind).
-            switch node.pointee.type {
-            case XML_TEXT_NODE:
-                // A text node straight from the node: the reader's own `xmlTextReaderNodeType` walks
-                // every ancestor (their `xml:space`) for a text node of white space alone, and such
-                // nodes are skipped whichever type it would give.
-                if XMLNodeFields.isBlank(node.pointee.content) { continue }
-                return .text
-            case XML_ELEMENT_NODE:
-                // Start or end is the reader's own state, not the node's: asked of it.
-                let isEnd = xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
-                currentName = XMLNodeFields.qualifiedName(node) ?? xmlTextReaderConstName(reader)
-                if isEnd { return .end }
-                noteElement(node)
-                if node.pointee.children == nil, xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
-                return .start
-            default:
-                if let kind = try other() { return kind }
+            while upcoming < available {
+                let node = queue.nodes[upcoming]
+                upcoming += 1
+                if node.kind == .text, queue.isBlank(node) { continue }
+                current = node
+                return node.kind
             }
+            if let failure = input.failure(file: file) { throw failure }
+            if let failure = queue.failure {
+                throw LocatedError(failure.kind, file: file, line: failure.line, column: failure.column, message: failure.message)
+            }
+            if ended {
+                guard parser.pointee.wellFormed == 0 else { return nil }
+                throw LocatedError(.malformed, file: file, line: Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer(parser))),
+                                   column: Int(xmlSAX2GetColumnNumber(UnsafeMutableRawPointer(parser))), message: "malformed XML")
+            }
+            refill()
+            available = deliverable
         }
     }
 
-    /// An element starts: its index counted, and its line taken from the scanner when libxml2's
-    /// is capped (65535: libxml2 2.9 keeps an element's line in 16 bits, and `xmlGetLineNo`
-    /// finds no better one once the reader has freed the nodes around it).
-    @inline(__always)
-    private func noteElement(_ node: xmlNodePtr) {
-        scannedLine = nil
-        if input.scanner.hasTagLines {
-            let line = input.scanner.takeLine(ofStartTag: elements)
-            if node.pointee.line == 65535 { scannedLine = line }
+    /// How many of the queue's nodes may be handed out: those before a failure; else all but
+    /// a text node still open at the chunk's end (the next chunk may add to it).
+    private var deliverable: Int {
+        if input.failed { return 0 }
+        if queue.failed { return queue.nodesBeforeFailure }
+        return queue.textOpen && !ended ? queue.nodes.count - 1 : queue.nodes.count
+    }
+
+    /// Parses the next chunk of the file (the first one's rest, first), or ends the document.
+    private func refill() {
+        queue.reuse()
+        upcoming = 0
+        if let pending = input.pending {
+            input.pending = nil
+            xmlParseChunk(parser, input.buffer + pending.lowerBound, Int32(pending.count), 0)
+            return
         }
-        elements += 1
-    }
-
-    /// `read()` after `xmlTextReaderRead` gave `status`, when the input was refused or libxml2
-    /// reported an error, or the document ended (`status` 0) or failed (below 0).
-    private func finish(_ status: Int32) throws(LocatedError) -> XMLNodeKind? {
-        // The scanner's refusal first: libxml2 only saw the input end early.
-        if let failure = input.failure(file: file) { throw failure }
-        if let error = errors.first { throw LocatedError(.malformed, file: file, line: error.line, column: error.column, message: error.message) }
-        if status == 0 { return nil }
-        throw LocatedError(.malformed, file: file, line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                           column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: "malformed XML")
-    }
-
-    /// The node `read()` stopped on when it is neither an element nor a text node: CDATA is text,
-    /// an entity reference is refused, anything else (nil) is passed over.
-    private func other() throws(LocatedError) -> XMLNodeKind? {
-        switch xmlTextReaderNodeType(reader) {
-        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-            currentName = xmlTextReaderConstName(reader)
-            if xmlTextReaderIsEmptyElement(reader) == 1 { pendingEnd = currentName }
-            return .start
-        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-            currentName = xmlTextReaderConstName(reader)
-            return .end
-        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-            return .text
-        case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
-            // The reference's own line when libxml2 kept it (the parser may have read ahead).
-            let nodeLine = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
-            throw LocatedError(.refused, file: file, line: nodeLine > 0 ? nodeLine : Int(xmlTextReaderGetParserLineNumber(reader)),
-                               column: Int(xmlTextReaderGetParserColumnNumber(reader)),
-                               message: "entity references are not expanded; refusing \(string(xmlTextReaderConstName(reader)))")
-        default:
-            return nil
+        let count = input.fill()
+        if input.failed { return }
+        if count > 0 {
+            xmlParseChunk(parser, input.buffer, Int32(count), 0)
+        } else {
+            xmlParseChunk(parser, nil, 0, 1)
+            ended = true
         }
     }
 
     /// The qualified name of the element `read()` stopped on (`.start` or `.end`).
-    package var name: XMLName { XMLName(currentName) }
+    package var name: XMLName { XMLName(current.name) }
 
     /// The same, as a `String`.
-    package var nameString: String { string(currentName) }
+    package var nameString: String { string(current.name) }
 
     /// `text` in this reader's dictionary: the ``XMLName`` every element or attribute named
     /// `text` without a prefix has (and every `localName` and `namespace` equal to `text`), so
     /// names compare as addresses. A prefixed name (`g:trkpt`) is made apart from the
     /// dictionary's plain entries: compare its `namespace` and `localName` instead.
-    package func intern(_ text: String) -> XMLName { XMLName(xmlTextReaderConstString(reader, text)) }
+    package func intern(_ text: String) -> XMLName { XMLName(xmlDictLookup(parser.pointee.dict, text, -1)) }
 
-    /// The line of the element `read()` stopped on at `.start` (the node's own line: the parser
-    /// itself may have read ahead; past line 65,535, where libxml2 stops counting, the line of
-    /// its `<` as the scanner counted it).
-    package var line: Int {
-        guard let node = xmlTextReaderCurrentNode(reader) else { return 0 }
-        // `xmlGetLineNo` gives the node's own line field unless it is 65535 (libxml2's cap, when it
-        // looks at neighbouring nodes): read here without the call, the same number.
-        if node.pointee.line != 65535 { return Int(node.pointee.line) }
-        return scannedLine ?? Int(xmlGetLineNo(node))
-    }
+    /// The line of the element `read()` stopped on at `.start`: the line of its `>` (past line
+    /// 65,535, the line of its `<` as the scanner counted it, as libxml2's reader numbered them).
+    package var line: Int { Int(current.line) }
 
     /// The bytes (UTF-8) of the text node `read()` stopped on at `.text`, valid until the next call.
     package var text: UnsafeBufferPointer<UInt8> {
-        guard let value = xmlTextReaderConstValue(reader) else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: value, count: strlen(value))
+        current.kind == .text ? queue.text(current) : UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// The same, as a `String`.
-    package var textString: String { string(xmlTextReaderConstValue(reader)) }
+    package var textString: String { String(decoding: text, as: UTF8.self) }
+
+    /// The attributes of the element at `.start` (none elsewhere), namespace declarations first.
+    private var currentAttributes: UnsafeBufferPointer<SAXAttribute> {
+        guard current.kind == .start else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: queue.attributes.base + Int(current.start), count: Int(current.count))
+    }
+
+    private func value(_ attribute: SAXAttribute) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: queue.bytes.base + Int(attribute.start), count: Int(attribute.count))
+    }
 
     /// The value of the current element's attribute with this qualified name (at `.start`).
     package func attribute(_ wanted: XMLName) -> String? {
-        guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return nil }
-        defer { xmlTextReaderMoveToElement(reader) }
-        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            if XMLName(xmlTextReaderConstName(reader)) == wanted { return string(xmlTextReaderConstValue(reader)) }
+        for attribute in currentAttributes where XMLName(attribute.name) == wanted {
+            return String(decoding: value(attribute), as: UTF8.self)
         }
         return nil
     }
 
     /// Calls `body` with the qualified name and the value's bytes (UTF-8) of each attribute of the
-    /// current element, in document order (at `.start`), in one pass over them: what a reader
-    /// wanting several attributes per element uses instead of `attribute(_:)` for each. The
-    /// bytes are valid only inside `body` (libxml2 may reuse its buffer for the next value).
+    /// current element, in document order (at `.start`; namespace declarations first), in one
+    /// pass over them: what a reader wanting several attributes per element uses instead of
+    /// `attribute(_:)` for each. The bytes are valid only inside `body`.
     package func forEachAttribute(_ body: (XMLName, UnsafeBufferPointer<UInt8>) -> Void) {
-        guard !atMadeEnd else { return }
-        // Straight from the element's attribute list when it holds what the reader's own calls
-        // would give there (no namespace declarations, which they list first; unprefixed names;
-        // each value one text node): moving the reader to each attribute and back cost more
-        // than the rest of a GPX point's attributes.
-        if let node = xmlTextReaderCurrentNode(reader), node.pointee.type == XML_ELEMENT_NODE, node.pointee.nsDef == nil,
-           XMLNodeFields.plainAttributes(node.pointee.properties) {
-            var attribute = node.pointee.properties
-            while let current = attribute {
-                let value = current.pointee.children.pointee.content
-                body(XMLName(current.pointee.name), UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
-                attribute = current.pointee.next
-            }
-            return
-        }
-        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
-        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            let value = xmlTextReaderConstValue(reader)
-            body(XMLName(xmlTextReaderConstName(reader)), UnsafeBufferPointer(start: value, count: value.map { strlen($0) } ?? 0))
-        }
-        xmlTextReaderMoveToElement(reader)
+        for attribute in currentAttributes { body(XMLName(attribute.name), value(attribute)) }
     }
 
-    /// Every attribute of the current element, in document order (at `.start`).
+    /// Every attribute of the current element, in document order (at `.start`; namespace
+    /// declarations first, named `xmlns` or `xmlns:prefix`).
     package var attributes: [XMLAttribute] {
-        guard !atMadeEnd, xmlTextReaderHasAttributes(reader) == 1 else { return [] }
-        var attributes: [XMLAttribute] = []
-        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            attributes.append(XMLAttribute(name: string(xmlTextReaderConstName(reader)), value: string(xmlTextReaderConstValue(reader))))
-        }
-        xmlTextReaderMoveToElement(reader)
-        return attributes
+        currentAttributes.map { XMLAttribute(name: string($0.name), value: String(decoding: value($0), as: UTF8.self)) }
     }
 
     /// The local name (`GPSLatitude` of `exif:GPSLatitude`) of the element at `.start`.
-    package var localName: XMLName { atMadeEnd ? .none : XMLName(xmlTextReaderConstLocalName(reader)) }
+    package var localName: XMLName { XMLName(current.localName) }
 
     /// The namespace URI of the element at `.start`, in the dictionary (compare it with
     /// `intern(uri)`); `.none` when it has none.
-    package var namespace: XMLName { atMadeEnd ? .none : XMLName(xmlTextReaderConstNamespaceUri(reader)) }
+    package var namespace: XMLName { XMLName(current.namespace) }
 
     /// The namespace URI of the element the last `.start` event opened (`http://ns.adobe.com/exif/1.0/`
     /// for `exif:GPSLatitude`), or nil when it has none. Valid until the next call to `next()`.
     public var elementNamespaceURI: String? {
-        xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) }
+        current.namespace.map { String(cString: $0) }
     }
 
     /// The namespace URI of an attribute (by its qualified name, as in `XMLAttribute.name`) of the
     /// element the last `.start` event opened; nil for an unprefixed attribute or one not there.
     /// Valid until the next call to `next()`.
     public func attributeNamespaceURI(_ qualifiedName: String) -> String? {
-        guard xmlTextReaderMoveToAttribute(reader, qualifiedName) == 1 else { return nil }
-        defer { xmlTextReaderMoveToElement(reader) }
-        return xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) }
+        for attribute in currentAttributes where string(attribute.name) == qualifiedName {
+            return attribute.namespace.map { String(cString: $0) }
+        }
+        return nil
     }
 
     private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
@@ -295,7 +254,7 @@ public final class XMLStreamReader {
 }
 
 /// The kind of node ``XMLStreamReader/read()`` stopped on.
-package enum XMLNodeKind: Sendable, Equatable {
+package enum XMLNodeKind: Sendable, Equatable, BitwiseCopyable {
     case start, end, text
 }
 
@@ -314,25 +273,36 @@ package struct XMLName: Hashable, @unchecked Sendable {
     init(_ pointer: UnsafePointer<xmlChar>?) { address = pointer.map(UnsafeRawPointer.init) }
 }
 
-/// A file's descriptor read for libxml2 (`xmlReaderForIO`), every chunk scanned by a
-/// `StartTagScanner` before libxml2 gets it: an element past the bound ends the input there
-/// (the read fails), and the reader throws the scanner's refusal instead of libxml2's words.
-private final class ScannedInput {
+/// A file's descriptor read a chunk at a time for libxml2, every chunk scanned by a
+/// `StartTagScanner` before libxml2 gets it: an element past the bound ends the input there,
+/// and the reader throws the scanner's refusal.
+final class ScannedInput {
     var descriptor: Int32
-    /// Used by one thread at a time (libxml2 reads on the reader's thread), and asked of per
-    /// element past line 60,000 (`takeLine`): unchecked, or each access costs a runtime
-    /// exclusivity check, about 50 instructions an element.
+    /// Used by one thread at a time, and asked of per element past line 60,000 (`takeLine`):
+    /// unchecked, or each access costs a runtime exclusivity check, about 50 instructions an element.
     @exclusivity(unchecked) var scanner = StartTagScanner()
     var refusal: StartTagScanner.Refusal? { didSet { failed = true } }
     /// `errno` of a failed read.
     var readError: Int32? { didSet { failed = true } }
-    /// Whether `refusal` or `readError` is set: what the reader tests per node.
+    /// Whether `refusal` or `readError` is set: what the reader tests per chunk.
     private(set) var failed = false
+    /// The chunk read last (`fill`), and the part of it libxml2 has not had yet.
+    let buffer: UnsafeMutablePointer<CChar>
+    var pending: Range<Int>?
+    /// The chunk size: libxml2 parses a chunk, then the reader walks its nodes. 64 KiB keeps a
+    /// chunk's nodes in the second-level cache and libxml2's parser in the first between them.
+    static let chunkSize = 1 << 16
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer = .allocate(capacity: Self.chunkSize)
+    }
+
+    deinit { buffer.deallocate() }
 
     /// The refusal or read error that ended the input, as the reader throws it.
     func failure(file: String) -> LocatedError? {
+        guard failed else { return nil }
         if let refusal {
             return LocatedError(.tooLarge, file: file, line: refusal.line, column: refusal.column,
                                 message: "expected at most \(grouped(XMLLimits.maxAttributesPerElement)) attributes on one element, found more on <\(refusal.element)>; refused before parsing it")
@@ -341,19 +311,17 @@ private final class ScannedInput {
         return nil
     }
 
-    func fill(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int32) -> Int32 {
-        if refusal != nil || readError != nil { return -1 }
+    /// Reads the next chunk into `buffer` and scans it: its length (0 at the end of the file);
+    /// on a read error or a refusal, `failed` is set.
+    func fill() -> Int {
         var count: Int
-        repeat { count = read(descriptor, buffer, Int(length)) } while count < 0 && errno == EINTR
+        repeat { count = read(descriptor, buffer, Self.chunkSize) } while count < 0 && errno == EINTR
         if count < 0 {
             readError = errno
-            return -1
+            return 0
         }
-        if let refused = scanner.scan(UnsafeRawBufferPointer(start: buffer, count: count)) {
-            refusal = refused
-            return -1
-        }
-        return Int32(count)
+        if let refused = scanner.scan(UnsafeRawBufferPointer(start: buffer, count: count)) { refusal = refused }
+        return count
     }
 
     func closeDescriptor() {
@@ -363,41 +331,8 @@ private final class ScannedInput {
 }
 
 /// `1000` → `1,000`.
-private func grouped(_ n: Int) -> String {
+func grouped(_ n: Int) -> String {
     let digits = Array(String(n))
     return String(digits.enumerated().flatMap { i, d in i > 0 && (digits.count - i) % 3 == 0 ? [",", d] : [d] })
 }
 
-private func readScannedInput(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ length: Int32) -> Int32 {
-    guard let context, let buffer else { return -1 }
-    return Unmanaged<ScannedInput>.fromOpaque(context).takeUnretainedValue().fill(buffer, length)
-}
-
-private func closeScannedInput(_ context: UnsafeMutableRawPointer?) -> Int32 {
-    guard let context else { return -1 }
-    Unmanaged<ScannedInput>.fromOpaque(context).takeUnretainedValue().closeDescriptor()
-    return 0
-}
-
-/// Collects libxml2's first error with its position.
-private final class ErrorSink {
-    var first: (line: Int, column: Int, message: String)? { didSet { failed = true } }
-    /// Whether `first` is set: what the reader tests per node.
-    private(set) var failed = false
-}
-
-private func collectError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
-    guard let context, let error else { return }
-    let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
-    guard sink.first == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-    let message = error.pointee.message.map { String(cString: $0) }?.trimmingTrailingNewline() ?? "XML error"
-    sink.first = (Int(error.pointee.line), Int(error.pointee.int2), message)
-}
-
-extension String {
-    fileprivate func trimmingTrailingNewline() -> String {
-        var s = self
-        while s.last == "\n" { s.removeLast() }
-        return s
-    }
-}

@@ -4,7 +4,7 @@ import Foundation
 
 /// Generates a GPX file, an Apple XML property list of app records and an XMP sidecar at two sizes (10 MB and
 /// 100 MB by default) in a temporary directory, then streams each through the exports readers
-/// (libxml2 xmlTextReader → observations) and prints throughput and peak memory. Peak RSS
+/// (libxml2 SAX2 push parser → observations) and prints throughput and peak memory. Peak RSS
 /// (getrusage ru_maxrss) is a high-water mark, so the small files run first: a flat figure
 /// from 10 MB to 100 MB means memory does not grow with the file. Target: under 100 MB.
 /// The large files are read `ROUNDS` times, alternating with `xmllint --stream --noout` (libxml2's
@@ -241,7 +241,7 @@ func compare(_ label: String, _ path: String, rounds: Int) throws {
         + "CPU share \(String(format: "%.2f", share))× (target ≥ \(String(format: "%.1f", xmllintShareTarget))×: \(share >= xmllintShareTarget ? "met" : "MISSED"))")
 }
 
-print("== Exports: streaming XML through libxml2 (xmlTextReader), peak RSS is the process high-water mark")
+print("== Exports: streaming XML through libxml2 (SAX2 push parser), peak RSS is the process high-water mark")
 for (label, path) in [("GPX \(smallMB) MB", try gpx(smallMB)), ("plist \(smallMB) MB", try plist(smallMB)), ("XMP \(smallMB) MB", try xmp(smallMB))] {
     _ = try measure(label, path)
     discard(path)
