@@ -69,6 +69,18 @@ enum SAXHandler {
         return nil
     }
 
+    /// An error libxml2 raises with no parser to send it to (the encoding converter's, the
+    /// input's): the thread's structured handler while a chunk is parsed, its data the queue.
+    /// Its words are kept; `XMLStreamReader` places it, as the parser then stops.
+    static let outsideError: xmlStructuredErrorFunc = { data, error in
+        guard let data, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        let queue = Unmanaged<SAXNodeQueue>.fromOpaque(data).takeUnretainedValue()
+        guard queue.outsideError == nil else { return }
+        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+        while message.last == "\n" { message.removeLast() }
+        queue.outsideError = message
+    }
+
     /// libxml2's errors (not its warnings), the first kept with its line, column and words.
     private static let error: xmlStructuredErrorFunc = { context, error in
         guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }

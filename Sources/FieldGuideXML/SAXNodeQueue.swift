@@ -56,6 +56,9 @@ final class SAXNodeQueue {
     private(set) var nodesBeforeFailure = 0
     /// Whether `failure` is set (tested without copying it out).
     private(set) var failed = false
+    /// The first error libxml2 raised outside the parser's channel while it parsed a chunk
+    /// (`SAXHandler.outsideError`): a byte not in the declared encoding, say.
+    var outsideError: String?
     /// Elements started so far (the scanner's start tags count alike: `startLine`), and open now.
     private var elements = 0
     private var depth = 0

@@ -88,6 +88,7 @@ public final class XMLStreamReader {
             throw LocatedError(.unreadable, file: file, message: "cannot open for reading")
         }
         xmlCtxtUseOptions(parser, fieldguide_xml_safe_options())
+        fieldguide_xml_quiet_generic_errors()
         self.parser = parser
         queue = SAXNodeQueue(input: input, dictionary: parser.pointee.dict)
         parser.pointee._private = Unmanaged.passUnretained(queue).toOpaque()
@@ -155,17 +156,32 @@ public final class XMLStreamReader {
         upcoming = 0
         if let pending = input.pending {
             input.pending = nil
-            xmlParseChunk(parser, input.buffer + pending.lowerBound, Int32(pending.count), 0)
+            parse(input.buffer + pending.lowerBound, pending.count, terminate: false)
             return
         }
         let count = input.fill()
         if input.failed { return }
         if count > 0 {
-            xmlParseChunk(parser, input.buffer, Int32(count), 0)
+            parse(input.buffer, count, terminate: false)
         } else {
-            xmlParseChunk(parser, nil, 0, 1)
+            parse(nil, 0, terminate: true)
             ended = true
         }
+    }
+
+    /// One `xmlParseChunk`. An error libxml2 raises with no parser to send it to (bytes not in
+    /// the declared encoding) reaches `SAXHandler.outsideError`, the thread's structured
+    /// handler for the call; libxml2 then stops the parser without marking the document
+    /// malformed, so a stop with an error no callback reported fails here, where the parser is.
+    private func parse(_ bytes: UnsafePointer<CChar>?, _ count: Int, terminate: Bool) {
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(queue).toOpaque(), SAXHandler.outsideError)
+        let status = xmlParseChunk(parser, bytes, Int32(count), terminate ? 1 : 0)
+        xmlSetStructuredErrorFunc(nil, nil)
+        let stopped = parser.pointee.disableSAX != 0 || parser.pointee.instate == XML_PARSER_EOF || parser.pointee.wellFormed == 0
+        guard status != 0, stopped, !queue.failed else { return }
+        let context = UnsafeMutableRawPointer(parser)
+        queue.fail(.malformed, line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)),
+                   queue.outsideError.map { "malformed XML: \($0)" } ?? "malformed XML")
     }
 
     /// The qualified name of the element `read()` stopped on (`.start` or `.end`).
