@@ -4,18 +4,24 @@ import TestSupport
 
 @Suite("ingest-exports: XML libxml2 refuses (an entity reference, bytes not in the declared encoding), refused where the user meets it", .serialized)
 struct XMLRefusalTests {
+    /// `ingest-exports` over `input/exports/gpx` and `fixture`: the run, its rejects report and
+    /// its observations.
+    func ingest(_ fixture: String) throws -> (run: (status: Int32, stdout: String, stderr: String), rejects: String, observations: String) {
+        let out = try TestPaths.temporaryDirectory("exports-refusal").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try TestPaths.run("ingest-exports", ["input/exports/gpx", fixture, "--output", out])
+        return (run, try String(contentsOfFile: out + "/exports-rejects.csv", encoding: .utf8),
+                try String(contentsOfFile: out + "/observations.csv", encoding: .utf8))
+    }
+
     @Test("a declared entity in an attribute value: the file refused at its &, exit 1, the other files imported")
     func inAttribute() throws {
-        let out = try TestPaths.temporaryDirectory("exports-entity").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
         let fixture = "Tests/Fixtures/exports/entity-in-attribute.gpx"
-        let run = try TestPaths.run("ingest-exports", ["input/exports/gpx", fixture, "--output", out])
+        let (run, rejects, observations) = try ingest(fixture)
         #expect(run.status == 1)
         #expect(run.stderr.contains("ingest-exports: error: \(fixture):4:11: entity references are not expanded; refusing lat"), "\(run.stderr)")
         #expect(run.stderr.contains("lake-walk.gpx: gpx: 5 records"))
-        let rejects = try String(contentsOfFile: out + "/exports-rejects.csv", encoding: .utf8)
         #expect(rejects.contains("entity-in-attribute.gpx") && rejects.contains("refusing lat"))
-        let observations = try String(contentsOfFile: out + "/observations.csv", encoding: .utf8)
         #expect(!observations.contains("Entity fixture point"))
     }
 
@@ -23,16 +29,13 @@ struct XMLRefusalTests {
     /// convert from the declared encoding, and prints its words to standard error itself.
     @Test("bytes not in the declared encoding: the file refused at its line and column in libxml2's words, nothing of libxml2's on stderr")
     func notInDeclaredEncoding() throws {
-        let out = try TestPaths.temporaryDirectory("exports-encoding").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
         let fixture = "Tests/Fixtures/exports/not-in-declared-encoding.gpx"
-        let run = try TestPaths.run("ingest-exports", ["input/exports/gpx", fixture, "--output", out])
+        let (run, rejects, _) = try ingest(fixture)
         #expect(run.status == 1)
         #expect(run.stderr.contains("ingest-exports: error: \(fixture):3:"), "\(run.stderr)")
         #expect(run.stderr.contains("malformed XML"), "\(run.stderr)")
         #expect(!run.stderr.contains("encoder error") && !run.stderr.contains("I/O error"), "\(run.stderr)")
         #expect(run.stderr.contains("lake-walk.gpx: gpx: 5 records"))
-        let rejects = try String(contentsOfFile: out + "/exports-rejects.csv", encoding: .utf8)
         #expect(rejects.contains("not-in-declared-encoding.gpx,3,(file),malformed"), "\(rejects)")
     }
 }
