@@ -57,6 +57,19 @@ struct SafetyTests {
         #expect(root?.kind == .unrecognized && root?.line == 2)
     }
 
+    /// The SAX2 reader hands out the nodes before a later XML error, so the property list
+    /// reader's own checks now meet text that libxml2's reader used to stop at first.
+    @Test("text outside a plist value is refused at its line, before a later tag mismatch too")
+    func textOutsideAValue() throws {
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n<key>a</key>\n"
+        let stray = try ExportFixtures.write(head + "stray words\n<string>x</string>\n</dict>\n</plist>\n", name: "stray.plist")
+        let error = refusal(stray)
+        #expect(error?.kind == .malformed && error?.line == 5, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("expected elements only between values, found text outside a value: ") == true)
+        let mismatch = try ExportFixtures.write(head + "stray\n<string>x</string>\n</key>\n</plist>\n", name: "mismatch.plist")
+        #expect(refusal(mismatch)?.line == 5)
+    }
+
     @Test("a CSV with neither header is unrecognized at line 1")
     func unknownCSV() throws {
         let path = try ExportFixtures.write("a,b,c\n1,2,3\n", name: "other.csv")

@@ -159,12 +159,18 @@ public enum PropertyListReader {
                 if scalar != nil { text.append(xml.reader.text) } else {
                     // libxml2 skips text of spaces, tabs and line breaks alone; other white space ends here.
                     let outside = xml.reader.textString
-                    if !outside.allSatisfy(\.isWhitespace) { throw malformed(0, "text outside a value: \(outside.prefix(40))") }
+                    if !outside.allSatisfy(\.isWhitespace) {
+                        // A text node's line is where libxml2 was once it had read the text: back
+                        // to the line of its first visible character.
+                        let words = outside.drop(while: \.isWhitespace)
+                        let line = max(1, xml.reader.line - words.reduce(0) { $0 + ($1.isNewline ? 1 : 0) })
+                        throw malformed(line, "expected elements only between values, found text outside a value: \(words.prefix(40))")
+                    }
                 }
             case .end:
                 if xml.depth < plistDepth { // </plist>
-                    guard stack.isEmpty else { throw malformed(0, "unclosed <\(stack.last!.isDictionary ? "dict" : "array")>") }
-                    continue
+                    guard let open = stack.last else { continue }
+                    throw malformed(xml.reader.line, "expected </\(open.isDictionary ? "dict" : "array")> (opened at line \(open.line)) before </plist>")
                 }
                 if let s = scalar {
                     scalar = nil
