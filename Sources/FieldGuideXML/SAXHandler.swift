@@ -76,17 +76,21 @@ enum SAXHandler {
         guard let data, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         let queue = Unmanaged<SAXNodeQueue>.fromOpaque(data).takeUnretainedValue()
         guard queue.outsideError == nil else { return }
-        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-        while message.last == "\n" { message.removeLast() }
-        queue.outsideError = message
+        queue.outsideError = words(of: error)
     }
 
     /// libxml2's errors (not its warnings), the first kept with its line, column and words.
     private static let error: xmlStructuredErrorFunc = { context, error in
         guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-        while message.last == "\n" { message.removeLast() }
+        let message = words(of: error)
         let (line, column) = (Int(error.pointee.line), Int(error.pointee.int2))
         SAXHandler.queue(context) { $0.fail(.malformed, line: line, column: column, message) }
+    }
+
+    /// libxml2's words for `error`, without its trailing line feed.
+    private static func words(of error: xmlErrorPtr) -> String {
+        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
+        while message.last == "\n" { message.removeLast() }
+        return message
     }
 }
