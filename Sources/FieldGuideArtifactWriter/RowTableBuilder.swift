@@ -14,14 +14,16 @@ import Foundation
 /// ```
 public struct RowTableBuilder<Column: RowColumn>: Sendable {
     public let layout = RowLayout<Column>()
-    private let width = Column.allCases.count
+    // The stage builders read and write millions of cells through the subscript from other
+    // modules: inlinable, so it is specialized and inlined there instead of a generic call a cell.
+    @usableFromInline let width = Column.allCases.count
     private let absent = Column.allCases.map { $0.kind.absent }
     /// Row-major values: row `r`, column `c` at `r * width + c`.
-    private var values: [UInt32] = []
+    @usableFromInline var values: [UInt32] = []
 
     public init() {}
 
-    public var count: Int { values.count / width }
+    @inlinable public var count: Int { values.count / width }
 
     /// Reserves room for `rows` rows.
     public mutating func reserve(_ rows: Int) { values.reserveCapacity(rows * width) }
@@ -32,6 +34,7 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
         return count - 1
     }
 
+    @inlinable
     public subscript(row: Int, column: Column) -> UInt32 {
         get { values[row * width + column.rawValue] }
         set { values[row * width + column.rawValue] = newValue }
