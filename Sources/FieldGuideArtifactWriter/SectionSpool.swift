@@ -1,5 +1,6 @@
 import FieldGuideCore
 import FieldGuideDiagnostics
+import FieldGuideWorkers
 import Foundation
 
 /// An unnamed scratch file that holds an artifact's large sections from the moment they are
@@ -103,17 +104,36 @@ public final class SectionSpool: @unchecked Sendable {
     }
 
     /// Calls `body` with the `count` bytes at `offset`, in chunks, in order.
+    ///
+    /// The next chunk is read on another thread while `body` has the current one: read past
+    /// the page cache, the file gets no read-ahead from the kernel, and each read waits for the
+    /// device (full size: 0.09 s of the artifact's write, which otherwise waited for it).
     func read(at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(Self.aligned(count), Self.readChunk), alignment: Self.alignment)
-        defer { buffer.deallocate() }
-        var done = 0
+        let size = min(Self.aligned(count), Self.readChunk)
+        let buffers = (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: Self.alignment) }
+        defer { buffers.forEach { $0.deallocate() } }
+        var done = 0, current = 0
+        var n = min(size, count)
+        try readChunk(into: buffers[0], n, at: offset)
         while done < count {
-            let n = min(buffer.count, count - done)
-            guard Self.transfer(direct ? Self.aligned(n) : n, at: offset + done, { pread(fd, buffer.baseAddress! + $0, $1, $2) }) else {
-                throw LocatedError(.unreadable, file: path, message: "cannot read a section back from the scratch file: \(SystemReason.errnoText)")
-            }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            done += n
+            let next = done + n, following = min(size, count - next)
+            let handOver = UncheckedSendable(value: buffers[1 - current])
+            let ahead = following == 0 ? nil : BackgroundTask { [self] in try readChunk(into: handOver.value, following, at: offset + next) }
+            let bodyResult = Result { try body(UnsafeRawBufferPointer(rebasing: buffers[current][0..<n])) }
+            // The read ahead is waited for even when `body` failed: it writes into a buffer freed on return.
+            let aheadResult = ahead?.wait()
+            try bodyResult.get()
+            try aheadResult?.get()
+            done = next
+            n = following
+            current = 1 - current
+        }
+    }
+
+    /// Reads `count` bytes at `offset` into `buffer` (whole aligned blocks when direct).
+    private func readChunk(into buffer: UnsafeMutableRawBufferPointer, _ count: Int, at offset: Int) throws(LocatedError) {
+        guard Self.transfer(direct ? Self.aligned(count) : count, at: offset, { pread(fd, buffer.baseAddress! + $0, $1, $2) }) else {
+            throw LocatedError(.unreadable, file: path, message: "cannot read a section back from the scratch file: \(SystemReason.errnoText)")
         }
     }
 
