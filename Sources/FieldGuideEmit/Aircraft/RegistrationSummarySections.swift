@@ -33,18 +33,31 @@ struct RegistrationSummarySections {
                     preconditionFailure("the builder's own string pool does not read back")
                 }
                 var writer = SummaryWriter(data: base + headerSize, pool: pool, poolEnd: raw.baseAddress! + raw.count)
-                for bucket in 0..<firstRows.count - 1 {
-                    directory[bucket] = UInt32(writer.count)
-                    for row in rowsByBucket[firstRows[bucket]..<firstRows[bucket + 1]] {
-                        let registration = Int(order[Int(row)])
+                var bucket = 0, index = 0
+                while index < rowsByBucket.count {
+                    let batch = rowsByBucket[index..<min(index + SummaryWriter.batchSize, rowsByBucket.count)]
+                    writer.load(batch) { row in
+                        let registration = Int(order[row])
                         var part = 0  // a handful of parts
                         while registration >= partStarts[part + 1] { part += 1 }
+                        return (registrations[part], registration - partStarts[part])
+                    }
+                    for (position, row) in batch.enumerated() {
+                        // Every bucket up to this row's starts here (an empty one where the next does).
+                        while bucket < firstRows.count - 1 && firstRows[bucket] <= index + position {
+                            directory[bucket] = UInt32(writer.count)
+                            bucket += 1
+                        }
                         precondition(writer.count <= UInt32.max, "registration summaries past 4 GiB")
                         base.storeBytes(of: UInt32(writer.count).littleEndian, toByteOffset: Int(row) * 4, as: UInt32.self)
-                        writer.append(row: Int(row), key: keys[Int(row)], registrations[part], registration - partStarts[part])
+                        writer.append(position, row: Int(row), key: keys[Int(row)])
                     }
+                    index += batch.count
                 }
-                directory[firstRows.count - 1] = UInt32(writer.count)
+                while bucket < firstRows.count {
+                    directory[bucket] = UInt32(writer.count)
+                    bucket += 1
+                }
                 initialized = headerSize + writer.count
             }
         }
@@ -75,15 +88,29 @@ struct RegistrationSummarySections {
 
 /// Writes summaries one after another at `data`, which has room for each at its largest
 /// (`Table.maximumSize`) and 16 bytes more.
+///
+/// A batch of rows is loaded first, each step for all of them before the next (their cells,
+/// then where their strings are, then the strings' first bytes): in a pool and tables far
+/// larger than the caches every step is a miss, and misses that do not wait for each other
+/// overlap.
 private struct SummaryWriter {
     typealias S = AircraftSchema
     typealias Table = RegistrationSummaryTable
+    static let batchSize = 32
+    /// The columns a summary reads: the N-number and the summary's fields, the Mode S address last.
+    static let columns = [S.RegistrationColumn.nNumber] + S.SummaryField.allCases.map(\.column)
+    static let texts = columns.count - 1
     let data: UnsafeMutableRawPointer
     let pool: StringPool
     /// The end of the pool's bytes: a copy reads no further.
     let poolEnd: UnsafeRawPointer
     /// Bytes written.
     private(set) var count = 0
+    /// The loaded batch: each row's cells (`columns`), and its texts (all but the address).
+    private var cells = [UInt32](repeating: 0, count: batchSize * columns.count)
+    private var text = [UnsafeRawBufferPointer](repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: batchSize * texts)
+    /// A sink for the early loads.
+    private(set) var touched: UInt8 = 0
 
     init(data: UnsafeMutableRawPointer, pool: StringPool, poolEnd: UnsafeRawPointer) {
         self.data = data
@@ -91,21 +118,38 @@ private struct SummaryWriter {
         self.poolEnd = poolEnd
     }
 
-    /// One summary: key, row, flags, bounds, then the six fields; a field that would take it past
-    /// `Table.maximumSize` is kept out (its flag set, its bytes empty).
-    mutating func append(row: Int, key: UInt64, _ table: RowTableBuilder<S.RegistrationColumn>, _ index: Int) {
+    /// Loads the rows `batch` (`REGS` rows; `locate` gives each one's table and index in it).
+    mutating func load(_ batch: ArraySlice<UInt32>,
+                       locate: (Int) -> (table: RowTableBuilder<S.RegistrationColumn>, index: Int)) {
+        let width = Self.columns.count
+        for (position, row) in batch.enumerated() {
+            let (table, index) = locate(Int(row))
+            for (c, column) in Self.columns.enumerated() { cells[position * width + c] = table[index, column] }
+        }
+        for position in 0..<batch.count {
+            for t in 0..<Self.texts { text[position * Self.texts + t] = pool.bytes(cells[position * width + t]) }
+        }
+        var sink: UInt8 = 0
+        for bytes in text[0..<batch.count * Self.texts] where !bytes.isEmpty { sink |= bytes[0] }
+        touched |= sink
+    }
+
+    /// One summary, of the loaded row at `position`: key, row, flags, bounds, then the six
+    /// fields; a field that would take it past `Table.maximumSize` is kept out (its flag set,
+    /// its bytes empty).
+    mutating func append(_ position: Int, row: Int, key: UInt64) {
         let start = data + count
-        let nNumber = pool.bytes(table[index, .nNumber])
+        let nNumber = text[position * Self.texts]
         let whole = nNumber.count <= 8 && !nNumber.contains(0) && PackedKey.pack(nNumber) == key
         start.storeBytes(of: key.littleEndian, as: UInt64.self)
         start.storeBytes(of: UInt32(truncatingIfNeeded: row).littleEndian, toByteOffset: 8, as: UInt32.self)
         start.storeBytes(of: UInt8(Table.headerSize), toByteOffset: 13, as: UInt8.self)
         var flags: UInt8 = whole ? Table.wholeKey : 0, size = Table.headerSize
         for field in S.SummaryField.allCases {
-            let value = table[index, field.column]
             if field == .modeSHex {
                 // The text of `S.modeSHexText`, written in place: 6 digits (more for a crafted
                 // wider value), none when absent.
+                let value = cells[position * Self.columns.count + Self.texts]
                 let digits = value == UInt32.max ? 0 : value > 0xFF_FFFF ? (32 - value.leadingZeroBitCount + 3) / 4 : 6
                 if size + digits <= Table.maximumSize {
                     for i in 0..<digits {
@@ -117,10 +161,10 @@ private struct SummaryWriter {
                     flags |= 1 << UInt8(field.rawValue)
                 }
             } else {
-                let text = pool.bytes(value)
-                if size + text.count <= Table.maximumSize {
-                    Self.copy(text, to: start + size, sourceEnd: poolEnd)
-                    size += text.count
+                let bytes = text[position * Self.texts + 1 + field.rawValue]
+                if size + bytes.count <= Table.maximumSize {
+                    Self.copy(bytes, to: start + size, sourceEnd: poolEnd)
+                    size += bytes.count
                 } else {
                     flags |= 1 << UInt8(field.rawValue)
                 }
