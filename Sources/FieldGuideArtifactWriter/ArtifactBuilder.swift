@@ -94,9 +94,12 @@ public struct ArtifactBuilder: Sendable {
     }
 
     /// Adds a section; tags must be unique.
-    public mutating func addSection(_ tag: FourCC, rows: Int, bytes: [UInt8]) {
+    ///
+    /// `spooled: false` keeps a large section in memory even with a spool: for the last one
+    /// built, right before the write, where storing it only to read it back is pure cost.
+    public mutating func addSection(_ tag: FourCC, rows: Int, bytes: [UInt8], spooled: Bool = true) {
         precondition(!sections.contains { $0.tag == tag }, "duplicate section \(tag)")
-        sections.append(Section(tag: tag, rows: rows, bytes: bytes, spool: spool))
+        sections.append(Section(tag: tag, rows: rows, bytes: bytes, spool: spooled ? spool : nil))
     }
 
     /// Adds a row table as a section: its rows and serialized bytes.

@@ -14,10 +14,11 @@ struct SectionSpoolTests {
         (FourCC("CCCC"), SectionSpool.threshold - 1), (FourCC("BBBB"), (1 << 20) + 13), (FourCC("EEEE"), 0),
     ]
 
-    static func build(_ spool: SectionSpool?) -> ArtifactBuilder {
+    static func build(_ spool: SectionSpool?, spooled: Bool = true) -> ArtifactBuilder {
         var builder = ArtifactBuilder(kind: FourCC("TEST"), spool: spool)
         for (i, section) in sections.enumerated() {
-            builder.addSection(section.tag, rows: i, bytes: (0..<section.size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ i &* 7) })
+            builder.addSection(section.tag, rows: i, bytes: (0..<section.size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ i &* 7) },
+                               spooled: spooled)
         }
         return builder
     }
@@ -60,6 +61,17 @@ struct SectionSpoolTests {
         #expect(error?.description.contains("cannot write a section to the scratch file") == true, "\(String(describing: error))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == published)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["scratch", "t.fgb"])
+    }
+
+    @Test("sections added with spooled: false stay in memory: a spool that refuses every store is never asked")
+    func keptInMemory() throws {
+        let directory = try TestPaths.temporaryDirectory("spool-kept")
+        let scratch = directory.appendingPathComponent("scratch").path
+        _ = FileManager.default.createFile(atPath: scratch, contents: nil)
+        let spool = SectionSpool(descriptor: open(scratch, O_RDONLY), path: directory.path)
+        let path = directory.appendingPathComponent("t.fgb").path
+        try Self.build(spool, spooled: false).write(to: path)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == (try Self.build(nil).serialize()))
     }
 
     @Test("a section the spool cannot give back fails the write as unreadable")

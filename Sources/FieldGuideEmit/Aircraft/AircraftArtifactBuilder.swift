@@ -154,9 +154,11 @@ public struct AircraftArtifactBuilder {
         // REGS (40 MB at full size) is serialized only now, when the search's scratch tables
         // and the summaries' growing buffer are gone: made beside them, it was part of the
         // stage's peak (massif: 216 MB then, 194 MB after, the peak now in the read phase).
-        // The other threads had both cores meanwhile.
+        // The other threads had both cores meanwhile. Built last, it is written from memory: the
+        // write follows at once, when the tables it was made from are gone (full size: 40 MB
+        // that were stored and read back, and the write's header waited for the store).
         artifact.addSection(S.Section.registrations, rows: registrationOrder.count,
-                            bytes: RowTableBuilder.serialize(registrations, order: registrationOrder))
+                            bytes: RowTableBuilder.serialize(registrations, order: registrationOrder), spooled: false)
 
         var counts: [String: Int] = [
             "models": reference.models.count,
