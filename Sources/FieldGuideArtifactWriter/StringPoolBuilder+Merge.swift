@@ -92,44 +92,61 @@ extension StringPoolBuilder {
     /// end offsets (from 0) to `offsets` and their bytes to `data`, and the merged id (from 0)
     /// of every string of the ranges to `finals`. Returns how many strings and bytes it wrote.
     ///
-    /// Heads are compared by their 8-byte prefixes (`PackedKey`), their bytes only on a tie.
+    /// Heads are compared by their 8-byte prefixes (`PackedKey`), their bytes only on a tie. The
+    /// loop runs over buffers, not arrays: it runs once per string (millions), and the arrays'
+    /// accesses retained and released their storage each time.
     private static func mergeRun(_ pools: [StringPool], _ ranges: [Range<Int>], finals: [UnsafeMutableBufferPointer<UInt32>],
                                  offsets: UnsafeMutableRawPointer, data: UnsafeMutableRawPointer) -> (count: Int, length: Int) {
         let k = pools.count
         var heads = ranges.map(\.lowerBound), keys = [UInt64](repeating: 0, count: k), ties = [Int](repeating: 0, count: k)
-        for pool in 0..<k where heads[pool] < ranges[pool].upperBound { keys[pool] = PackedKey.pack(pools[pool].bytes(UInt32(heads[pool]))) }
+        let ends = ranges.map(\.upperBound)
+        for pool in 0..<k where heads[pool] < ends[pool] { keys[pool] = PackedKey.pack(pools[pool].bytes(UInt32(heads[pool]))) }
         var count = 0, length = 0
-        while true {
-            // The least head, and every pool whose head it is.
-            var tied = 0
-            for pool in 0..<k where heads[pool] < ranges[pool].upperBound {
-                if tied > 0 {
-                    let least = ties[0]
-                    var order = keys[pool] < keys[least] ? -1 : keys[pool] > keys[least] ? 1 : 0
-                    if order == 0 { order = compare(pools[pool].bytes(UInt32(heads[pool])), pools[least].bytes(UInt32(heads[least]))) }
-                    if order > 0 { continue }
-                    if order == 0 {
-                        ties[tied] = pool
-                        tied += 1
-                        continue
+        pools.withUnsafeBufferPointer { pools in
+            finals.withUnsafeBufferPointer { finals in
+                ends.withUnsafeBufferPointer { ends in
+                    heads.withUnsafeMutableBufferPointer { heads in
+                        keys.withUnsafeMutableBufferPointer { keys in
+                            ties.withUnsafeMutableBufferPointer { ties in
+                                while true {
+                                    // The least head, and every pool whose head it is.
+                                    var tied = 0
+                                    for pool in 0..<k where heads[pool] < ends[pool] {
+                                        if tied > 0 {
+                                            let least = ties[0]
+                                            var order = keys[pool] < keys[least] ? -1 : keys[pool] > keys[least] ? 1 : 0
+                                            if order == 0 {
+                                                order = compare(pools[pool].bytes(UInt32(heads[pool])), pools[least].bytes(UInt32(heads[least])))
+                                            }
+                                            if order > 0 { continue }
+                                            if order == 0 {
+                                                ties[tied] = pool
+                                                tied += 1
+                                                continue
+                                            }
+                                        }
+                                        ties[0] = pool
+                                        tied = 1
+                                    }
+                                    if tied == 0 { break }
+                                    let least = pools[ties[0]].bytes(UInt32(heads[ties[0]]))
+                                    if least.count > 0 {
+                                        (data + length).copyMemory(from: least.baseAddress!, byteCount: least.count)
+                                        length += least.count
+                                    }
+                                    offsets.storeBytes(of: UInt32(length).littleEndian, toByteOffset: count * 4, as: UInt32.self)
+                                    for pool in ties[0..<tied] {
+                                        finals[pool][heads[pool]] = UInt32(count)
+                                        heads[pool] += 1
+                                        if heads[pool] < ends[pool] { keys[pool] = PackedKey.pack(pools[pool].bytes(UInt32(heads[pool]))) }
+                                    }
+                                    count += 1
+                                }
+                            }
+                        }
                     }
                 }
-                ties[0] = pool
-                tied = 1
             }
-            if tied == 0 { break }
-            let least = pools[ties[0]].bytes(UInt32(heads[ties[0]]))
-            if least.count > 0 {
-                (data + length).copyMemory(from: least.baseAddress!, byteCount: least.count)
-                length += least.count
-            }
-            offsets.storeBytes(of: UInt32(length).littleEndian, toByteOffset: count * 4, as: UInt32.self)
-            for pool in ties[0..<tied] {
-                finals[pool][heads[pool]] = UInt32(count)
-                heads[pool] += 1
-                if heads[pool] < ranges[pool].upperBound { keys[pool] = PackedKey.pack(pools[pool].bytes(UInt32(heads[pool]))) }
-            }
-            count += 1
         }
         return (count, length)
     }
