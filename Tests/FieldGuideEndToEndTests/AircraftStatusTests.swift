@@ -90,6 +90,32 @@ struct AircraftStatusTests {
         }
     }
 
+    @Test("emit-aircraft: a changed deregistered.csv or reserved.csv is refused (exit 1) naming it; with both, DEREG's first")
+    func changedStatusFiles() throws {
+        let out = try TestPaths.temporaryDirectory("status-changed").path
+        _ = try FAAIngest().run(sources: try FAASources.locate(FAAFixtures.inputDirectory), outputDirectory: out + "/stage")
+        let published = try TestPaths.run("emit-aircraft", [out + "/stage", "--output", out + "/aircraft"])
+        #expect(published.status == 0, "\(published.stderr)")
+        let artifact = try Data(contentsOf: URL(fileURLWithPath: out + "/aircraft/aircraft.fgb"))
+        // The files read on two threads (RESERVED on a thread of its own): still valid CSV, a
+        // letter of one value changed, so each parses and fails its hash.
+        func change(_ name: String) throws {
+            let path = out + "/stage/" + name
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+            let second = try #require(text.split(separator: "\n").dropFirst().first)
+            text = text.replacingOccurrences(of: String(second), with: String(second).replacingOccurrences(of: "N", with: "M"))
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try change("reserved.csv")
+        let reserved = try TestPaths.run("emit-aircraft", [out + "/stage", "--output", out + "/aircraft"])
+        #expect(reserved.status == 1 && reserved.stderr.contains("reserved.csv") && !reserved.stderr.contains("deregistered.csv"), "\(reserved.stderr)")
+        try change("deregistered.csv")
+        let both = try TestPaths.run("emit-aircraft", [out + "/stage", "--output", out + "/aircraft"])
+        #expect(both.status == 1 && both.stderr.contains("deregistered.csv") && !both.stderr.contains("reserved.csv"), "\(both.stderr)")
+        // The published artifact stays as it was.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/aircraft/aircraft.fgb")) == artifact)
+    }
+
     @Test("fieldguide status: text, JSON, and exit 2 naming an invalid argument")
     func executable() throws {
         let (_, path) = try Self.bundle()

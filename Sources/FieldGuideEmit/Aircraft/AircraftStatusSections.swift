@@ -4,6 +4,7 @@ import FieldGuideCore
 import FieldGuideCSV
 import FieldGuideDiagnostics
 import FieldGuideFAA
+import FieldGuideWorkers
 
 /// The status sections of the aircraft artifact (`AircraftStatusSchema`): DEREG's and
 /// RESERVED's rows from `deregistered.csv` and `reserved.csv`, with a string pool of their own.
@@ -34,32 +35,51 @@ struct AircraftStatusSections: Sendable {
     private(set) var counts: [String: Int] = [:]
 
     init(handOff: HandOff, redaction: OwnerRedaction) throws {
-        // Pre-sized from the rows the ingest kept: about three distinct strings and 30 bytes of
-        // text a row (measured on full-size DEREG and RESERVED), so the table never regrows.
-        let rows = handOff.report.sources.filter { source in ["DEREG", "RESERVED"].contains { source.file.uppercased().hasPrefix($0) } }
-            .map(\.rows.kept).reduce(0, +)
-        var pool = StringPoolBuilder(expectedStrings: rows * 3, expectedBytes: rows * 30)
-        let dereg: RowTableBuilder<S.DeregisteredColumn>? = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff,
-                                                                            read: NormalizedFAAStatus.readDeregisteredRecords) { record, table in
-            try Self.addDeregistered(record, to: &table, pool: &pool, redaction: redaction)
+        // RESERVED is read on a thread of its own while DEREG is read here, each into a pool of
+        // its own, merged after (the merged pool is the one a single pool of both gives). With
+        // DEREG, this stage's thread was the last `emit-aircraft` waited for. Each pool is
+        // pre-sized from the rows the ingest kept: about three distinct strings and 30 bytes of
+        // text a row (measured on full-size DEREG and RESERVED), so its table never regrows.
+        @Sendable func expectedPool(_ prefix: String) -> StringPoolBuilder {
+            let rows = handOff.report.sources.filter { $0.file.uppercased().hasPrefix(prefix) }.map(\.rows.kept).reduce(0, +)
+            return StringPoolBuilder(expectedStrings: rows * 3, expectedBytes: rows * 30)
         }
-        let reserved: RowTableBuilder<S.ReservedColumn>? = try Self.table(NormalizedFAAStatus.reservedFile, in: handOff,
+        let reservedPart = BackgroundTask { () throws -> (table: RowTableBuilder<S.ReservedColumn>, pool: (bytes: [UInt8], remap: [UInt32]))? in
+            var pool = expectedPool("RESERVED")
+            let table: RowTableBuilder<S.ReservedColumn>? = try Self.table(NormalizedFAAStatus.reservedFile, in: handOff,
                                                                          read: NormalizedFAAStatus.readReservedRecords) { record, table in
-            try Self.addReserved(record, to: &table, pool: &pool, redaction: redaction)
+                try Self.addReserved(record, to: &table, pool: &pool, redaction: redaction)
+            }
+            return table.map { ($0, pool.finishReleasingTables()) }
         }
-        guard dereg != nil || reserved != nil else { return }
-        let (poolBytes, remap) = pool.finish()
+        var pool = expectedPool("DEREG")
+        let dereg: RowTableBuilder<S.DeregisteredColumn>?
+        do {
+            dereg = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff,
+                                   read: NormalizedFAAStatus.readDeregisteredRecords) { record, table in
+                try Self.addDeregistered(record, to: &table, pool: &pool, redaction: redaction)
+            }
+        } catch {
+            _ = reservedPart.wait()  // DEREG's error comes first, as when the files were read one after the other
+            throw error
+        }
+        let deregPool = dereg.map { _ in pool.finishReleasingTables() }
+        var reserved = try reservedPart.take()
+        let pools = [deregPool, reserved?.pool].compactMap { $0 }
+        guard !pools.isEmpty else { return }
+        reserved?.pool = ([], [])
+        let (poolBytes, remaps) = StringPoolBuilder.merge(pools)
         let stringCount = poolBytes.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
         sections.append((AircraftSchema.Section.statusStrings, stringCount, poolBytes))
         if var table = dereg {
-            table.remapStrings(remap)
+            table.remapStrings(remaps[0])
             // N-number, then cancel date newest first (an absent date last), then file order: stable.
             var keys = (0..<table.count).map { UInt64(table[$0, .nNumber]) << 32 | UInt64(UInt32.max - table[$0, .cancelDate]) }
             sections += Self.sorted(table, sortKeys: &keys, tags: (AircraftSchema.Section.deregistered, AircraftSchema.Section.deregisteredKeys), pool: poolBytes)
             counts["deregistered"] = table.count
         }
-        if var table = reserved {
-            table.remapStrings(remap)
+        if var table = reserved?.table {
+            table.remapStrings(remaps[remaps.count - 1])
             var keys = (0..<table.count).map { UInt64(table[$0, .nNumber]) << 32 }
             sections += Self.sorted(table, sortKeys: &keys, tags: (AircraftSchema.Section.reserved, AircraftSchema.Section.reservedKeys), pool: poolBytes)
             counts["reserved"] = table.count
