@@ -6,7 +6,7 @@
 //
 // Data flows one way: sources → stages → artifacts → query library.
 //   C shims         CCSV (libcsv, no pkg-config file), CLibXML2, CMalloc (glibc allocator tuning)
-//   foundations     FieldGuideDiagnostics  the located error every reader throws
+//   foundations     FieldGuideDiagnostics  the located error every reader throws, the buffer it reads into
 //                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
 //                   FieldGuideCore         stage plumbing: reports, digests, atomic files
@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "FieldGuidePipeline",
             // The artifact writer for the registry history each published build carries (history.fgb).
-            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuideWorkers", "FieldGuide",
+            dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCore", "FieldGuideDiagnostics", "FieldGuideWorkers", "FieldGuide",
                            .product(name: "Yams", package: "Yams")]
         ),
 

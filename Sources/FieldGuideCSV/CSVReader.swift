@@ -323,7 +323,7 @@ public enum CSVReader {
             throw LocatedError(.unreadable, file: name, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(handle) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        let buffer = ReadBuffer.allocate(byteCount: chunkSize)
         defer { buffer.deallocate() }
         while true {
             let count = fread(buffer.baseAddress, 1, chunkSize, handle)

@@ -87,7 +87,7 @@ public struct SplitFile: Sendable {
         guard fd >= 0 else { throw LocatedError(.unreadable, file: name, message: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let size = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        let buffer = ReadBuffer.allocate(byteCount: size)
         defer { buffer.deallocate() }
         var offset = range.lowerBound
         while offset < range.upperBound {

@@ -31,7 +31,7 @@ public enum FileDigest {
             throw LocatedError(path, failed: error, doing: "cannot read for hashing")
         }
         defer { try? handle.close() }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let buffer = ReadBuffer.allocate(byteCount: 1 << 20)
         defer { buffer.deallocate() }
         var hasher = SHA256()
         var total = 0

@@ -311,10 +311,10 @@ final class ScannedInput {
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
-        buffer = .allocate(capacity: Self.chunkSize)
+        buffer = ReadBuffer.allocate(byteCount: Self.chunkSize).baseAddress!.bindMemory(to: CChar.self, capacity: Self.chunkSize)
     }
 
-    deinit { buffer.deallocate() }
+    deinit { UnsafeMutableRawPointer(buffer).deallocate() }
 
     /// The refusal or read error that ended the input, as the reader throws it.
     func failure(file: String) -> LocatedError? {

@@ -1,4 +1,5 @@
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import Foundation
 import Testing
 import TestSupport
@@ -27,6 +28,18 @@ struct SplitFileTests {
         #expect(try contents(split, 0..<split.cut) == "header\na,1\nb,2\n")
         #expect(try contents(split, split.cut..<split.size) == "c,3\nd,4\n")
         #expect(try split.lineFeedsBeforeCut() == 3)
+    }
+
+    @Test("both readers copy chunks into page-aligned buffers (the kernel's copy is slow into others)")
+    func alignedChunks() throws {
+        let text = String(repeating: "n1,abc\n", count: 400_000)  // 2.8 MB: three 1 MiB chunks
+        let path = try file(text)
+        let split = try #require(try SplitFile(path: path, name: "f.csv", minimumSize: 0))
+        var starts: [Int] = []
+        try split.read(split.cut..<split.size) { starts.append(Int(bitPattern: $0.baseAddress)) }
+        try CSVReader.stream(fileAt: path) { starts.append(Int(bitPattern: $0.baseAddress)) }
+        #expect(starts.count == 2 + 3)
+        #expect(starts.allSatisfy { $0 % ReadBuffer.alignment == 0 }, "chunk starts mod 4096: \(starts.map { $0 % 4096 })")
     }
 
     @Test("a cut asked for at an offset falls after the first line feed at or past it")

@@ -49,7 +49,7 @@ final class Spool {
     func commit(to destination: String) throws(LocatedError) -> String {
         let writer = try AtomicFileWriter(path: destination)
         var digest = StreamingDigest()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let buffer = ReadBuffer.allocate(byteCount: 1 << 20)
         defer { buffer.deallocate() }
         var offset: off_t = 0
         while offset < size {

@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -227,15 +228,16 @@ struct OutputTree: Sendable {
         let target = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard target >= 0 else { throw PipelineError(.io, "\(destination): cannot create: \(SystemReason.errnoText)") }
         defer { close(target) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let buffer = ReadBuffer.allocate(byteCount: 1 << 20)
+        defer { buffer.deallocate() }
         while true {
-            let n = read(source, &buffer, buffer.count)
+            let n = read(source, buffer.baseAddress, buffer.count)
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw PipelineError(.io, "\(shown): cannot read: \(SystemReason.errnoText)") }
             if n == 0 { return }
             var done = 0
             while done < n {
-                let w = buffer.withUnsafeBytes { write(target, $0.baseAddress! + done, n - done) }
+                let w = write(target, buffer.baseAddress! + done, n - done)
                 if w < 0 && errno == EINTR { continue }
                 guard w > 0 else { throw PipelineError(.io, "\(destination): cannot write: \(SystemReason.errnoText)") }
                 done += w
