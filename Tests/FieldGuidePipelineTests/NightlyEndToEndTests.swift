@@ -105,6 +105,17 @@ struct NightlyEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: h.output + "/current/reports/faa-rejects.csv"))
         // Stage logs are streamed with the stage's name.
         #expect(first.log.contains("[ingest-faa] ingest-faa: "))
+        // Each stage record holds its outputs' true digests, also those taken from the stage's
+        // own report without reading the file (`StageRecord.make`).
+        let stages = h.output + "/.pipeline/nightly/stages"
+        for stage in try FileManager.default.contentsOfDirectory(atPath: stages) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: stages + "/" + stage + "/.stage.json"))
+            let outputs = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["outputs"] as? [String: String]
+            #expect(outputs?.isEmpty == false, "\(stage)")
+            for (file, digest) in outputs ?? [:] {
+                #expect(try FileDigest.sha256(ofFileAt: stages + "/" + stage + "/" + file).digest == digest, "\(stage)/\(file)")
+            }
+        }
 
         let again = try h.run()
         #expect(again.status == 0, "\(again.log)")

@@ -57,15 +57,26 @@ enum ContentDigest {
         var hashedAt: Int64
     }
 
-    /// Every regular file at or under `path` (symbolic links followed, hidden names skipped),
-    /// sorted by relative path.
-    static func entries(under path: String) throws(PipelineError) -> [Entry] {
-        try files(under: path).map(\.entry)
+    /// A file's SHA-256 and size as the stage that wrote it reported them.
+    struct ReportedFile: Sendable, Equatable {
+        var sha256: String
+        var bytes: Int
     }
 
-    /// Every regular file at or under `path` with its full path; digests from `digests` when
-    /// it vouches for a file's stamp.
-    static func files(under path: String, digests: DigestCache = DigestCache(path: nil)) throws(PipelineError) -> [(path: String, entry: Entry)] {
+    /// Reported files by path relative to the stage's directory.
+    typealias Reported = [String: ReportedFile]
+
+    /// Every regular file at or under `path` (symbolic links followed, hidden names skipped),
+    /// sorted by relative path; a file in `reported` whose size is the reported one takes the
+    /// reported digest instead of being read (`StageRecord.make`).
+    static func entries(under path: String, reported: Reported = [:]) throws(PipelineError) -> [Entry] {
+        try files(under: path, reported: reported).map(\.entry)
+    }
+
+    /// Every regular file at or under `path` with its full path; digests from `reported`, then
+    /// from `digests` when it vouches for a file's stamp, else read and hashed.
+    static func files(under path: String, digests: DigestCache = DigestCache(path: nil),
+                      reported: Reported = [:]) throws(PipelineError) -> [(path: String, entry: Entry)] {
         var out: [(path: String, entry: Entry)] = []
         func visit(_ full: String, _ relative: String) throws(PipelineError) {
             if Glob.isDirectory(full) {
@@ -75,6 +86,10 @@ enum ContentDigest {
                 }
             } else {
                 let stamp = Stamp(path: full) ?? Stamp()
+                if let known = reported[relative], Int64(known.bytes) == stamp.size, isSHA256(known.sha256) {
+                    out.append((full, Entry(relative: relative, bytes: known.bytes, sha256: known.sha256, stamp: stamp)))
+                    return
+                }
                 do {
                     let (digest, bytes) = try digests.sha256(ofFileAt: full, stamp: stamp)
                     out.append((full, Entry(relative: relative, bytes: bytes, sha256: digest, stamp: stamp)))
@@ -85,6 +100,11 @@ enum ContentDigest {
         }
         try visit(path, "")
         return out
+    }
+
+    /// Whether `text` is a SHA-256 as the reports write it: 64 lower-case hex digits.
+    static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// One digest over several paths: each path's name, then its files' names, sizes and hashes.

@@ -143,7 +143,7 @@ final class StageExecutor: Sendable {
         let fingerprint = try fingerprint()
         try checkSourcesUnchanged(stage, startedWith: startedWith)
         let summary = try ReportSummary(stage.report, in: stage.directory, tool: stage.tool)
-        let record = try StageRecord.make(stage: stage.name, fingerprint: fingerprint, directory: stage.directory)
+        let record = try StageRecord.make(stage: stage.name, fingerprint: fingerprint, directory: stage.directory, reported: summary.outputs)
         try cache.store(record, from: stage.directory, trash: trash)
         result.status = .ran
         (result.counts, result.rows) = (summary.counts, summary.rows)
@@ -206,6 +206,8 @@ final class StageExecutor: Sendable {
 struct ReportSummary: Sendable, Equatable {
     var counts: [String: Int] = [:]
     var rows: Manifest.Rows?
+    /// The outputs the report lists with their SHA-256 and size (`StageRecord.make`).
+    var outputs: ContentDigest.Reported = [:]
 
     /// A report that does not decode, or a stage report whose status is not `ok`, fails the stage.
     init(_ report: PlannedStage.Report?, in directory: String, tool: String) throws(PipelineError) {
@@ -221,6 +223,7 @@ struct ReportSummary: Sendable, Equatable {
                 throw PipelineError(.stageFailed, "\(tool) exited 0 but \(path) says \(decoded.status.rawValue): \(decoded.failure ?? "no reason given")")
             }
             (counts, rows) = (decoded.counts, decoded.rows)
+            for output in decoded.outputs { outputs[output.file] = .init(sha256: output.sha256, bytes: output.bytes) }
         case .manifest:
             let manifest: Manifest
             do { manifest = try Manifest.read(from: path) } catch {
@@ -228,6 +231,7 @@ struct ReportSummary: Sendable, Equatable {
             }
             for artifact in manifest.artifacts {
                 counts.merge(artifact.counts, uniquingKeysWith: +)
+                outputs[artifact.file] = .init(sha256: artifact.sha256, bytes: artifact.bytes)
                 rows = artifact.sources.reduce(rows) { ($0 ?? Manifest.Rows()) + $1.rows }
             }
         }
