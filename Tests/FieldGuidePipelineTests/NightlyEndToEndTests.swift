@@ -105,6 +105,8 @@ struct NightlyEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: h.output + "/current/reports/faa-rejects.csv"))
         // Stage logs are streamed with the stage's name.
         #expect(first.log.contains("[ingest-faa] ingest-faa: "))
+        // A stage that reads only other stages' outputs starts with their size too.
+        #expect(first.log.contains("[emit-aircraft] started (") && !first.log.contains("(0.0 KB of input)"), "\(first.log)")
         // Each stage record holds its outputs' true digests, also those taken from the stage's
         // own report without reading the file (`StageRecord.make`).
         let stages = h.output + "/.pipeline/nightly/stages"

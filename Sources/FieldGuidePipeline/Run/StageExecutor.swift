@@ -86,12 +86,20 @@ final class StageExecutor: Sendable {
         var stamps: [String: [String: ContentDigest.Stamp]] = [:]
         var bytes = 0
         for input in stage.inputs where !input.dropped {
-            guard case .source(let name)? = input.target else { continue }
-            let started = ContentDigest.stamps(input.paths) ?? [:]
-            stamps[name] = started
-            bytes += started.values.reduce(0) { $0 + Int($1.size) }
+            switch input.target {
+            case .source(let name)?:
+                let started = ContentDigest.stamps(input.paths) ?? [:]
+                stamps[name] = started
+                bytes += started.values.reduce(0) { $0 + Int($1.size) }
+            case .stage(let name)?:
+                bytes += cache.record(name)?.bytes ?? 0
+            case .stageFile(let name, let file)?:
+                bytes += ContentDigest.Stamp(path: cache.path(name) + "/" + file).map { Int($0.size) } ?? 0
+            case nil:
+                continue
+            }
         }
-        result.inputBytes = bytes  // the sources' size, for the progress display until the fingerprint says
+        result.inputBytes = bytes  // for the progress display until the fingerprint says
         let hashing = BackgroundTask { [self] in try fingerprint(stage) }
         defer { _ = hashing.wait() }  // however the stage ends, nothing hashes past it
         try run(stage, fingerprint: { () throws(PipelineError) -> String in
