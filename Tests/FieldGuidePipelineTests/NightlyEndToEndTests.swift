@@ -2,7 +2,7 @@ import FieldGuideArtifactWriter
 import FieldGuideCore
 import FieldGuide
 import FieldGuideArtifact
-import FieldGuidePipeline
+@testable import FieldGuidePipeline
 import Foundation
 import Testing
 import TestSupport
@@ -105,6 +105,13 @@ struct NightlyEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: h.output + "/current/reports/faa-rejects.csv"))
         // Stage logs are streamed with the stage's name.
         #expect(first.log.contains("[ingest-faa] ingest-faa: "))
+        // The sources' digests kept for the next run are true, also those taken from a stage's
+        // report (ingest-faa's and ingest-birds' list every source they read) without hashing.
+        let kept = try JSONDecoder().decode(DigestCache.Stored.self, from: Data(contentsOf: URL(fileURLWithPath: h.output + "/.pipeline/nightly/digests.json")))
+        #expect(kept.files.keys.contains { $0.hasSuffix("/faa/MASTER.txt") })
+        for (path, entry) in kept.files {
+            #expect(try FileDigest.sha256(ofFileAt: path).digest == entry.sha256, "\(path)")
+        }
         // A stage that reads only other stages' outputs starts with their size too.
         #expect(first.log.contains("[emit-aircraft] started (") && !first.log.contains("(0.0 KB of input)"), "\(first.log)")
         // Each stage record holds its outputs' true digests, also those taken from the stage's

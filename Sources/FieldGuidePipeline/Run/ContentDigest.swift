@@ -57,13 +57,18 @@ enum ContentDigest {
         var hashedAt: Int64
     }
 
-    /// A file's SHA-256 and size as the stage that wrote it reported them.
+    /// A file's SHA-256 and size as the stage that wrote or read it reported them.
     struct ReportedFile: Sendable, Equatable {
         var sha256: String
         var bytes: Int
+        /// For a source: its stamp when the stage started (the digest holds only while the file
+        /// still has it) and when that was (what `DigestCache` records as its hashing time).
+        var startedWith: Stamp? = nil
+        var startedAt: Int64 = 0
     }
 
-    /// Reported files by path relative to the stage's directory.
+    /// Reported files by full path (as the walk below names them: the listed root, then `/`
+    /// and the relative path).
     typealias Reported = [String: ReportedFile]
 
     /// Every regular file at or under `path` (symbolic links followed, hidden names skipped),
@@ -73,8 +78,9 @@ enum ContentDigest {
         try files(under: path, reported: reported).map(\.entry)
     }
 
-    /// Every regular file at or under `path` with its full path; digests from `reported`, then
-    /// from `digests` when it vouches for a file's stamp, else read and hashed.
+    /// Every regular file at or under `path` with its full path; digests from `reported` (at
+    /// the reported size, and a source's stamp unchanged since the stage started), then from
+    /// `digests` when it vouches for a file's stamp, else read and hashed.
     static func files(under path: String, digests: DigestCache = DigestCache(path: nil),
                       reported: Reported = [:]) throws(PipelineError) -> [(path: String, entry: Entry)] {
         var out: [(path: String, entry: Entry)] = []
@@ -86,7 +92,9 @@ enum ContentDigest {
                 }
             } else {
                 let stamp = Stamp(path: full) ?? Stamp()
-                if let known = reported[relative], Int64(known.bytes) == stamp.size, isSHA256(known.sha256) {
+                if let known = reported[full], Int64(known.bytes) == stamp.size, isSHA256(known.sha256),
+                   known.startedWith.map({ $0 == stamp }) ?? true {
+                    if known.startedWith != nil { digests.record(full, stamp: stamp, sha256: known.sha256, readSince: known.startedAt) }
                     out.append((full, Entry(relative: relative, bytes: known.bytes, sha256: known.sha256, stamp: stamp)))
                     return
                 }
@@ -114,14 +122,15 @@ enum ContentDigest {
     }
 
     /// A source's digest with the stamps of the files that went into it.
-    static func source(_ paths: [String], digests: DigestCache = DigestCache(path: nil)) throws(PipelineError) -> Source {
+    static func source(_ paths: [String], digests: DigestCache = DigestCache(path: nil),
+                       reported: Reported = [:]) throws(PipelineError) -> Source {
         let hashedAt = DigestCache.now()
         var lines: [String] = []
         var bytes = 0
         var files: [(path: String, entry: Entry)] = []
         for path in paths {
             lines.append("path \(path)")
-            for file in try Self.files(under: path, digests: digests) {
+            for file in try Self.files(under: path, digests: digests, reported: reported) {
                 lines.append("file \(file.entry.relative) \(file.entry.bytes) \(file.entry.sha256)")
                 bytes += file.entry.bytes
                 files.append(file)

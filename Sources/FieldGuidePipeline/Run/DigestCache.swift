@@ -99,6 +99,13 @@ final class DigestCache: @unchecked Sendable {
         try? AtomicFile.write(Array(data), to: path)
     }
 
+    /// Records `sha256` for the file at `path` with `stamp`, its bytes read by a stage that
+    /// started at `readSince` (the stage's report gave the digest): vouched for next time
+    /// like a digest hashed then.
+    func record(_ path: String, stamp: ContentDigest.Stamp, sha256: String, readSince: Int64) {
+        remember(path, Entry(stamp, hashedAt: readSince, sha256: sha256))
+    }
+
     private func remember(_ path: String, _ entry: Entry) {
         lock.withLock { used[path] = entry }
     }

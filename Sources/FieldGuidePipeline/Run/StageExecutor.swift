@@ -64,7 +64,7 @@ final class StageExecutor: Sendable {
                 result.status = .skipped
                 (result.counts, result.rows) = (summary.counts, summary.rows)
             } else {
-                try run(stage, fingerprint: { fingerprint }, into: &result)
+                try run(stage, fingerprint: { _ in fingerprint }, into: &result)
             }
         } catch {
             result.error = error.message
@@ -75,16 +75,47 @@ final class StageExecutor: Sendable {
     }
 
     /// Runs a stage that runs whatever its fingerprint says (nothing cached to match it, or a
-    /// forced run), its sources and tool hashed on another thread meanwhile.
+    /// forced run), fingerprinted meanwhile or right after.
     ///
     /// Why: the fingerprint only decides whether to skip, and such a stage is never skipped;
     /// hashing first put 210 MB of FAA files (and each 25 MB tool) in front of the first
-    /// run's critical path. The source files' stamps are taken before the stage starts, so a
-    /// source that changed between its start and its hashing still fails the stage
-    /// (`checkSourcesUnchanged`), as one that changed after hashing does.
+    /// run's critical path. The tool and the other inputs are hashed on another thread while
+    /// it runs. So are the sources, except for a stage with a stage report: such a report lists
+    /// every source the stage read with the SHA-256 of the bytes it read, so those files take
+    /// the reported digest when their stamp is still the one they had when the stage started,
+    /// and only the rest are hashed once it ends (hashing the 503 MB of FAA sources beside
+    /// `ingest-faa` took a core from it for 0.5 s). The source files' stamps are taken before
+    /// the stage starts, so a source that changed meanwhile still fails the stage
+    /// (`checkSourcesUnchanged`).
     private func runFingerprintingMeanwhile(_ stage: PlannedStage, into result: inout RunSummary.Stage) throws(PipelineError) {
+        let startedAt = DigestCache.now()
+        let stamps = startingStamps(stage, bytes: &result.inputBytes)  // the size, for the progress display until the fingerprint says
+        let reportsSources = if case .stage? = stage.report { true } else { false }
+        let hashing = BackgroundTask { [self] () throws -> (String, Int)? in
+            if reportsSources { _ = try digests.tool(stage.executable); return nil }
+            return try fingerprint(stage)
+        }
+        defer { _ = hashing.wait() }  // however the stage ends, nothing hashes past it
+        var taken: (String, Int)?
+        try run(stage, fingerprint: { (summary) throws(PipelineError) -> String in
+            do {
+                taken = try hashing.value()
+                if taken == nil {
+                    taken = try fingerprint(stage, reportedSources: Self.match(summary.sources, to: stamps, startedAt: startedAt))
+                }
+                return taken!.0
+            } catch let error as PipelineError { throw error } catch {
+                throw PipelineError(.io, "\(stage.name): fingerprinting failed: \(error)")
+            }
+        }, startedWith: stamps, into: &result)
+        if let (fingerprint, bytes) = taken { (result.fingerprint, result.inputBytes) = (fingerprint, bytes) }
+    }
+
+    /// The stamps of the stage's source files before it starts, by source; adds every input's
+    /// size to `bytes` (a stage input's recorded outputs, a stage file's size).
+    private func startingStamps(_ stage: PlannedStage, bytes: inout Int) -> [String: [String: ContentDigest.Stamp]] {
         var stamps: [String: [String: ContentDigest.Stamp]] = [:]
-        var bytes = 0
+        bytes = 0
         for input in stage.inputs where !input.dropped {
             switch input.target {
             case .source(let name)?:
@@ -99,21 +130,39 @@ final class StageExecutor: Sendable {
                 continue
             }
         }
-        result.inputBytes = bytes  // for the progress display until the fingerprint says
-        let hashing = BackgroundTask { [self] in try fingerprint(stage) }
-        defer { _ = hashing.wait() }  // however the stage ends, nothing hashes past it
-        try run(stage, fingerprint: { () throws(PipelineError) -> String in
-            do { return try hashing.value().0 } catch let error as PipelineError { throw error } catch {
-                throw PipelineError(.io, "\(stage.name): fingerprinting failed: \(error)")
+        return stamps
+    }
+
+    /// The sources a stage report lists, matched to the stage's source files: by the path the
+    /// report gives, or by a tail of path components (a file name) that names exactly one of
+    /// them. Each carries the file's stamp at the start; a name that fits none or several is
+    /// left out, so that file is hashed.
+    static func match(_ reported: ContentDigest.Reported, to stamps: [String: [String: ContentDigest.Stamp]],
+                      startedAt: Int64) -> ContentDigest.Reported {
+        var byTail: [String: [String]] = [:]
+        for path in stamps.values.flatMap(\.keys) {
+            var tail = path[...]
+            while true {
+                byTail[String(tail), default: []].append(path)
+                guard let slash = tail.firstIndex(of: "/") else { break }
+                tail = tail[tail.index(after: slash)...]
             }
-        }, startedWith: stamps, into: &result)
-        if case .success(let (fingerprint, bytes)) = hashing.wait() { (result.fingerprint, result.inputBytes) = (fingerprint, bytes) }
+        }
+        let started = stamps.values.reduce(into: [String: ContentDigest.Stamp]()) { $0.merge($1) { first, _ in first } }
+        var matched: ContentDigest.Reported = [:], contradicted = Set<String>()
+        for (name, file) in reported {
+            guard let paths = byTail[name], paths.count == 1, let path = paths.first else { continue }
+            let entry = ContentDigest.ReportedFile(sha256: file.sha256, bytes: file.bytes, startedWith: started[path], startedAt: startedAt)
+            if let other = matched.updateValue(entry, forKey: path), other != entry { contradicted.insert(path) }
+        }
+        for path in contradicted { matched[path] = nil }  // two names for one file, two digests: hashed
+        return matched
     }
 
     /// Runs the tool into the stage's staging directory, checks what it left, caches it.
     /// `fingerprint` is asked for once the tool has exited; `startedWith` holds the stamps of
     /// the source files when the tool started, when it was fingerprinted meanwhile.
-    private func run(_ stage: PlannedStage, fingerprint: () throws(PipelineError) -> String,
+    private func run(_ stage: PlannedStage, fingerprint: (ReportSummary) throws(PipelineError) -> String,
                      startedWith: [String: [String: ContentDigest.Stamp]] = [:], into result: inout RunSummary.Stage) throws(PipelineError) {
         let directory = tree.relative(stage.directory) ?? stage.directory
         try tree.remove(directory)
@@ -148,9 +197,9 @@ final class StageExecutor: Sendable {
                 throw PipelineError(.stageFailed, "\(stage.tool) exited 0 but its declared output \(output) is not a file inside its directory: \(error.message)")
             }
         }
-        let fingerprint = try fingerprint()
-        try checkSourcesUnchanged(stage, startedWith: startedWith)
         let summary = try ReportSummary(stage.report, in: stage.directory, tool: stage.tool)
+        let fingerprint = try fingerprint(summary)
+        try checkSourcesUnchanged(stage, startedWith: startedWith)
         let record = try StageRecord.make(stage: stage.name, fingerprint: fingerprint, directory: stage.directory, reported: summary.outputs)
         try cache.store(record, from: stage.directory, trash: trash)
         result.status = .ran
@@ -169,7 +218,7 @@ final class StageExecutor: Sendable {
 
     /// SHA-256 over the tool, the command line with parameters set, every input's content and
     /// `SOURCE_DATE_EPOCH`; and the inputs' size in bytes.
-    private func fingerprint(_ stage: PlannedStage) throws(PipelineError) -> (String, Int) {
+    private func fingerprint(_ stage: PlannedStage, reportedSources: ContentDigest.Reported = [:]) throws(PipelineError) -> (String, Int) {
         var lines = ["fieldguide-pipeline-stage 1", "stage \(stage.name)", "tool \(stage.tool) \(try digests.tool(stage.executable))"]
         lines += stage.template.map { "arg \($0)" }
         var bytes = 0
@@ -182,7 +231,7 @@ final class StageExecutor: Sendable {
             case .source? where input.url:
                 lines.append("input \(input.reference) url \(input.paths.joined(separator: " "))")
             case .source(let name)?:
-                let digest = try digests.source(name, paths: input.paths)
+                let digest = try digests.source(name, paths: input.paths, reported: reportedSources)
                 lines.append("input \(input.reference) \(digest.sha256)")
                 bytes += digest.bytes
             case .stage(let name)?:
@@ -214,8 +263,11 @@ final class StageExecutor: Sendable {
 struct ReportSummary: Sendable, Equatable {
     var counts: [String: Int] = [:]
     var rows: Manifest.Rows?
-    /// The outputs the report lists with their SHA-256 and size (`StageRecord.make`).
+    /// The outputs the report lists with their SHA-256 and size, by full path (`StageRecord.make`).
     var outputs: ContentDigest.Reported = [:]
+    /// The sources a stage report lists, by the name it gives them (a path as the stage was
+    /// given it, or a file name): `StageExecutor` matches them to the stage's source files.
+    var sources: ContentDigest.Reported = [:]
 
     /// A report that does not decode, or a stage report whose status is not `ok`, fails the stage.
     init(_ report: PlannedStage.Report?, in directory: String, tool: String) throws(PipelineError) {
@@ -231,7 +283,8 @@ struct ReportSummary: Sendable, Equatable {
                 throw PipelineError(.stageFailed, "\(tool) exited 0 but \(path) says \(decoded.status.rawValue): \(decoded.failure ?? "no reason given")")
             }
             (counts, rows) = (decoded.counts, decoded.rows)
-            for output in decoded.outputs { outputs[output.file] = .init(sha256: output.sha256, bytes: output.bytes) }
+            for output in decoded.outputs { outputs[directory + "/" + output.file] = .init(sha256: output.sha256, bytes: output.bytes) }
+            for source in decoded.sources { sources[source.file] = .init(sha256: source.sha256, bytes: source.bytes) }
         case .manifest:
             let manifest: Manifest
             do { manifest = try Manifest.read(from: path) } catch {
@@ -239,7 +292,7 @@ struct ReportSummary: Sendable, Equatable {
             }
             for artifact in manifest.artifacts {
                 counts.merge(artifact.counts, uniquingKeysWith: +)
-                outputs[artifact.file] = .init(sha256: artifact.sha256, bytes: artifact.bytes)
+                outputs[directory + "/" + artifact.file] = .init(sha256: artifact.sha256, bytes: artifact.bytes)
                 rows = artifact.sources.reduce(rows) { ($0 ?? Manifest.Rows()) + $1.rows }
             }
         }
@@ -255,9 +308,9 @@ private final class DigestMemo: @unchecked Sendable {
 
     init(cache: DigestCache) { self.cache = cache }
 
-    func source(_ name: String, paths: [String]) throws(PipelineError) -> (sha256: String, bytes: Int) {
+    func source(_ name: String, paths: [String], reported: ContentDigest.Reported = [:]) throws(PipelineError) -> (sha256: String, bytes: Int) {
         if let known = locked({ sources[name] }) { return (known.sha256, known.bytes) }
-        let digest = try ContentDigest.source(paths, digests: cache)
+        let digest = try ContentDigest.source(paths, digests: cache, reported: reported)
         locked { sources[name] = digest }
         return (digest.sha256, digest.bytes)
     }
