@@ -73,7 +73,14 @@ public final class ArtifactFile: @unchecked Sendable {
             munmap(mapped, size)
             throw error
         }
-        if verification == .full { try verify() }
+        if verification == .full {
+            // The check reads every byte: ask for the whole file at once. A file just written
+            // past the page cache (emit-aircraft's, read by the nightly's next stages) otherwise
+            // comes in by page faults, a readahead window at a time: 0.30 s against 0.06 s warm
+            // for the full-size aircraft artifact. Advice only: its result does not matter.
+            _ = madvise(mapped, size, MADV_WILLNEED)
+            try verify()
+        }
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
