@@ -8,6 +8,7 @@
 //   C shims         CCSV (libcsv, no pkg-config file), CLibXML2, CMalloc (glibc allocator tuning)
 //   foundations     FieldGuideDiagnostics  the located error every reader throws, the buffer it reads into
 //                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
+//                   FieldGuideBytes        short byte strings a word at a time (the CSV writer, the read side)
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
 //                   FieldGuideCore         stage plumbing: reports, digests, atomic files
 //   artifact        FieldGuideArtifact     the read side of the format (what apps ship)
@@ -78,7 +79,10 @@ let package = Package(
         // MARK: Foundations: no artifact code below this line
         .target(name: "FieldGuideDiagnostics"),
         .target(name: "FieldGuideWorkers"),
-        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "FieldGuideDiagnostics", "FieldGuideWorkers"]),
+        // Word-at-a-time helpers for short byte strings: shared by the CSV writer and the
+        // artifact's read side (plain Swift, so the query library still builds for iOS).
+        .target(name: "FieldGuideBytes"),
+        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "FieldGuideBytes", "FieldGuideDiagnostics", "FieldGuideWorkers"]),
         // libxml2 stays behind this target: FoundationXML and a raw libxml2 module clash in one module.
         .target(name: "FieldGuideXML", dependencies: ["CLibXML2", "FieldGuideDiagnostics"]),
         .target(
@@ -89,7 +93,7 @@ let package = Package(
         // MARK: Artifact format: the read side ships in apps, the writer only in emit stages
         // CRC-32 folding with carry-less multiplication, for the sections' checksums (C: intrinsics).
         .target(name: "CCRC32Fold", path: "Sources/CCRC32Fold"),
-        .target(name: "FieldGuideArtifact", dependencies: ["CCRC32Fold"]),
+        .target(name: "FieldGuideArtifact", dependencies: ["CCRC32Fold", "FieldGuideBytes"]),
         .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuideWorkers"]),
 
         // MARK: Sources: each reads raw files into a normalized hand-off (the ingest stages)

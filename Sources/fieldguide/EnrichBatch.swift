@@ -126,6 +126,6 @@ enum EnrichBatch {
             e?.ownerType ?? "", e.map { $0.ownerWithheld ? "yes" : "no" } ?? "", e?.registeredOwner ?? "", e?.addressLine1 ?? "",
             e?.addressLine2 ?? "", e?.city ?? "", e?.state ?? "", e?.zip ?? "", e?.country ?? "", e?.certificateExpirationDate?.description ?? "",
         ])
-        if writer.bytes.count >= 1 << 16 { writer.drain { FileHandle.standardOutput.write(Data($0)) } }
+        if writer.count >= 1 << 16 { writer.drain { FileHandle.standardOutput.write(Data($0)) } }
     }
 }

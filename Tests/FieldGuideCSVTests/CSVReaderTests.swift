@@ -103,7 +103,8 @@ struct CSVReaderTests {
     func writerQuotingPositions() throws {
         // Bytes either side of the writer's word test (`+` below the delimiter, `-` above), a
         // space and a tab (quoted only at either end), and a two-byte UTF-8 letter.
-        for length in 1...20 {
+        // Lengths past 16 (two words) and 24 take the word loop and its overlapping last word.
+        for length in [1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 20, 23, 24, 25, 31, 33, 40] {
             for position in 0..<length {
                 for special in ["", ",", "\"", "\n", "\r", "x", "+", "-", " ", "\t", "\u{7F}", "é"] {
                     var characters = Array(repeating: "a", count: length)
@@ -119,6 +120,23 @@ struct CSVReaderTests {
                 }
             }
         }
+    }
+
+    @Test("fields written one by one grow the buffer, drain and hand over the same bytes as whole records")
+    func writerFieldByField() throws {
+        let rows = (0..<2_000).map { i in [String(i), "N\(i)", i % 7 == 0 ? "a,\(i)" : "", String(repeating: "x", count: i % 40)] }
+        var whole = CSVWriter()
+        for row in rows { whole.write(row) }
+        var fields = CSVWriter(), drained: [UInt8] = []
+        for (i, row) in rows.enumerated() {
+            for var field in row { field.withUTF8 { fields.writeField(UnsafeRawBufferPointer($0)) } }
+            fields.endRecord()
+            if i == 999 { fields.drain { drained += $0 } }
+        }
+        #expect(fields.count == whole.count - drained.count)
+        #expect(drained + fields.takeBytes() == whole.bytes)
+        #expect(fields.count == 0 && fields.bytes.isEmpty)
+        #expect(try parse(String(decoding: whole.bytes, as: UTF8.self), chunk: 4_096).map(\.fields) == rows)
     }
 
     @Test("real ENGINE.txt: every one of the 4,751 records plus header, 7 fields each")

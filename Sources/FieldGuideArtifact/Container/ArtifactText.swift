@@ -1,3 +1,5 @@
+import FieldGuideBytes
+
 /// Text read from an artifact, made into `String`s: short ASCII values without the general
 /// decoder's work.
 ///
@@ -81,27 +83,7 @@ public enum ArtifactText {
         return (low, Int(truncatingIfNeeded: (high >> 56) & 0xF))
     }
 
-    /// `bytes` (at most 16) as two little-endian words, zero past the end: two overlapping
-    /// loads for each word instead of a `memcpy` call (a third of the cost of a short field).
-    /// Every load stays inside `bytes`.
+    /// `bytes` (at most 16) as two little-endian words, zero past the end (`ShortBytes`).
     @inlinable @inline(__always)
-    static func words(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        let n = bytes.count
-        guard let base = bytes.baseAddress, n > 0 else { return (0, 0) }
-        func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> UInt64 {
-            UInt64(T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self)))
-        }
-        switch n {
-        case 8...:
-            // Bytes 8..<n are the top n - 8 bytes of the word ending at n.
-            let high = n == 8 ? 0 : load(n - 8, UInt64.self) >> (8 * UInt64(16 - n))
-            return (load(0, UInt64.self), high)
-        case 4...:
-            // The word of bytes 0..<4 and the one of n-4..<n overlap on equal bytes.
-            return (load(0, UInt32.self) | load(n - 4, UInt32.self) << (8 * UInt64(n - 4)), 0)
-        default:
-            let middle = n / 2
-            return (load(0, UInt8.self) | load(middle, UInt8.self) << (8 * UInt64(middle)) | load(n - 1, UInt8.self) << (8 * UInt64(n - 1)), 0)
-        }
-    }
+    static func words(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) { ShortBytes.words(bytes) }
 }

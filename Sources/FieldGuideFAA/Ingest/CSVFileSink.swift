@@ -33,14 +33,14 @@ final class CSVFileSink {
 
     func write(_ fields: [String]) throws {
         writer.write(fields)
-        if writer.bytes.count >= 1 << 20 { try flush() }
+        if writer.count >= 1 << 20 { try flush() }
     }
 
     /// Writes records through the sink's `CSVWriter` (for fast paths that write field bytes);
     /// returns what `body` does.
     func write<Result>(_ body: (inout CSVWriter) -> Result) throws -> Result {
         let result = body(&writer)
-        if writer.bytes.count >= 1 << 20 { try flush() }
+        if writer.count >= 1 << 20 { try flush() }
         return result
     }
 

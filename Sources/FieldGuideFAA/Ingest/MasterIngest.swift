@@ -71,10 +71,13 @@ final class MasterPart: @unchecked Sendable {
         rows.reserveCapacity(expectedRows)
     }
 
+    /// The normalized rows' bytes, handed over (the merge's: nothing is added to a part after).
+    func takeOutput() -> [UInt8] { output.takeBytes() }
+
     /// Normalizes one data record: the byte-level fast path when it applies, else the general one.
     func add(_ record: CSVRecord) {
         if let row = MasterFastPath.normalize(record, into: &output) {
-            rows.append(Row(nNumber: row.nNumber, line: record.line, end: output.bytes.count,
+            rows.append(Row(nNumber: row.nNumber, line: record.line, end: output.count,
                             flags: Row.kept | (row.hasModeS ? Row.hasModeS : 0),
                             modelCode: row.modelCode, engineCode: row.engineCodeIsEmpty ? 0 : row.engineCode))
             return
@@ -85,12 +88,12 @@ final class MasterPart: @unchecked Sendable {
             for warning in warnings { issues.append((rows.count, warning)) }
             let model = registration.modelCode, engine = registration.engineCode
             if model.utf8.count > 8 || engine.utf8.count > 8 { longCodes[rows.count] = (model, engine) }
-            rows.append(Row(nNumber: FAAJoinKeys.pack(registration.nNumber), line: record.line, end: output.bytes.count,
+            rows.append(Row(nNumber: FAAJoinKeys.pack(registration.nNumber), line: record.line, end: output.count,
                             flags: Row.kept | (registration.modeS != nil ? Row.hasModeS : 0),
                             modelCode: FAAJoinKeys.pack(model), engineCode: FAAJoinKeys.pack(engine)))
         case let .rejected(rowIssues):
             for issue in rowIssues { issues.append((rows.count, issue)) }
-            rows.append(Row(nNumber: 0, line: record.line, end: output.bytes.count, flags: 0))
+            rows.append(Row(nNumber: 0, line: record.line, end: output.count, flags: 0))
         }
     }
 }

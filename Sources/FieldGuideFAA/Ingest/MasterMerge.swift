@@ -60,7 +60,7 @@ struct MasterMerge {
 
     private mutating func merge(_ part: MasterPart, file: Int, joins: Joins, into sink: CSVFileSink,
                                 rows: inout StageReport.Rows, rejects: inout RejectsReport) throws {
-        let output = part.output.bytes
+        let output = part.takeOutput()
         let issues = part.issues, longCodes = part.longCodes
         // The part's bytes go out in stretches of kept rows: a duplicate's are skipped.
         var copied = 0, rowStart = 0
