@@ -94,7 +94,7 @@ let package = Package(
         // CRC-32 folding with carry-less multiplication, for the sections' checksums (C: intrinsics).
         .target(name: "CCRC32Fold", path: "Sources/CCRC32Fold"),
         .target(name: "FieldGuideArtifact", dependencies: ["CCRC32Fold", "FieldGuideBytes"]),
-        .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideCore", "FieldGuideWorkers"]),
+        .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideBytes", "FieldGuideCore", "FieldGuideWorkers"]),
 
         // MARK: Sources: each reads raw files into a normalized hand-off (the ingest stages)
         .target(

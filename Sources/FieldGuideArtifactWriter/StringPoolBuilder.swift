@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideBytes
 import FieldGuideCore
 import FieldGuideDiagnostics
 import FieldGuideWorkers
@@ -328,15 +329,11 @@ public struct StringPoolBuilder: Sendable {
         capacity = newCapacity
     }
 
-    /// Up to 8 bytes as a little-endian word, zero filled.
+    /// Up to 8 bytes as a little-endian word, zero filled: from overlapping loads inside them
+    /// (`ShortBytes`), not a `memcpy` call of a variable count, which most fields took here.
     @inline(__always)
     static func load(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        if bytes.count == 8 { return bytes.loadUnaligned(as: UInt64.self) }
-        var word: UInt64 = 0
-        if bytes.count > 0 {
-            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
-        }
-        return word
+        ShortBytes.words(UnsafeRawBufferPointer(rebasing: bytes.prefix(8))).0
     }
 
     /// The hash of a string of up to 8 bytes, from its word and length.
