@@ -27,6 +27,19 @@ struct SearchTextTests {
         }
     }
 
+    @Test("index atoms: distinct, in first-appearance order, past 16 atoms too (where a set takes over)")
+    func indexAtomsDistinct() {
+        func distinct(_ text: String) -> [String] {
+            var seen = Set<String>()
+            return atoms(text).filter { $0.count <= SearchText.maximumAtomLength && seen.insert($0).inserted }
+        }
+        let words = (0..<40).map { "W\($0 % 23)X" }.joined(separator: " ")   // 120 atoms (W, a number, X), 25 distinct
+        for text in [words, "A A-A 1", "B737 B737 737", String(repeating: "AB12 ", count: 20), ""] {
+            #expect(SearchText.indexAtoms(text).map { String(decoding: $0, as: UTF8.self) } == distinct(text), "\(text)")
+        }
+        #expect(SearchText.indexAtoms(words).count == 25)
+    }
+
     @Test("one edit: an insertion, a deletion, a substitution or a swap of neighbours; never two")
     func oneEdit() {
         func near(_ a: String, _ b: String) -> Bool { SearchText.withinOneEdit(Array(a.utf8)[...], Array(b.utf8)[...]) }

@@ -146,11 +146,20 @@ public enum SearchText {
     }
 
     private static func indexAtoms(_ tokens: Tokens) -> [[UInt8]] {
-        var seen = Set<[UInt8]>()
+        // A name has a handful of atoms: looking back over them costs less than a set's
+        // allocation and hashing, which the manufacturer index paid 200,000 times. Past 16 (a
+        // crafted text), a set, so the work stays linear.
         var out: [[UInt8]] = []
+        var seen: Set<[UInt8]>?
         for atom in tokens.atoms where atom.count <= maximumAtomLength {
-            let bytes = Array(tokens[atom])
-            if seen.insert(bytes).inserted { out.append(bytes) }
+            let bytes = tokens[atom]
+            if seen == nil && out.count == 16 { seen = Set(out) }
+            if seen != nil {
+                let array = Array(bytes)
+                if seen!.insert(array).inserted { out.append(array) }
+            } else if !out.contains(where: { $0.elementsEqual(bytes) }) {
+                out.append(Array(bytes))
+            }
         }
         return out
     }
