@@ -78,6 +78,20 @@ struct FAAStatusIngestTests {
         }
     }
 
+    @Test("DEREG and RESERVED both wrong: DEREG's error is the stage's, though RESERVED is read beside it")
+    func bothWrong() throws {
+        let master = try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/MASTER.txt"))
+        let sources = try Self.inputWithStatus(overriding: ["DEREG.txt": master, "RESERVED.txt": master])
+        let out = try TestPaths.temporaryDirectory("faa-status-both").path
+        let error = #expect(throws: LocatedError.self) {
+            try FAAIngest().run(sources: try FAASources.locate(sources), outputDirectory: out)
+        }
+        #expect(error?.description == "DEREG.txt:1: expected the DEREG.txt header, found the header of MASTER.txt", "\(String(describing: error))")
+        // Neither status file's output is left behind, nor a temporary file of RESERVED's.
+        let left = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(!left.contains { $0.contains("reserved") || $0.contains("deregistered") }, "\(left)")
+    }
+
     @Test("rows: a bad date, a bad mark and a duplicate reservation rejected at file:line; past the share the stage fails")
     func rejectedRows() throws {
         var dereg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FAAFixtures.inputDirectory + "/DEREG.txt")))
@@ -94,6 +108,9 @@ struct FAAStatusIngestTests {
         #expect(rejects.contains("rejected,DEREG.txt,2,CANCEL-DATE,20211315,\"expected a calendar date YYYYMMDD, found \"\"20211315\"\"\"\n"), "\(rejects)")
         #expect(rejects.contains("rejected,RESERVED.txt,7,N-NUMBER,N44GX,duplicate N-number; first at line 4"))
         #expect(rejects.contains("rejected,RESERVED.txt,8,N-NUMBER,0BAD,expected an N-number mark"))
+        // RESERVED is read beside DEREG; its rows still come after DEREG's in the report.
+        let deregAt = try #require(rejects.range(of: "DEREG.txt,2,")), reservedAt = try #require(rejects.range(of: "RESERVED.txt,7,"))
+        #expect(deregAt.lowerBound < reservedAt.lowerBound)
 
         let error = #expect(throws: LocatedError.self) { try ingest(sources) }
         #expect(error?.kind == .tooManyRejects && error?.description.hasPrefix("DEREG.txt: 1 of 6 rows rejected") == true)
