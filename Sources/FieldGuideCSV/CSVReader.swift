@@ -282,8 +282,9 @@ private struct GrowableBuffer<Element: BitwiseCopyable> {
         capacity = bigger
     }
 
-    /// The contents as an array of their own.
-    var array: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    /// The contents, valid until the buffer changes.
+    var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+    var raw: UnsafeRawBufferPointer { UnsafeRawBufferPointer(buffer) }
 
     mutating func removeAll() { count = 0 }
 
@@ -305,7 +306,7 @@ private func rowCallback(_ terminator: Int32, _ context: UnsafeMutableRawPointer
         state.pointee.tooLongRecordLine = state.pointee.rowStartLine
     }
     state.pointee.completed.append(CSVRecord(line: state.pointee.rowStartLine, index: state.pointee.recordIndex,
-                                             bytes: state.pointee.bytes.array, ends: state.pointee.ends.array))
+                                             bytes: state.pointee.bytes.raw, ends: state.pointee.ends.buffer))
     state.pointee.recordIndex += 1
     state.pointee.bytes.removeAll()
     state.pointee.ends.removeAll()

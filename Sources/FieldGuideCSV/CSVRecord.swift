@@ -13,9 +13,14 @@ public struct CSVRecord: Sendable {
     public let line: Int
     /// The 0-based position among the file's records (the header, if any, is 0).
     public let index: Int
-    @usableFromInline let bytes: [UInt8]
-    /// `ends[i]` is one past the last byte of field `i` in `bytes`.
-    @usableFromInline let ends: [Int]
+    /// The field ends, then the bytes: `storage[i]` (for `i < count`) is one past the last byte
+    /// of field `i`, and the fields' bytes follow back to back, packed into the words after.
+    ///
+    /// Why one array: the parsers make a record per line (about two million in the nightly's
+    /// FAA stages), and an array each for the bytes and the ends was two allocations a record.
+    @usableFromInline let storage: [Int]
+    /// The number of fields.
+    public let count: Int
 
     public init(line: Int, index: Int, fields: [String]) {
         var bytes: [UInt8] = []
@@ -24,18 +29,29 @@ public struct CSVRecord: Sendable {
             bytes.append(contentsOf: field.utf8)
             ends.append(bytes.count)
         }
-        self.init(line: line, index: index, bytes: bytes, ends: ends)
+        self = bytes.withUnsafeBytes { bytes in
+            ends.withUnsafeBufferPointer { ends in CSVRecord(line: line, index: index, bytes: bytes, ends: ends) }
+        }
     }
 
-    init(line: Int, index: Int, bytes: [UInt8], ends: [Int]) {
+    /// A record of `ends.count` fields whose bytes are `bytes` (copied).
+    init(line: Int, index: Int, bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>) {
         self.line = line
         self.index = index
-        self.bytes = bytes
-        self.ends = ends
+        count = ends.count
+        let wordSize = MemoryLayout<Int>.stride
+        let words = ends.count + (bytes.count + wordSize - 1) / wordSize
+        storage = [Int](unsafeUninitializedCapacity: words) { buffer, initialized in
+            guard words > 0, let base = buffer.baseAddress else { return initialized = 0 }
+            if let start = ends.baseAddress { base.initialize(from: start, count: ends.count) }
+            // The last word's bytes past the record are zeroed, so every word is initialized.
+            if words > ends.count { base[words - 1] = 0 }
+            if let source = bytes.baseAddress {
+                UnsafeMutableRawPointer(base + ends.count).copyMemory(from: source, byteCount: bytes.count)
+            }
+            initialized = words
+        }
     }
-
-    /// The number of fields.
-    @inlinable public var count: Int { ends.count }
 
     /// Field `i` decoded as UTF-8 (invalid sequences become U+FFFD), untrimmed.
     public subscript(i: Int) -> String {
@@ -48,10 +64,14 @@ public struct CSVRecord: Sendable {
     /// Calls `body` with the bytes of field `i`, without copying.
     @inlinable
     public func withField<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let start = i == 0 ? 0 : ends[i - 1]
-        let end = ends[i]
-        return try bytes.withUnsafeBufferPointer { buffer in
-            try body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        precondition(i >= 0 && i < count, "field \(i) of a record of \(count)")
+        return try storage.withUnsafeBufferPointer { words in
+            let start = i == 0 ? 0 : words[i - 1], end = words[i]
+            // The words seen as bytes for the call: the fields' bytes start after the ends.
+            return try words.withMemoryRebound(to: UInt8.self) { bytes in
+                let first = MemoryLayout<Int>.stride * count
+                return try body(UnsafeBufferPointer(rebasing: bytes[first + start ..< first + end]))
+            }
         }
     }
 
@@ -59,10 +79,11 @@ public struct CSVRecord: Sendable {
     /// record instead of one per field, for readers that take most fields).
     @inlinable
     public func withUnsafeFields<R>(_ body: (UnsafeCSVFields) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBytes { bytes in
-            try ends.withUnsafeBufferPointer { ends in
-                try body(UnsafeCSVFields(bytes: bytes, ends: ends))
-            }
+        try storage.withUnsafeBufferPointer { words in
+            let ends = UnsafeBufferPointer(rebasing: words[0..<count])
+            let byteCount = count == 0 ? 0 : words[count - 1]
+            let bytes = UnsafeRawBufferPointer(start: words.baseAddress.map { UnsafeRawPointer($0 + count) }, count: byteCount)
+            return try body(UnsafeCSVFields(bytes: bytes, ends: ends))
         }
     }
 
