@@ -214,7 +214,7 @@ public final class CSVParser {
 ///
 /// The current record's field bytes and field ends grow in buffers of their own (plain
 /// stores, no `Array` bookkeeping per field); each completed record copies them once into
-/// its exact-size arrays.
+/// its one exact-size array (`CSVRecord.storage`).
 private struct ParseState {
     var currentLine = 1
     var rowStartLine = 1
