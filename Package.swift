@@ -8,7 +8,7 @@
 //   C shims         CCSV (libcsv, no pkg-config file), CLibXML2, CMalloc (glibc allocator tuning)
 //   foundations     FieldGuideDiagnostics  the located error every reader throws, the buffer it reads into
 //                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
-//                   FieldGuideBytes        short byte strings a word at a time (the CSV writer, the read side)
+//                   FieldGuideBytes        short byte strings a word at a time (CSV writer and reader, string pools)
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
 //                   FieldGuideCore         stage plumbing: reports, digests, atomic files
 //   artifact        FieldGuideArtifact     the read side of the format (what apps ship)

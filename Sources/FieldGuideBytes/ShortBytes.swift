@@ -1,6 +1,6 @@
 /// Short byte strings (at most 16 bytes) as two machine words, for code that handles a field
 /// a word at a time instead of a byte at a time: the artifact's short strings
-/// (`ArtifactText`) and the CSV writer's fields (`CSVWriter`).
+/// (`ArtifactText`), the CSV writer's and reader's fields, the string pool builder's hash.
 ///
 /// ```swift
 /// let (low, high) = ShortBytes.words(bytes)   // "CESSNA" → (0x414E_5353_4543, 0)
@@ -11,6 +11,7 @@ public enum ShortBytes {
     @inlinable @inline(__always)
     public static func words(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         let n = bytes.count
+        assert(n <= 16, "ShortBytes.words takes at most 16 bytes, not \(n)")
         guard let base = bytes.baseAddress, n > 0 else { return (0, 0) }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> UInt64 {
             UInt64(T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self)))

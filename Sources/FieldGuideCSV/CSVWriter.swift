@@ -66,6 +66,8 @@ public struct CSVWriter: Sendable {
         let delimiter = dialect.delimiter, separate = inRecord
         inRecord = true
         let start = count
+        // The common case on a path of its own: a short field that needs no quotes. Folded into
+        // the general store below it cost 15% more instructions in this function (callgrind).
         if n <= 16 {
             let (low, high) = ShortBytes.words(utf8)
             if !needsQuoting(utf8, low, high) {
@@ -79,6 +81,7 @@ public struct CSVWriter: Sendable {
                 return
             }
         }
+        // A short field that reaches here needs quotes; a longer one is tested here.
         let quoting = n <= 16 || needsQuoting(utf8, 0, 0)
         let quote = dialect.quote!
         count = storage.withUnsafeMutableBytes { out in

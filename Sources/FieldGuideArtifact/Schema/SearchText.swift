@@ -150,16 +150,16 @@ public enum SearchText {
         // allocation and hashing, which the manufacturer index paid 200,000 times. Past 16 (a
         // crafted text), a set, so the work stays linear.
         var out: [[UInt8]] = []
-        var seen: Set<[UInt8]>?
+        var seen = Set<[UInt8]>()   // filled only once there are 16
         for atom in tokens.atoms where atom.count <= maximumAtomLength {
             let bytes = tokens[atom]
-            if seen == nil && out.count == 16 { seen = Set(out) }
-            if seen != nil {
-                let array = Array(bytes)
-                if seen!.insert(array).inserted { out.append(array) }
-            } else if !out.contains(where: { $0.elementsEqual(bytes) }) {
-                out.append(Array(bytes))
+            if out.count < 16 {
+                if !out.contains(where: { $0.elementsEqual(bytes) }) { out.append(Array(bytes)) }
+                continue
             }
+            if seen.isEmpty { seen = Set(out) }
+            let array = Array(bytes)
+            if seen.insert(array).inserted { out.append(array) }
         }
         return out
     }
