@@ -18,7 +18,7 @@ public enum RadixSort {
 
     /// Sorts `keys` alone (for keys that carry their value in their low bits).
     public static func sort(keys: inout [UInt64]) {
-        var none = [Void](repeating: (), count: keys.count)
+        var none: [Void] = Array(repeating: (), count: keys.count)
         sortCarrying(keys: &keys, values: &none)
     }
 
