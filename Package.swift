@@ -5,7 +5,8 @@
 // query library that apps link to read them.
 //
 // Data flows one way: sources → stages → artifacts → query library.
-//   C shims         CCSV (libcsv, no pkg-config file), CLibXML2, CMalloc (glibc allocator tuning)
+//   C shims         CCSV (libcsv, no pkg-config file), CLibXML2, CMalloc (glibc allocator tuning),
+//                   CPrefetch (the prefetch hint)
 //   foundations     FieldGuideDiagnostics  the located error every reader throws, the buffer it reads into
 //                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
 //                   FieldGuideBytes        short byte strings a word at a time (CSV writer and reader, string pools)
@@ -75,6 +76,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // glibc's allocator tuning (<malloc.h>), for the stages' processes (`StageMemory`).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
         // MARK: Foundations: no artifact code below this line
         .target(name: "FieldGuideDiagnostics"),
@@ -93,7 +95,7 @@ let package = Package(
         // MARK: Artifact format: the read side ships in apps, the writer only in emit stages
         // CRC-32 folding with carry-less multiplication, for the sections' checksums (C: intrinsics).
         .target(name: "CCRC32Fold", path: "Sources/CCRC32Fold"),
-        .target(name: "FieldGuideArtifact", dependencies: ["CCRC32Fold", "FieldGuideBytes"]),
+        .target(name: "FieldGuideArtifact", dependencies: ["CCRC32Fold", "CPrefetch", "FieldGuideBytes"]),
         .target(name: "FieldGuideArtifactWriter", dependencies: ["FieldGuideArtifact", "FieldGuideBytes", "FieldGuideCore", "FieldGuideWorkers"]),
 
         // MARK: Sources: each reads raw files into a normalized hand-off (the ingest stages)

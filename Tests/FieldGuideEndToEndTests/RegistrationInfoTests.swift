@@ -18,6 +18,26 @@ struct RegistrationInfoTests {
                   typeCertificateHolder: model.typeCertificateHolder)
     }
 
+    /// `engine`'s fields read one by one, as an info.
+    static func fieldByField(_ e: EngineRecord) -> EngineInfo {
+        EngineInfo(code: e.code, manufacturer: e.manufacturer, model: e.model, engineType: e.engineType,
+                   horsepower: e.horsepower, thrustPounds: e.thrustPounds)
+    }
+
+    /// `record`'s fields read one by one, as an info (each in its own order, not `.info`'s).
+    static func fieldByField(_ r: RegistrationRecord) -> RegistrationInfo {
+        RegistrationInfo(
+            nNumber: r.nNumber, serialNumber: r.serialNumber, modelCode: r.modelCode, engineCode: r.engineCode,
+            model: r.model.map(fieldByField), engine: r.engine.map(fieldByField), yearManufactured: r.yearManufactured,
+            registrantType: r.registrantType, ownerWithheld: r.ownerWithheld, name: r.name, street: r.street, street2: r.street2,
+            city: r.city, state: r.state, zip: r.zip, region: r.region, county: r.county, country: r.country,
+            lastActionDate: r.lastActionDate, certificateIssueDate: r.certificateIssueDate, certification: r.certification,
+            airworthinessClass: r.airworthinessClass, approvedOperations: r.approvedOperations, aircraftType: r.aircraftType,
+            engineType: r.engineType, status: r.status, modeSHex: r.modeSHex, fractionalOwner: r.fractionalOwner,
+            airworthinessDate: r.airworthinessDate, otherNames: r.otherNames, expirationDate: r.expirationDate,
+            uniqueID: r.uniqueID, kitManufacturer: r.kitManufacturer, kitModel: r.kitModel)
+    }
+
     @Test("input/faa: every registration's info, twice and in a fresh bundle, equals its fields read one by one")
     func everyRegistration() throws {
         let directory = try TestPaths.temporaryDirectory("registration-info")
@@ -29,6 +49,7 @@ struct RegistrationInfoTests {
             let record = RegistrationRecord(bundle: bundle, row: row)
             let first = record.info, second = record.info
             #expect(first == second && first == fresh.aircraft(registration: record.nNumber)?.info)
+            #expect(first == Self.fieldByField(record) && first == Self.fieldByField(fresh.aircraft(registration: record.nNumber)!))
             #expect(first.model == record.model.map(Self.fieldByField) && first.approvedOperations == record.approvedOperations)
             #expect(first.engine?.code == record.engine?.code && first.engine?.engineType == record.engine?.engineType)
             #expect(first.status == record.status && first.region == record.region && first.registrantType == record.registrantType)
@@ -38,6 +59,24 @@ struct RegistrationInfoTests {
             if first.model != nil { models += 1 }
         }
         #expect(models > 10 && bundle.operationLists.count > 0)
+    }
+
+    @Test("the real MASTER sample: every registration's info equals its fields read one by one")
+    func realSample() throws {
+        guard let sources = try FAAFixtures.sharedDirectory() else { return }
+        let directory = try TestPaths.temporaryDirectory("registration-info-real")
+        defer { try? FileManager.default.removeItem(at: directory); try? FileManager.default.removeItem(atPath: sources) }
+        let bundle = try AircraftBundle(path: try buildArtifact(from: sources, into: directory.path))
+        var withModel = 0, withEngine = 0
+        for row in 0..<bundle.registrationCount {
+            let found = try #require(bundle.aircraft(registration: RegistrationRecord(bundle: bundle, row: row).nNumber))
+            let info = found.info
+            #expect(info == Self.fieldByField(found), "row \(row)")
+            withModel += info.model == nil ? 0 : 1
+            withEngine += info.engine == nil ? 0 : 1
+        }
+        // The sample of ACFTREF holds the models of a few of the sample MASTER's rows.
+        #expect(bundle.registrationCount > 300 && withModel > 10 && withEngine > 200, "\(bundle.registrationCount) \(withModel) \(withEngine)")
     }
 
     @Test("the cache keeps at most its limit and decodes the rest each time")

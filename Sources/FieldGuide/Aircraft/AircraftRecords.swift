@@ -58,11 +58,15 @@ public struct ModelRecord: Sendable {
     public var typeCertificateHolder: String { s(.typeCertificateHolder) }
 
     /// Every field, decoded (for JSON output).
+    /// The codes and numbers (from the row) are decoded before the strings (from the pool), so
+    /// a caller that requested the strings' bytes (`RegistrationRecord.info`) gives them time.
     public var info: ModelInfo {
-        ModelInfo(code: code, manufacturer: manufacturer, model: model, aircraftType: aircraftType, engineType: engineType,
-                  category: category, builderCertification: builderCertification, engineCount: engineCount,
-                  seatCount: seatCount, weightClass: weightClass, cruiseSpeedMPH: cruiseSpeedMPH,
-                  typeCertificateDataSheet: typeCertificateDataSheet, typeCertificateHolder: typeCertificateHolder)
+        let aircraftType = aircraftType, engineType = engineType, category = category, builderCertification = builderCertification
+        let engineCount = engineCount, seatCount = seatCount, weightClass = weightClass, cruiseSpeedMPH = cruiseSpeedMPH
+        return ModelInfo(code: code, manufacturer: manufacturer, model: model, aircraftType: aircraftType, engineType: engineType,
+                         category: category, builderCertification: builderCertification, engineCount: engineCount,
+                         seatCount: seatCount, weightClass: weightClass, cruiseSpeedMPH: cruiseSpeedMPH,
+                         typeCertificateDataSheet: typeCertificateDataSheet, typeCertificateHolder: typeCertificateHolder)
     }
 }
 
@@ -210,8 +214,26 @@ public struct RegistrationRecord: Sendable {
     public var kitManufacturer: String { s(.kitManufacturer) }
     public var kitModel: String { s(.kitModel) }
 
+    /// Every field, decoded, with the model's and engine's.
+    ///
+    /// Decoded in the order the memory allows (`RegistrationInfoPrefetch.swift`): each level of
+    /// cache misses is requested at once, and what is already in cache is decoded while it comes.
     public var info: RegistrationInfo {
-        bundle.touchInfo(registrationRow: row)   // the cache misses together, not one a field
+        bundle.registrations.prefetch(row)
+        // The summary's fields, in cache since the lookup.
+        let nNumber = nNumber, serialNumber = serialNumber, modelCode = modelCode, name = name, city = city, state = state
+        let modeSHex = modeSHex
+        let related = bundle.requestStrings(registrationRow: row)
+        // From the row alone.
+        let yearManufactured = yearManufactured, registrantType = registrantType, region = region
+        let lastActionDate = lastActionDate, certificateIssueDate = certificateIssueDate, airworthinessClass = airworthinessClass
+        let approvedOperations = approvedOperations, aircraftType = aircraftType, engineType = engineType, status = status
+        let fractionalOwner = fractionalOwner, airworthinessDate = airworthinessDate, expirationDate = expirationDate
+        bundle.requestBytes(registrationRow: row, related)
+        let engineCode = engineCode, ownerWithheld = ownerWithheld, street = street, street2 = street2, zip = zip
+        let county = county, country = country, certification = certification, otherNames = otherNames, uniqueID = uniqueID
+        let kitManufacturer = kitManufacturer, kitModel = kitModel
+        bundle.requestRelatedBytes(related)
         return RegistrationInfo(
             nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, engineCode: engineCode,
             model: model?.info, engine: engine?.info, yearManufactured: yearManufactured, registrantType: registrantType,

@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// A deduplicated, byte-sorted pool of UTF-8 strings, referenced by 32-bit ids.
@@ -103,6 +104,23 @@ public struct StringPool: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: dataPointer + start, count: end - start)
     }
 
+    /// Starts loading the offsets of string `id` (`bytes(_:)`'s first read), without waiting;
+    /// nothing for an id outside the pool.
+    @inlinable @inline(__always)
+    public func prefetchOffsets(_ id: UInt32) {
+        guard Int(id) < count else { return }
+        fieldguide_prefetch(offsetsPointer + Int(id) * 4)
+    }
+
+    /// Starts loading the first bytes of string `id`, without waiting for them; nothing for an
+    /// id outside the pool. Reads (and waits for) its offset, clamped to the data like
+    /// `bytes(_:)`'s, so call it once `prefetchOffsets(_:)` has had time to bring it.
+    @inlinable @inline(__always)
+    public func prefetchBytes(_ id: UInt32) {
+        guard Int(id) < count else { return }
+        fieldguide_prefetch(dataPointer + min(Int(offset(Int(id))), dataCount))
+    }
+
     /// String `id` decoded (short ASCII ones without the general decoder: `ArtifactText`).
     @inlinable
     public func string(_ id: UInt32) -> String {
@@ -133,6 +151,7 @@ public struct StringPool: @unchecked Sendable {
     }
 
     @usableFromInline var dataPointer: UnsafeRawPointer { data }
+    @usableFromInline var offsetsPointer: UnsafeRawPointer { offsets }
 
     @usableFromInline package func offset(_ i: Int) -> UInt32 {
         offsets.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self).littleEndian

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The two sections that make a registration lookup one memory miss (format 1.2): `RSMB`, each
 /// registration's summary (N-number, REGS row and six fields) stored in hash-bucket order, and
 /// `RBKT`, the small bucket directory saying where each bucket's summaries start.
@@ -204,27 +206,22 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         return nil
     }
 
-    /// Loads a byte of each cache line of `from..<to` after the first (at most `touchedLines`),
-    /// so that their misses overlap the first one's instead of following it: the walk over the
-    /// bucket finds the next summary's place only in the summary before it, and the fields of
-    /// the one found are read next. A bucket is about ten summaries of 70 bytes, so about
-    /// eleven lines, all requested at once: one wait for memory, not one a line.
+    /// Requests each cache line of `from..<to` after the first (at most `touchedLines`), so that
+    /// their misses overlap the first one's instead of following it: the walk over the bucket
+    /// finds the next summary's place only in the summary before it, and the fields of the one
+    /// found are read next. A bucket is about ten summaries of 70 bytes, so about eleven lines,
+    /// all requested at once: one wait for memory, not one a line. Prefetches, not loads: a
+    /// load that misses keeps every instruction after it from retiring until its line comes.
     @inlinable @inline(__always)
     func touchLines(_ data: UnsafeRawPointer, from: Int, to end: Int) {
         // The next line's start as an offset from `data` (lines are aligned in memory, not in the data).
         let base = Int(bitPattern: data)
-        var line = ((base + from) | 63) + 1 - base, touched: UInt8 = 0
+        var line = ((base + from) | 63) + 1 - base
         for _ in 0..<Self.touchedLines where line < end {
-            touched |= data.load(fromByteOffset: line, as: UInt8.self)
+            fieldguide_prefetch(data + line)
             line += 64
         }
-        Self.keepLoaded(touched)
     }
-
-    /// Takes a value the optimizer must assume is used, so the loads that made it stay; nothing
-    /// waits for it.
-    @usableFromInline @_optimize(none)
-    static func keepLoaded(_ value: UInt8) {}
 
     /// Where row `row`'s summary starts in the data (the data's end for a row outside the table).
     @inlinable
