@@ -18,6 +18,16 @@ func buildArtifact(from sources: String, into out: String? = nil, epoch: String?
     return try AircraftEmit.run(handOff: out + "/stage", outputDirectory: out, environment: environment).artifactPath
 }
 
+/// Opens the aircraft artifact built from the real FAA samples in `../shared` (in a temporary
+/// directory removed afterwards) and passes it to `body`, which does not run when `../shared`
+/// is absent.
+func withSharedSampleBundle(_ name: String, _ body: (AircraftBundle) throws -> Void) throws {
+    guard let sources = try FAAFixtures.sharedDirectory() else { return }
+    let directory = try TestPaths.temporaryDirectory(name)
+    defer { try? FileManager.default.removeItem(at: directory); try? FileManager.default.removeItem(atPath: sources) }
+    try body(try AircraftBundle(path: try buildArtifact(from: sources, into: directory.path)))
+}
+
 @Suite("Aircraft artifact end to end")
 struct AircraftEndToEndTests {
     @Test("lookups on the fixtures: registration forms, Mode S, model, engine, codes")

@@ -63,20 +63,18 @@ struct RegistrationInfoTests {
 
     @Test("the real MASTER sample: every registration's info equals its fields read one by one")
     func realSample() throws {
-        guard let sources = try FAAFixtures.sharedDirectory() else { return }
-        let directory = try TestPaths.temporaryDirectory("registration-info-real")
-        defer { try? FileManager.default.removeItem(at: directory); try? FileManager.default.removeItem(atPath: sources) }
-        let bundle = try AircraftBundle(path: try buildArtifact(from: sources, into: directory.path))
-        var withModel = 0, withEngine = 0
-        for row in 0..<bundle.registrationCount {
-            let found = try #require(bundle.aircraft(registration: RegistrationRecord(bundle: bundle, row: row).nNumber))
-            let info = found.info
-            #expect(info == Self.fieldByField(found), "row \(row)")
-            withModel += info.model == nil ? 0 : 1
-            withEngine += info.engine == nil ? 0 : 1
+        try withSharedSampleBundle("registration-info-real") { bundle in
+            var withModel = 0, withEngine = 0
+            for row in 0..<bundle.registrationCount {
+                let found = try #require(bundle.aircraft(registration: RegistrationRecord(bundle: bundle, row: row).nNumber))
+                let info = found.info
+                #expect(info == Self.fieldByField(found), "row \(row)")
+                withModel += info.model == nil ? 0 : 1
+                withEngine += info.engine == nil ? 0 : 1
+            }
+            // The sample of ACFTREF holds the models of a few of the sample MASTER's rows.
+            #expect(bundle.registrationCount > 300 && withModel > 10 && withEngine > 200, "\(bundle.registrationCount) \(withModel) \(withEngine)")
         }
-        // The sample of ACFTREF holds the models of a few of the sample MASTER's rows.
-        #expect(bundle.registrationCount > 300 && withModel > 10 && withEngine > 200, "\(bundle.registrationCount) \(withModel) \(withEngine)")
     }
 
     @Test("the cache keeps at most its limit and decodes the rest each time")
