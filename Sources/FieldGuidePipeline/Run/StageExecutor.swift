@@ -20,8 +20,10 @@ final class StageExecutor: Sendable {
     let cache: StageCache
     /// Where replaced cache entries go (inside this run's staging).
     let trash: String
-    /// The stages' environment (`SOURCE_DATE_EPOCH` in it is part of every fingerprint).
+    /// The pipeline's environment (`SOURCE_DATE_EPOCH` in it is part of every fingerprint).
     let environment: [String: String]
+    /// What the stages run with: `environment` and glibc's huge pages (`StageEnvironment`).
+    private let stageEnvironment: [String: String]
     /// Run every stage even when its fingerprint matches.
     let force: Bool
     let cancellation: Cancellation
@@ -38,6 +40,7 @@ final class StageExecutor: Sendable {
          emit: @escaping @Sendable (PipelineEvent) -> Void) {
         self.digests = DigestMemo(cache: digests)
         self.cache = cache; self.trash = trash; self.environment = environment; self.force = force
+        stageEnvironment = StageEnvironment.forStages(environment)
         self.cancellation = cancellation; self.tree = tree; self.grace = grace; self.emit = emit
     }
 
@@ -169,7 +172,7 @@ final class StageExecutor: Sendable {
         try tree.directory(directory)
         if let keeps = stage.keeps { try tree.directory(tree.relative(keeps) ?? keeps) }
         emit(.stageStarted(stage: stage.name, command: [stage.executable] + stage.arguments, inputBytes: result.inputBytes))
-        let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: environment,
+        let child = StageProcess(executable: stage.executable, arguments: stage.arguments, environment: stageEnvironment,
                                  priority: stage.priority, grace: grace)
         guard cancellation.register(child) else { throw PipelineError(.cancelled, "not started: the run was interrupted") }
         defer { cancellation.unregister(child) }
