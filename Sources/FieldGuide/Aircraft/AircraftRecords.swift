@@ -58,6 +58,7 @@ public struct ModelRecord: Sendable {
     public var typeCertificateHolder: String { s(.typeCertificateHolder) }
 
     /// Every field, decoded (for JSON output).
+    ///
     /// The codes and numbers (from the row) are decoded before the strings (from the pool), so
     /// a caller that requested the strings' bytes (`RegistrationRecord.info`) gives them time.
     public var info: ModelInfo {
