@@ -28,6 +28,8 @@ struct BuilderTests {
             for (row, key) in keys.enumerated() { #expect(table.lowerBound(key) == row) }
             #expect(table.lowerBound(4) == 2)
             #expect(table.lowerBound(UInt64.max) == keys.count)
+            for (row, key) in keys.enumerated() { #expect(table.upperBound(key) == row + 1) }
+            #expect(table.upperBound(4) == 2 && table.upperBound(UInt64.max) == keys.count)
             #expect(throws: ArtifactError.self) { try KeyTable(raw, rows: keys.count + 1, tag: FourCC("TKEY"), path: "t") }
         }
     }

@@ -114,8 +114,9 @@ public final class AircraftBundle: FieldGuideBundle {
         guard limit > 0 else { return [] }
         return key.withUnsafeBytes { key in
             // Packed keys order like the folded names, so the first candidate is a binary search away.
-            let first = manufacturerKeys.lowerBound(PackedKey.pack(key))
-            if let end = packedPrefixEnd(key) {
+            let packed = PackedKey.pack(key)
+            let first = manufacturerKeys.lowerBound(packed)
+            if let end = packedPrefixEnd(key, packed: packed) {
                 let count = min(max(0, end - first), limit)
                 return (first..<first + count).map { ManufacturerRecord(bundle: self, row: $0) }
             }
@@ -123,7 +124,7 @@ public final class AircraftBundle: FieldGuideBundle {
             // names before it too ("CESSNA AIRCRAFT" before "CESSNA WING"), so the first match is
             // found among them by name, then the names are compared until one does not match.
             var result: [ManufacturerRecord] = []
-            var row = firstName(notBefore: key, from: first)
+            var row = firstName(notBefore: key, from: first, to: manufacturerKeys.upperBound(packed))
             while row < manufacturerRows.count, result.count < limit {
                 let name = strings.bytes(manufacturerRows.value(row, .foldedName))
                 guard name.count >= key.count, compare(UnsafeRawBufferPointer(rebasing: name[0..<key.count]), key) == 0 else { break }
@@ -134,11 +135,10 @@ public final class AircraftBundle: FieldGuideBundle {
         }
     }
 
-    /// The first row from `first` on whose folded name is not less than `key`, among the rows
-    /// that share `key`'s packed key (they are in name order; a binary search by name).
-    private func firstName(notBefore key: UnsafeRawBufferPointer, from first: Int) -> Int {
-        let packed = PackedKey.pack(key)
-        var low = first, high = packed == UInt64.max ? manufacturerKeys.count : manufacturerKeys.lowerBound(packed + 1)
+    /// The first row in `first..<end` whose folded name is not less than `key`: the rows that
+    /// share `key`'s packed key, in name order (a binary search by name).
+    private func firstName(notBefore key: UnsafeRawBufferPointer, from first: Int, to end: Int) -> Int {
+        var low = first, high = max(first, end)
         while low < high {
             let mid = low + (high - low) / 2
             if compare(strings.bytes(manufacturerRows.value(mid, .foldedName)), key) < 0 { low = mid + 1 } else { high = mid }
@@ -154,10 +154,9 @@ public final class AircraftBundle: FieldGuideBundle {
     /// between the prefix's packed key and that key with every byte after the prefix 0xFF. So the
     /// matching rows are one more binary search away, and no name is read (a 4-letter prefix
     /// matches about 60 manufacturers, each a pool lookup and a compare before this).
-    private func packedPrefixEnd(_ prefix: UnsafeRawBufferPointer) -> Int? {
+    private func packedPrefixEnd(_ prefix: UnsafeRawBufferPointer, packed: UInt64) -> Int? {
         guard prefix.count <= 8, !prefix.contains(0) else { return nil }
-        let last = PackedKey.pack(prefix) | (prefix.count == 0 ? UInt64.max : (1 << (64 - 8 * UInt64(prefix.count))) &- 1)
-        return last == UInt64.max ? manufacturerKeys.count : manufacturerKeys.lowerBound(last + 1)
+        return manufacturerKeys.upperBound(packed | (prefix.count == 0 ? UInt64.max : (1 << (64 - 8 * UInt64(prefix.count))) &- 1))
     }
 
     /// The registration for an N-number: `N12345`, `n12345` and `12345` all work.

@@ -48,6 +48,12 @@ public struct KeyTable: @unchecked Sendable {
         return UInt64(littleEndian: base!.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self))
     }
 
+    /// The first row whose key is greater than `key`.
+    @inlinable
+    public func upperBound(_ key: UInt64) -> Int {
+        key == .max ? count : lowerBound(key + 1)
+    }
+
     /// The first row whose key is not less than `key`.
     @inlinable
     public func lowerBound(_ key: UInt64) -> Int {
