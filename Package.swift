@@ -18,7 +18,7 @@
 //   emit            FieldGuideEmit         normalized hand-offs → artifacts (Aircraft/, Birds/)
 //   query           FieldGuide             artifact read side + Diagnostics + Foundation only: iOS-safe
 //   orchestration   FieldGuidePipeline     pipeline files, stage runs, staging, publish, change reports, metrics
-//                   FieldGuideWebhook      the operator's webhook (URLSession), linked by the pipeline executable only
+//                   FieldGuideWebhook      the operator's webhook (AsyncHTTPClient), linked by the pipeline executable only
 //   analysts        FieldGuideSQLite       aircraft.sqlite through the system SQLite (CSQLite), export-sqlite only
 //   executables     StageCLI (shared entry point) and one executable per stage, fieldguide, pipeline
 import PackageDescription
@@ -64,10 +64,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // The fetch stage's HTTP client (and, in its tests, the local server's NIO): only
-        // FieldGuideFetch and fetch-faa link them, never the query library.
+        // The HTTP client of the fetch stage and the webhook (and, in tests, the local servers'
+        // NIO): only FieldGuideFetch, FieldGuideWebhook and their executables link them, never
+        // the query library.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // For the webhook's TLS failures in words (AsyncHTTPClient already depends on it).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // MARK: C shims (a modulemap and shim.h each)
@@ -142,9 +145,16 @@ let package = Package(
                            .product(name: "Yams", package: "Yams")]
         ),
 
-        // The operator's webhook: Foundation's URLSession (libcurl on Linux). Only the pipeline
-        // executable links it; the query library never does.
-        .target(name: "FieldGuideWebhook"),
+        // The operator's webhook, through the same HTTP client as fetch-faa (not URLSession:
+        // on Linux that loads libcurl and some thirty libraries behind it into every `pipeline`
+        // run, a third of an unchanged rerun's start). Only the pipeline executable links it.
+        .target(
+            name: "FieldGuideWebhook",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // aircraft.sqlite for analysts, through the system SQLite (export-sqlite only).
         .target(name: "FieldGuideSQLite", dependencies: ["CSQLite", "FieldGuide", "FieldGuideArtifact", "FieldGuideCore", "FieldGuideDiagnostics"]),
 
