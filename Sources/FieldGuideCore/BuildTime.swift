@@ -5,10 +5,8 @@ import Foundation
 /// Artifacts never carry the wall clock, so two builds of the same inputs are identical.
 public enum BuildTime {
     public static func sourceDateEpoch(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        guard let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int(text) else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        guard let text = environment["SOURCE_DATE_EPOCH"], let seconds = Int64(text) else { return nil }
+        return UTCTimestamp.iso8601(secondsSince1970: seconds)
     }
 }
 

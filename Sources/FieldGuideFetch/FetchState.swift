@@ -90,11 +90,7 @@ struct FetchState: Codable, Sendable, Equatable {
     }
 
     /// Now, as the state records it (`2026-11-24T03:00:05Z`).
-    static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date())
-    }
+    static func now() -> String { UTCTimestamp.iso8601(Date()) }
 }
 
 /// An exclusive lock on a state directory, so two fetches never write the same downloads.

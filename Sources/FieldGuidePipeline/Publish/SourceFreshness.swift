@@ -57,5 +57,5 @@ struct SourceFreshness {
         return (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
     }
 
-    static func date(_ text: String) -> Date? { ISO8601DateFormatter().date(from: text) }
+    static func date(_ text: String) -> Date? { UTCTimestamp.date(text) }
 }

@@ -137,22 +137,14 @@ struct RunRecorder {
         return ((Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) * 1000).rounded() / 1000
     }
 
-    static func iso8601(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: date)
-    }
+    static func iso8601(_ date: Date) -> String { UTCTimestamp.iso8601(date) }
 
     /// `20261122T031500Z`, with `-2`, `-3`… when a run of the same second exists: claimed by
     /// creating `runs/ID.json` exclusively (O_EXCL), so two processes starting in the same
     /// second never share an id, whichever of them later takes the lock. The claim holds a
     /// summary saying the run did not finish, until `finish()` replaces it.
     static func claimRunID(in runs: String, placeholder: (String) -> [UInt8]) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = f.string(from: Date())
+        let base = UTCTimestamp.compact(Date())
         try? FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
         // Never through a link planted as runs/: the id is then ours, unrecorded.
         let directory = open(runs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
