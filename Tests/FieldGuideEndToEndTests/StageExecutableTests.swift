@@ -95,6 +95,31 @@ struct StageExecutableTests {
         #expect(rejected.stderr.contains("faa-ingest.json: ingest rejected its input, nothing to emit: MASTER.txt: too many rejects"), "\(rejected.stderr)")
     }
 
+    @Test("only the files a stage reads are checked: a changed DEREG hand-off stops emit-aircraft, not emit-aircraft-index")
+    func handOffChecksWhatIsRead() throws {
+        let out = try TestPaths.temporaryDirectory("cli-handoff-read").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(try run("ingest-faa", ["input/faa", "--output", out + "/faa"]).status == 0)
+        // One letter of the first record lower-cased: the same fields, other bytes.
+        let path = out + "/faa/deregistered.csv"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let letter = try #require(bytes.indices.first { $0 > bytes.firstIndex(of: 0x0A)! && (0x41...0x5A).contains(bytes[$0]) })
+        bytes[letter] |= 0x20
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let aircraft = try run("emit-aircraft", [out + "/faa", "--output", out + "/a"])
+        #expect(aircraft.status == 1)
+        #expect(aircraft.stderr.contains(path + ": expected SHA-256 "), "\(aircraft.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/a/aircraft.fgb"))
+        // The manufacturer index reads models and engines only; a changed engines.csv still stops it.
+        let index = try run("emit-aircraft-index", [out + "/faa", "--output", out + "/i"])
+        #expect(index.status == 0, "\(index.stderr)")
+        let engines = out + "/faa/engines.csv"
+        try (try Data(contentsOf: URL(fileURLWithPath: engines)) + Data("x\n".utf8)).write(to: URL(fileURLWithPath: engines))
+        let refused = try run("emit-aircraft-index", [out + "/faa", "--output", out + "/i"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(engines + ": expected SHA-256 "), "\(refused.stderr)")
+    }
+
     @Test("a hand-off report that is not JSON: the decoder's words never reach the user; exit 1")
     func unreadableReport() throws {
         let out = try TestPaths.temporaryDirectory("cli-report").path
