@@ -132,6 +132,8 @@ struct FieldGuideBench: ParsableCommand {
         lookup("aircraft(modeSHex:)", modeS) { bundle.aircraft(modeSHex: $0) == nil ? 0 : 1 }
         lookup("engine(code:)", engineCodes) { bundle.engine(code: $0) == nil ? 0 : 1 }
         lookup("manufacturers(prefix:) 4 letters", prefixes, counting: true) { bundle.manufacturers(prefix: $0).count }
+        // The same searches returning one record: the search alone, without a record per match.
+        lookup("  of which the search (limit 1)", prefixes, target: nil, counting: true) { bundle.manufacturers(prefix: $0, limit: 1).count }
 
         // Registry searches: a page of 20 records (not decoded) and the total; "found" is the average total.
         for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets {
