@@ -11,7 +11,8 @@ struct IngestExports: ParsableCommand {
         commandName: "ingest-exports",
         abstract: "Read metadata exports (XMP, GPX, property lists, eBird and capture CSV) into normalized observations.",
         discussion: """
-        FILE_OR_DIR names export files or directories (searched recursively for .xmp, .gpx, \
+        FILE_OR_DIR names export files or directories (searched recursively, links followed, each \
+        file once, for .xmp, .gpx, \
         .plist, .doentry, .csv and .xml; the format is read from the content). --aircraft \
         resolves registrations against an aircraft artifact (output/aircraft.fgb) and fills the \
         app's enrichment fields; --icao-types resolves ICAO type designators \

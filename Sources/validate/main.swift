@@ -9,7 +9,7 @@ struct Validate: ParsableCommand {
         commandName: "validate",
         abstract: "Check bird seed JSON (databases, watchlists, home data) and report every problem.",
         discussion: """
-        PATH is a file or a directory (searched recursively for *.json seed files and *.csv \
+        PATH is a file or a directory (searched recursively, links followed, for *.json seed files and *.csv \
         taxonomies). Every problem is reported in one run: syntax errors at the line and column \
         where the JSON breaks; missing or mistyped fields, broken references, duplicates, values \
         out of range, total_species mismatches (errors); near-duplicate vocabulary, non-binomial \

@@ -13,6 +13,17 @@ struct BirdExecutableTests {
         #expect(result.stderr.contains("validate: 0 errors, 0 warnings"))
     }
 
+    @Test("validate over a directory given as a link checks what the directory holds (it read none, exit 2)")
+    func linkedDirectory() throws {
+        let directory = try TestPaths.temporaryDirectory("validate-link")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let linked = directory.appendingPathComponent("birds").path
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: FileManager.default.currentDirectoryPath + "/input/birds")
+        let result = try TestPaths.run("validate", [linked])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("validate: checked 5 files: \(linked)/bird_database.json (database 3.0)"), "\(result.stderr)")
+    }
+
     @Test("every problem in one run, in each format; exit 1")
     func formats() throws {
         let paths = ["Tests/Fixtures/birds/rules/ranges.json", "Tests/Fixtures/birds/broken"]

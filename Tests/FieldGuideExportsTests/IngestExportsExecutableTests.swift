@@ -24,6 +24,34 @@ struct IngestExportsExecutableTests {
         #expect(try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--aircraft", "/nonexistent.fgb"]).status == 2)
     }
 
+    @Test("a directory given as a link, or holding links, reads like the directory: the same observations, each file once")
+    func linkedDirectories() throws {
+        let directory = try TestPaths.temporaryDirectory("exports-links")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fm = FileManager.default
+        let linked = directory.appendingPathComponent("exports")
+        try fm.createSymbolicLink(atPath: linked.path, withDestinationPath: fm.currentDirectoryPath + "/input/exports")
+        let direct = try TestPaths.run("ingest-exports", ["input/exports", "--output", directory.path + "/direct"])
+        let viaLink = try TestPaths.run("ingest-exports", [linked.path, "--output", directory.path + "/link"])
+        #expect(direct.status == 0 && viaLink.status == 0, "\(viaLink.stderr)")
+        #expect(viaLink.stderr.contains(linked.path + "/gpx/lake-walk.gpx: gpx: 5 records"), "\(viaLink.stderr)")
+        let observations = { (run: String) in try String(contentsOfFile: directory.path + "/" + run + "/observations.csv", encoding: .utf8) }
+        let directRows = try observations("direct").split(separator: "\n")
+        #expect(directRows.count > 20)
+        #expect(try observations("link").split(separator: "\n").count == directRows.count)
+
+        // A tree with a link back up and a second link to a directory already read: read once.
+        let tree = directory.appendingPathComponent("tree")
+        try fm.createDirectory(at: tree, withIntermediateDirectories: true)
+        try fm.copyItem(at: TestPaths.input.appendingPathComponent("exports/gpx"), to: tree.appendingPathComponent("gpx"))
+        try fm.createSymbolicLink(atPath: tree.path + "/gpx/loop", withDestinationPath: "..")
+        try fm.createSymbolicLink(atPath: tree.path + "/more-gpx", withDestinationPath: "gpx")
+        let looped = try TestPaths.run("ingest-exports", [tree.path, "--output", directory.path + "/tree-out"])
+        #expect(looped.status == 0, "\(looped.stderr)")
+        let report = try String(contentsOfFile: directory.path + "/tree-out/exports-ingest.json", encoding: .utf8)
+        #expect(report.contains("\"files\" : 1,"), "\(report)")
+    }
+
     @Test("--icao-types refuses a table of another shape, naming what it found (the real Mode S table, a short entry)")
     func icaoTypesOfTheWrongKind() throws {
         let out = try TestPaths.temporaryDirectory("exports-icao").path

@@ -41,6 +41,28 @@ struct OptionalSourcesTests {
         #expect(again.status == 0 && again.stderr.contains("pipeline: unchanged"), "\(again.stderr)")
     }
 
+    @Test("links in SOURCES: a linked exports/ is read, and two links back to birds/ and exports/ end neither the plan nor the stages")
+    func linksInSources() throws {
+        let directory = try TestPaths.temporaryDirectory("optional-links")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sources = try Self.sources(in: directory, with: ["birds/taxonomy", "birds/ebird"])
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: sources + "/exports", withDestinationPath: fm.currentDirectoryPath + "/input/exports")
+        for (from, to) in [("birds/a", "."), ("birds/b", "."), ("birds/ebird/up", ".."), ("exports-loop", "."), ("faa/back", "..")] {
+            try fm.createSymbolicLink(atPath: sources + "/" + from, withDestinationPath: to)
+        }
+        let output = directory.appendingPathComponent("out")
+        let start = ContinuousClock.now
+        let run = try Self.run(sources, output)
+        #expect(ContinuousClock.now - start < .seconds(120))  // it never ended before
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try String(contentsOfFile: output.path + "/.pipeline/nightly/stages/ingest-exports/exports-ingest.json", encoding: .utf8)
+        #expect(report.contains("\"files\" : 9,"), "\(report)")
+        #expect(run.stderr.contains(sources + "/exports/gpx/lake-walk.gpx: gpx: 5 records"), "\(run.stderr)")
+        let again = try Self.run(sources, output)
+        #expect(again.status == 0 && again.stderr.contains("pipeline: unchanged"), "\(again.stderr)")
+    }
+
     @Test("every optional source absent (taxonomy, bar charts, seasons, labels, exports, ICAO types): still publishes")
     func everyOptionalAbsent() throws {
         let directory = try TestPaths.temporaryDirectory("optional-none")

@@ -288,26 +288,16 @@ public struct SeedValidator: Sendable {
                 append(path, explicit: true)
                 continue
             }
-            guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-                throw LocatedError(.unreadable, file: path, message: "cannot list directory")
-            }
+            // Links followed, the directory's own included; hidden names skipped.
             var found: [String] = []
-            while let relative = enumerator.nextObject() as? String {
-                let parts = relative.split(separator: "/")
-                if parts.contains(where: { $0.hasPrefix(".") }) { continue }
-                if !includeHistory, parts.dropLast().contains(where: { $0.lowercased() == "history" }) { continue }
+            for relative in try DirectoryWalk.files(under: path) {
+                if !includeHistory, relative.split(separator: "/").dropLast().contains(where: { $0.lowercased() == "history" }) { continue }
                 let lower = relative.lowercased()
                 guard lower.hasSuffix(".json") || lower.hasSuffix(".csv") else { continue }
                 found.append(relative)
             }
             let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-            for relative in found.sorted() {
-                let full = base + "/" + relative
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue {
-                    append(full, explicit: false)
-                }
-            }
+            for relative in found.sorted() { append(base + "/" + relative, explicit: false) }
         }
         return out
     }

@@ -64,17 +64,11 @@ public struct ExportsIngest {
             }
             var files: [(String, String)] = []
             if isDirectory.boolValue {
-                guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-                    throw LocatedError(.unreadable, file: path, message: "cannot list directory")
-                }
+                // Links followed, the directory's own included; hidden names skipped.
                 let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-                for case let relative as String in enumerator {
-                    let components = relative.split(separator: "/")
-                    guard !components.contains(where: { $0.hasPrefix(".") }),
-                          ExportFileReader.extensions.contains((relative as NSString).pathExtension.lowercased()) else { continue }
-                    let full = base + "/" + relative
-                    var isDir: ObjCBool = false
-                    if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue { files.append((full, full)) }
+                for relative in try DirectoryWalk.files(under: path)
+                where ExportFileReader.extensions.contains((relative as NSString).pathExtension.lowercased()) {
+                    files.append((base + "/" + relative, base + "/" + relative))
                 }
                 files.sort { $0.0 < $1.0 }
             } else {

@@ -7,7 +7,10 @@ import Darwin
 
 /// File-name patterns: `*`, `?` and `[…]` within one name (fnmatch), `**` for any depth of
 /// directories. Matches are regular files, sorted by path; hidden names are skipped unless
-/// the pattern spells the dot.
+/// the pattern spells the dot. Links to directories are followed, and each directory is
+/// matched against each part of the pattern once: a link back up the tree (two links to `.`
+/// made the walk double at every level, forever, before `pipeline run` had started a stage)
+/// or a second link to the same directory adds nothing.
 ///
 /// ```swift
 /// Glob.files(matching: "input/birds/**/barchart*.txt")   // ["input/birds/ebird/barchart-fenland.txt"]
@@ -22,32 +25,44 @@ enum Glob {
             base = base == "." ? first : (base == "/" ? "/" + first : base + "/" + first)
             components.removeFirst()
         }
-        var found: [String] = []
-        walk(base, components[...], into: &found)
-        return Array(Set(found)).sorted()
+        var walk = Walk()
+        walk.walk(base, components[...])
+        return Array(Set(walk.found)).sorted()
     }
 
     static func isPattern(_ component: String) -> Bool {
         component.contains(where: { "*?[".contains($0) })
     }
 
-    private static func walk(_ directory: String, _ components: ArraySlice<String>, into found: inout [String]) {
-        guard let component = components.first else { return }
-        let rest = components.dropFirst()
-        if component == "**" {
-            walk(directory, rest, into: &found)
-            for entry in entries(directory) where isDirectory(join(directory, entry)) {
-                walk(join(directory, entry), components, into: &found)
+    /// One match of a pattern against the tree.
+    private struct Walk {
+        var found: [String] = []
+        /// The directories already matched against a part of the pattern (its last `count`
+        /// components), by device and inode after links.
+        private var visited: Set<[UInt64]> = []
+
+        mutating func walk(_ directory: String, _ components: ArraySlice<String>) {
+            guard let component = components.first else { return }
+            var info = stat()
+            guard stat(directory, &info) == 0,
+                  visited.insert([UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino), UInt64(components.count)]).inserted
+            else { return }
+            let rest = components.dropFirst()
+            if component == "**" {
+                walk(directory, rest)
+                for entry in entries(directory) where isDirectory(join(directory, entry)) {
+                    walk(join(directory, entry), components)
+                }
+                return
             }
-            return
-        }
-        let names = isPattern(component) ? entries(directory).filter { matches(component, $0) } : [component]
-        for name in names {
-            let path = join(directory, name)
-            if rest.isEmpty {
-                if isRegularFile(path) { found.append(path) }
-            } else if isDirectory(path) {
-                walk(path, rest, into: &found)
+            let names = isPattern(component) ? entries(directory).filter { matches(component, $0) } : [component]
+            for name in names {
+                let path = join(directory, name)
+                if rest.isEmpty {
+                    if isRegularFile(path) { found.append(path) }
+                } else if isDirectory(path) {
+                    walk(path, rest)
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -86,10 +87,12 @@ enum ContentDigest {
         var out: [(path: String, entry: Entry)] = []
         func visit(_ full: String, _ relative: String) throws(PipelineError) {
             if Glob.isDirectory(full) {
-                let names = ((try? FileManager.default.contentsOfDirectory(atPath: full)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-                for name in names {
-                    try visit(full + "/" + name, relative.isEmpty ? name : relative + "/" + name)
+                // The files the stage will find there: links followed, each file once, no loop.
+                let inside: [String]
+                do { inside = try DirectoryWalk.files(under: full) } catch {
+                    throw PipelineError(.io, "\(error.location): cannot read for fingerprinting: \(error.message)")
                 }
+                for inner in inside { try visit(full + "/" + inner, inner) }
             } else {
                 let stamp = Stamp(path: full) ?? Stamp()
                 if let known = reported[full], Int64(known.bytes) == stamp.size, isSHA256(known.sha256),
@@ -190,8 +193,11 @@ enum ContentDigest {
     /// The files under `path` with their stamps only (nothing hashed).
     private static func files(stampsOnly path: String) throws -> [(path: String, entry: Entry)] {
         if Glob.isDirectory(path) {
-            let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { !$0.hasPrefix(".") }.sorted()
-            return try names.flatMap { try files(stampsOnly: path + "/" + $0) }
+            return try DirectoryWalk.files(under: path).map { inner in
+                let full = path + "/" + inner
+                guard let stamp = Stamp(path: full) else { throw PipelineError(.io, "\(full): cannot stat") }
+                return (full, Entry(relative: "", bytes: Int(stamp.size), sha256: "", stamp: stamp))
+            }
         }
         guard let stamp = Stamp(path: path) else { throw PipelineError(.io, "\(path): cannot stat") }
         return [(path, Entry(relative: "", bytes: Int(stamp.size), sha256: "", stamp: stamp))]

@@ -1,0 +1,113 @@
+import FieldGuideDiagnostics
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The regular files below a directory: how the stages and the pipeline find the inputs a
+/// directory holds.
+///
+/// Symbolic links are followed, the root's and every one below it: an operator's
+/// `SOURCES/exports` is often a link to where the exports live, and a link inside the tree
+/// reads as what it points to. Each directory and each file is read once, at the first path
+/// that reaches it (names in sorted order, depth first): a link back up the tree
+/// (`exports/again -> ..`) or a second link to the same place adds nothing, so no arrangement
+/// of links loops or multiplies the walk. Names starting with a dot are skipped, and so are
+/// dangling links and anything that is neither a file nor a directory.
+///
+/// Why not `FileManager.enumerator(atPath:)`: it does not enter a root that is a link (a
+/// linked `SOURCES/exports` read as empty, and `ingest-exports` said so with exit 0), and a
+/// hand-written recursion that follows links never ends on two links to `.`.
+///
+/// Bounds, checked as the walk goes: at most ``maxDepth`` directories deep and ``maxEntries``
+/// names read; past either, a `.tooLarge` error at the directory concerned.
+///
+/// ```swift
+/// try DirectoryWalk.files(under: "input/exports")
+/// // ["captures/AirplaneID-captures.csv", "ebird/MyEBirdData-2016.csv", …]
+/// ```
+public enum DirectoryWalk {
+    /// The deepest directory read, the root's children being at depth 1.
+    public static let maxDepth = 32
+    /// The most directory entries read in one walk.
+    public static let maxEntries = 1_000_000
+
+    /// The regular files below `root`, as paths relative to it, depth first with each
+    /// directory's names in sorted order. `root` itself must be a directory (or a link to one).
+    public static func files(under root: String) throws(LocatedError) -> [String] {
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            throw LocatedError(errno == ENOENT ? .missingFile : .unreadable, file: root, message: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw LocatedError(.usage, file: root, expected: "a directory", found: "a file", message: "not a directory")
+        }
+        var walk = Walk(root: root)
+        walk.directories.insert(Identity(info))
+        try walk.read(root, relative: "", depth: 0)
+        return walk.found
+    }
+
+    /// A file's identity on this machine, after links: its device and inode.
+    private struct Identity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
+        }
+    }
+
+    private struct Walk {
+        let root: String
+        var found: [String] = []
+        var directories: Set<Identity> = []
+        var files: Set<Identity> = []
+        var entries = 0
+
+        mutating func read(_ path: String, relative: String, depth: Int) throws(LocatedError) {
+            guard depth <= DirectoryWalk.maxDepth else {
+                throw LocatedError(.tooLarge, file: path, expected: "at most \(DirectoryWalk.maxDepth) directories below \(root)",
+                                   found: "more", message: "too deep a tree of directories")
+            }
+            for name in try names(in: path) {
+                let full = path.hasSuffix("/") ? path + name : path + "/" + name
+                let inner = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard stat(full, &info) == 0 else { continue }  // a dangling link, or gone meanwhile
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    if directories.insert(Identity(info)).inserted { try read(full, relative: inner, depth: depth + 1) }
+                case S_IFREG:
+                    if files.insert(Identity(info)).inserted { found.append(inner) }
+                default:
+                    continue
+                }
+            }
+        }
+
+        /// The names in directory `path`, sorted, without `.`, `..` and hidden ones.
+        mutating func names(in path: String) throws(LocatedError) -> [String] {
+            guard let directory = opendir(path) else {
+                throw LocatedError(.unreadable, file: path, message: "cannot list the directory: \(String(cString: strerror(errno)))")
+            }
+            defer { closedir(directory) }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                entries += 1
+                guard entries <= DirectoryWalk.maxEntries else {
+                    throw LocatedError(.tooLarge, file: path, expected: "at most \(DirectoryWalk.maxEntries) names below \(root)",
+                                       found: "more", message: "too many files and directories")
+                }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if !name.hasPrefix(".") { names.append(name) }
+            }
+            return names.sorted()
+        }
+    }
+}
