@@ -188,5 +188,13 @@ struct DefinitionTests {
         #expect(Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
         #expect(Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])
         #expect(Glob.files(matching: root + "/none/*.txt") == [])
+        // A named pipe matches nothing (a stage would wait on it forever); links to `.` and
+        // back up add nothing and end.
+        #expect(mkfifo(root + "/pipe.txt", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: root + "/a/b/up", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: root + "/a/again", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: root + "/a/more", withDestinationPath: ".")
+        #expect(Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])
+        #expect(Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
     }
 }

@@ -84,8 +84,10 @@ enum Glob {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
+    /// A regular file, after links: not a directory, and not a named pipe, socket or device,
+    /// which a stage (or the fingerprint) would wait on forever.
     static func isRegularFile(_ path: String) -> Bool {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 }
