@@ -288,6 +288,31 @@ struct FAAIngestTests {
         #expect(count == 20)
     }
 
+    @Test("MASTER.txt beside parts, a missing part or a part twice: refused, never a registry short of aircraft")
+    func partsRefused() throws {
+        let lines = try FAAFixtures.lines("MASTER.txt")
+        let header = lines[0]
+        let beside = try FAAFixtures.inputCopy(overriding: ["MASTER-1.txt": .faaFile([header] + lines[1...12])])
+        let both = #expect(throws: LocatedError.self) { try FAASources.locate(beside) }
+        #expect(both?.kind == .usage)
+        #expect(both?.description == "\(beside): two MASTER downloads side by side; keep one (expected MASTER.txt or its parts MASTER-1.txt…; found both MASTER.txt and MASTER-1.txt)")
+
+        let gap = try FAAFixtures.inputCopy(
+            overriding: ["MASTER-1.txt": .faaFile([header] + lines[1...12]), "MASTER-3.txt": .faaFile([header] + lines[13...])],
+            removing: ["MASTER.txt"])
+        let missing = #expect(throws: LocatedError.self) { try FAASources.locate(gap) }
+        #expect(missing?.kind == .missingFile)
+        #expect(missing?.description == "\(gap): a part of MASTER is missing (expected MASTER-2.txt among the parts; found MASTER-1.txt, MASTER-3.txt)")
+        let run = try TestPaths.run("ingest-faa", [gap, "--output", gap + "/out"])
+        #expect(run.status == 2 && run.stderr.contains("a part of MASTER is missing"), "\(run.stderr)")
+
+        let twice = try FAAFixtures.inputCopy(
+            overriding: ["MASTER-1.txt": .faaFile([header] + lines[1...12]), "MASTER-01.txt": .faaFile([header] + lines[13...])],
+            removing: ["MASTER.txt"])
+        let repeated = #expect(throws: LocatedError.self) { try FAASources.locate(twice) }
+        #expect(repeated?.kind == .usage && repeated?.message == "a part of MASTER twice", "\(String(describing: repeated))")
+    }
+
     @Test("ReleasableAircraft.zip reads like the directory")
     func zipArchive() throws {
         let zipPath = try TestPaths.temporaryDirectory("faa-zip").appendingPathComponent("ReleasableAircraft.zip")

@@ -117,23 +117,43 @@ public struct FAASources: Sendable {
         guard let engine = find("ENGINE.TXT") else {
             throw LocatedError(.missingFile, file: path, message: "expected ENGINE.txt (the engine reference file), found none")
         }
-        var master: [FAASourceFile] = []
-        if let whole = find("MASTER.TXT") {
-            master = [whole]
-        } else {
-            let parts = candidates.compactMap { candidate -> (Int, FAASourceFile)? in
-                let upper = candidate.name.uppercased()
-                guard upper.hasPrefix("MASTER-"), upper.hasSuffix(".TXT"),
-                      let n = Int(upper.dropFirst(7).dropLast(4)) else { return nil }
-                return (n, FAASourceFile(name: candidate.name, location: candidate.location))
-            }
-            master = parts.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        let master = try masterFiles(whole: find("MASTER.TXT"), candidates, path: path)
         guard !master.isEmpty || !requireMaster else {
             throw LocatedError(.missingFile, file: path, message: "expected MASTER.txt or its parts MASTER-1.txt…, found none")
         }
         return FAASources(aircraftReference: reference, engine: engine, master: master,
                           deregistered: find("DEREG.TXT"), reserved: find("RESERVED.TXT"))
+    }
+}
+
+extension FAASources {
+    /// MASTER as a whole file or as its parts `MASTER-1.txt`, `MASTER-2.txt` … in order; none
+    /// when the download has neither.
+    ///
+    /// Refused (usage, exit 2) rather than chosen between: a whole file beside parts (two
+    /// downloads in one directory: which is current?), and parts that do not run from 1 without
+    /// a gap or a repeat (`MASTER-1.txt`, `MASTER-3.txt`: a part that did not download would
+    /// otherwise build a registry short of a third of its aircraft, with exit 0).
+    static func masterFiles(whole: FAASourceFile?, _ candidates: [(name: String, location: FAASourceFile.Location)],
+                            path: String) throws(LocatedError) -> [FAASourceFile] {
+        let parts = candidates.compactMap { candidate -> (number: Int, file: FAASourceFile)? in
+            let upper = candidate.name.uppercased()
+            guard upper.hasPrefix("MASTER-"), upper.hasSuffix(".TXT"),
+                  let n = Int(upper.dropFirst(7).dropLast(4)) else { return nil }
+            return (n, FAASourceFile(name: candidate.name, location: candidate.location))
+        }.sorted { $0.number < $1.number }
+        if let whole {
+            guard let part = parts.first else { return [whole] }
+            throw LocatedError(.usage, file: path, expected: "MASTER.txt or its parts MASTER-1.txt…",
+                               found: "both \(whole.name) and \(part.file.name)", message: "two MASTER downloads side by side; keep one")
+        }
+        for (index, part) in parts.enumerated() where part.number != index + 1 {
+            let found = parts.map(\.file.name).joined(separator: ", ")
+            throw LocatedError(part.number <= index ? .usage : .missingFile, file: path,
+                               expected: part.number <= index ? "each part of MASTER once" : "MASTER-\(index + 1).txt among the parts",
+                               found: found, message: part.number <= index ? "a part of MASTER twice" : "a part of MASTER is missing")
+        }
+        return parts.map(\.file)
     }
 }
 
