@@ -24,6 +24,44 @@ struct BirdExecutableTests {
         #expect(result.stderr.contains("validate: checked 5 files: \(linked)/bird_database.json (database 3.0)"), "\(result.stderr)")
     }
 
+    @Test("make birds (pipelines/birds) over links reads what they point to, as over the files; a loop of links does not stop it")
+    func birdsOverLinks() throws {
+        let directory = try TestPaths.temporaryDirectory("birds-links")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fm = FileManager.default
+        let input = TestPaths.input.appendingPathComponent("birds").path
+        // Every file and directory of input/birds as a link, the directory itself as a link, and a loop.
+        let links = directory.appendingPathComponent("links").path
+        try fm.createDirectory(atPath: links, withIntermediateDirectories: true)
+        for name in try fm.contentsOfDirectory(atPath: input) {
+            try fm.createSymbolicLink(atPath: links + "/" + name, withDestinationPath: input + "/" + name)
+        }
+        try fm.createSymbolicLink(atPath: links + "/again", withDestinationPath: ".")
+        let linked = directory.appendingPathComponent("linked").path
+        try fm.createSymbolicLink(atPath: linked, withDestinationPath: links)
+        func run(_ source: String, _ output: String) throws -> (status: Int32, stderr: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["pipelines/birds", source, output]
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["BIN": TestPaths.executable("ingest-birds").deletingLastPathComponent().path]) { $1 }
+            process.currentDirectoryURL = TestPaths.packageRoot
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let direct = try run(input, directory.appendingPathComponent("direct").path)
+        let viaLinks = try run(linked, directory.appendingPathComponent("via-links").path)
+        #expect(direct.status == 0 && viaLinks.status == 0, "\(viaLinks.stderr)")
+        let summary = "ingest-birds: read 1 bar charts (6 rows, 2 non-species, 1 unresolved), 3 seasons, 3 labels files; linked to 10 taxa with 43 names"
+        #expect(direct.stderr.contains(summary), "\(direct.stderr)")
+        #expect(viaLinks.stderr.contains(summary), "\(viaLinks.stderr)")
+    }
+
     @Test("every problem in one run, in each format; exit 1")
     func formats() throws {
         let paths = ["Tests/Fixtures/birds/rules/ranges.json", "Tests/Fixtures/birds/broken"]
