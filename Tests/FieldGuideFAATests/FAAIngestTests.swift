@@ -313,6 +313,29 @@ struct FAAIngestTests {
         #expect(repeated?.kind == .usage && repeated?.message == "a part of MASTER twice", "\(String(describing: repeated))")
     }
 
+    @Test("a MASTER with a header and no row is refused (exit 1), the last good hand-off kept: never an empty registry")
+    func masterWithoutRows() throws {
+        let lines = try FAAFixtures.lines("MASTER.txt")
+        let out = try TestPaths.temporaryDirectory("faa-empty-master").path
+        #expect(try TestPaths.run("ingest-faa", ["input/faa", "--output", out]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: out + "/registrations.csv"))
+        let empty = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile([lines[0]])])
+        let run = try TestPaths.run("ingest-faa", [empty, "--output", out])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("MASTER.txt:2: MASTER holds no registration: the registry would be empty (expected registrations after the header; found none)"),
+                "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/registrations.csv")) == before)
+        #expect(try StageReport.read(from: out + "/faa-ingest.json").status == .rejected)
+        // Parts that are all headers alike; one part with rows among empty ones still builds.
+        let parts = try FAAFixtures.inputCopy(
+            overriding: ["MASTER-1.txt": .faaFile([lines[0]]), "MASTER-2.txt": .faaFile([lines[0]])], removing: ["MASTER.txt"])
+        let error = #expect(throws: LocatedError.self) { try ingest(parts) }
+        #expect(error?.kind == .empty && error?.found == "none in MASTER-1.txt, MASTER-2.txt", "\(String(describing: error))")
+        let oneFull = try FAAFixtures.inputCopy(
+            overriding: ["MASTER-1.txt": .faaFile([lines[0]]), "MASTER-2.txt": .faaFile(lines)], removing: ["MASTER.txt"])
+        #expect(try ingest(oneFull).0.status == .ok)
+    }
+
     @Test("ReleasableAircraft.zip reads like the directory")
     func zipArchive() throws {
         let zipPath = try TestPaths.temporaryDirectory("faa-zip").appendingPathComponent("ReleasableAircraft.zip")

@@ -91,6 +91,14 @@ public struct FAAIngest: Sendable {
                 let hash = try result.sourceHash()
                 log.sources.append(StageReport.Source(file: source.name, bytes: hash.bytes, sha256: hash.sha256, rows: rows))
             }
+            // A MASTER with a header and no row (a broken download or extraction) would build an
+            // empty registry over a good one, with exit 0.
+            if log.sources.suffix(sources.master.count).allSatisfy({ $0.rows.read == 0 }) {
+                let names = sources.master.map(\.name)
+                throw LocatedError(.empty, file: names[0], line: 2, expected: "registrations after the header",
+                                   found: names.count == 1 ? "none" : "none in \(names.joined(separator: ", "))",
+                                   message: "MASTER holds no registration: the registry would be empty")
+            }
             log.counts = merge.counts
             let status = try log.add(statusTask.finished().value, removingStaleIn: outputDirectory)
             try checkRejectShares(log.sources)
