@@ -39,20 +39,9 @@ struct BirdExecutableTests {
         try fm.createSymbolicLink(atPath: links + "/again", withDestinationPath: ".")
         let linked = directory.appendingPathComponent("linked").path
         try fm.createSymbolicLink(atPath: linked, withDestinationPath: links)
-        func run(_ source: String, _ output: String) throws -> (status: Int32, stderr: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["pipelines/birds", source, output]
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                ["BIN": TestPaths.executable("ingest-birds").deletingLastPathComponent().path]) { $1 }
-            process.currentDirectoryURL = TestPaths.packageRoot
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+        func run(_ source: String, _ output: String) throws -> (status: Int32, stdout: String, stderr: String) {
+            try TestPaths.run(program: URL(fileURLWithPath: "/bin/bash"), ["pipelines/birds", source, output],
+                              environment: ["BIN": TestPaths.executable("ingest-birds").deletingLastPathComponent().path])
         }
         let direct = try run(input, directory.appendingPathComponent("direct").path)
         let viaLinks = try run(linked, directory.appendingPathComponent("via-links").path)
