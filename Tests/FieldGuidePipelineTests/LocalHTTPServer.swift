@@ -79,9 +79,17 @@ final class LocalHTTPServer: @unchecked Sendable {
         close(connection)
     }
 
-    /// Stops accepting and serving; waits for the thread.
+    /// Stops accepting and serving; waits for the thread. Once: a second call does nothing.
+    ///
+    /// (It closed the listener on every call, and a test that stops a server early and again in
+    /// a `defer` closed whatever the test process had opened under that number meanwhile: once,
+    /// another test's scratch file, which then failed its reads with EBADF.)
     func stop() {
-        lock.withLock { stopped = true }
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         _ = done.wait(timeout: .now() + 5)
