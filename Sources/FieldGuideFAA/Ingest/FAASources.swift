@@ -130,10 +130,11 @@ extension FAASources {
     /// MASTER as a whole file or as its parts `MASTER-1.txt`, `MASTER-2.txt` … in order; none
     /// when the download has neither.
     ///
-    /// Refused (usage, exit 2) rather than chosen between: a whole file beside parts (two
-    /// downloads in one directory: which is current?), and parts that do not run from 1 without
-    /// a gap or a repeat (`MASTER-1.txt`, `MASTER-3.txt`: a part that did not download would
-    /// otherwise build a registry short of a third of its aircraft, with exit 0).
+    /// Refused rather than chosen between (exit 2: a usage error, or a missing file for a gap):
+    /// a whole file beside parts (two downloads in one directory: which is current?), and parts
+    /// that do not run from 1 without a gap or a repeat (`MASTER-1.txt`, `MASTER-3.txt`: a part
+    /// that did not download would otherwise build a registry short of a third of its aircraft,
+    /// with exit 0).
     static func masterFiles(whole: FAASourceFile?, _ candidates: [(name: String, location: FAASourceFile.Location)],
                             path: String) throws(LocatedError) -> [FAASourceFile] {
         let parts = candidates.compactMap { candidate -> (number: Int, file: FAASourceFile)? in
