@@ -1,3 +1,4 @@
+import FieldGuideCore
 import Foundation
 
 /// Dates in the seed files are seconds since 2001-01-01 00:00:00 UTC (Apple's reference date).
@@ -9,11 +10,18 @@ public enum ReferenceDate {
     /// Seconds between 1970-01-01 and 2001-01-01.
     public static let unixOffset: Double = 978_307_200
 
-    /// The UTC date and time, to the second (`2024-10-08T00:00:00Z`).
+    /// The UTC date and time, to the second (`2024-10-08T00:00:00Z`): by `UTCTimestamp` for the
+    /// years 1583 to 9999, where its calendar and Foundation's agree (Foundation's turns Julian
+    /// before the Gregorian reform); by Foundation's formatter outside them or for a value that
+    /// is not a number, whatever a seed file holds.
     public static func iso8601(_ seconds: Double) -> String {
+        let instant = (seconds + unixOffset).rounded(.down)
+        if let whole = Int64(exactly: instant), (-12_212_553_600...253_402_300_799).contains(whole) {
+            return UTCTimestamp.iso8601(secondsSince1970: whole)
+        }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: (seconds + unixOffset).rounded(.down)))
+        return formatter.string(from: Date(timeIntervalSince1970: instant))
     }
 }
 
