@@ -47,27 +47,16 @@ public enum DirectoryWalk {
             throw LocatedError(.usage, file: root, expected: "a directory", found: "a file", message: "not a directory")
         }
         var walk = Walk(root: root)
-        walk.directories.insert(Identity(info))
+        walk.directories.insert(FileIdentity(info))
         try walk.read(root, relative: "", depth: 0)
         return walk.found
-    }
-
-    /// A file's identity on this machine, after links: its device and inode.
-    private struct Identity: Hashable {
-        let device: UInt64
-        let inode: UInt64
-
-        init(_ info: stat) {
-            device = UInt64(truncatingIfNeeded: info.st_dev)
-            inode = UInt64(truncatingIfNeeded: info.st_ino)
-        }
     }
 
     private struct Walk {
         let root: String
         var found: [String] = []
-        var directories: Set<Identity> = []
-        var files: Set<Identity> = []
+        var directories: Set<FileIdentity> = []
+        var files: Set<FileIdentity> = []
         var entries = 0
 
         mutating func read(_ path: String, relative: String, depth: Int) throws(LocatedError) {
@@ -82,9 +71,9 @@ public enum DirectoryWalk {
                 guard stat(full, &info) == 0 else { continue }  // a dangling link, or gone meanwhile
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
-                    if directories.insert(Identity(info)).inserted { try read(full, relative: inner, depth: depth + 1) }
+                    if directories.insert(FileIdentity(info)).inserted { try read(full, relative: inner, depth: depth + 1) }
                 case S_IFREG:
-                    if files.insert(Identity(info)).inserted { found.append(inner) }
+                    if files.insert(FileIdentity(info)).inserted { found.append(inner) }
                 default:
                     continue
                 }
@@ -109,5 +98,25 @@ public enum DirectoryWalk {
             }
             return names.sorted()
         }
+    }
+}
+
+/// A file's identity on this machine, after links: its device and inode. Two paths name the
+/// same file or directory exactly when their identities are equal (how `DirectoryWalk` and the
+/// pipeline's globs read each place once, however links join them).
+package struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ info: stat) {
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+    }
+
+    /// The identity of what `path` names, following links; nil when it cannot be stat'ed.
+    package init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
     }
 }

@@ -1,3 +1,4 @@
+import FieldGuideCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -37,16 +38,17 @@ enum Glob {
     /// One match of a pattern against the tree.
     private struct Walk {
         var found: [String] = []
-        /// The directories already matched against a part of the pattern (its last `count`
-        /// components), by device and inode after links.
-        private var visited: Set<[UInt64]> = []
+        /// A directory matched against the pattern's last `remaining` components.
+        private struct Visit: Hashable {
+            let directory: FileIdentity
+            let remaining: Int
+        }
+        /// The visits made so far.
+        private var visited: Set<Visit> = []
 
         mutating func walk(_ directory: String, _ components: ArraySlice<String>) {
-            guard let component = components.first else { return }
-            var info = stat()
-            guard stat(directory, &info) == 0,
-                  visited.insert([UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino), UInt64(components.count)]).inserted
-            else { return }
+            guard let component = components.first, let identity = FileIdentity(path: directory),
+                  visited.insert(Visit(directory: identity, remaining: components.count)).inserted else { return }
             let rest = components.dropFirst()
             if component == "**" {
                 walk(directory, rest)
