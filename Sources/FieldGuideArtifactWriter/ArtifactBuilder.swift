@@ -282,8 +282,10 @@ extension ArtifactBuilder {
         let tableEnd = ArtifactFormat.headerSize + count * ArtifactFormat.sectionEntrySize
         guard index >= 0, index < count, count < 4096, tableEnd <= raw.count else { return }
         let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
-        let offset = Int(raw.le(UInt64.self, entry + 8)), length = Int(raw.le(UInt64.self, entry + 16))
-        guard offset >= tableEnd, length >= 0, offset <= raw.count - length else { return }
+        // Any bytes may stand in the entry (a test's or a fuzzer's surgery): a word past `Int.max`
+        // names no section here, and the bytes are left as they are.
+        guard let offset = Int(exactly: raw.le(UInt64.self, entry + 8)), let length = Int(exactly: raw.le(UInt64.self, entry + 16)),
+              offset >= tableEnd, length >= 0, offset <= raw.count - length else { return }
         bytes.storeBytes(of: CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])).littleEndian,
                          toByteOffset: entry + 4, as: UInt32.self)
         bytes.storeBytes(of: ArtifactFormat.headerChecksum(raw, tableEnd: tableEnd).littleEndian, toByteOffset: 20, as: UInt32.self)

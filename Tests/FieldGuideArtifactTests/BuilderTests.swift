@@ -116,6 +116,36 @@ struct BuilderTests {
         #expect(sections.map(\.tag) == ["AAAA", "BBBB"])
         #expect(sections.allSatisfy { $0.offset % 8 == 0 })
     }
+
+    @Test("reseal: a changed section opens again; an entry whose offset or length passes Int.max is left alone")
+    func resealHostileEntry() throws {
+        var builder = ArtifactBuilder(kind: FourCC("TEST"))
+        builder.addSection(FourCC("AAAA"), rows: 2, bytes: [1, 2, 3, 4, 5, 6, 7, 8])
+        let original = try builder.serialize()
+        let directory = try TestPaths.temporaryDirectory("reseal")
+        let path = directory.appendingPathComponent("t.fgb").path
+        func opens(_ bytes: [UInt8]) throws -> Bool {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return (try? ArtifactFile(path: path, verification: .full)) != nil
+        }
+        #expect(try opens(original))
+        let entry = ArtifactFormat.headerSize
+        // A changed byte inside the section: refused until resealed.
+        var changed = original
+        changed[Int(try ArtifactFile(path: path).sections[0].offset)] ^= 0xFF
+        #expect(try !opens(changed))
+        changed.withUnsafeMutableBytes { ArtifactBuilder.reseal($0, section: 0) }
+        #expect(try opens(changed))
+        // The offset, then the length, set past Int.max (what libFuzzer's own mutations write):
+        // no trap, no change.
+        for field in [8, 16] {
+            var hostile = original
+            for i in 0..<8 { hostile[entry + field + i] = 0xFF }
+            let before = hostile
+            hostile.withUnsafeMutableBytes { ArtifactBuilder.reseal($0, section: 0) }
+            #expect(hostile == before)
+        }
+    }
 }
 
 @Suite("Artifact builders: one-pass paths")

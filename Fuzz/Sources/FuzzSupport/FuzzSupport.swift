@@ -91,8 +91,10 @@ public enum ArtifactMutator {
         guard count > 0, count < 4096, tableEnd <= size else { return size }
         let index = Int.random(in: 0..<count, using: &random)
         let entry = ArtifactFormat.headerSize + index * ArtifactFormat.sectionEntrySize
-        let offset = Int(raw.le(UInt64.self, entry + 8)), length = Int(raw.le(UInt64.self, entry + 16))
-        guard offset >= tableEnd, length >= 4, offset <= size - length else { return size }
+        // The entry may hold any bytes (libFuzzer's own mutations run too): a word past `Int.max`
+        // is no section, not a trap in the harness.
+        guard let offset = Int(exactly: raw.le(UInt64.self, entry + 8)), let length = Int(exactly: raw.le(UInt64.self, entry + 16)),
+              offset >= tableEnd, length >= 4, offset <= size - length else { return size }
         let at = offset + Int.random(in: 0..<(length / 4), using: &random) * 4
         let values: [UInt32] = [0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x00FF_FFFF, UInt32.random(in: 0...UInt32.max, using: &random),
                                 raw.le(UInt32.self, at) &+ 1]
