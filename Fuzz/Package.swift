@@ -6,10 +6,15 @@
 // the library's public API, the way a stage meets the bytes:
 //
 //   fuzz-faa-master      MASTER.txt through the FAA ingest (beside input/faa's ACFTREF, ENGINE)
+//   fuzz-faa-files       ACFTREF, ENGINE, DEREG and RESERVED in turn through the same ingest
 //   fuzz-bird-json       the JSON parser, then the seed validator on the same bytes
 //   fuzz-xmp, fuzz-gpx, fuzz-plist        the XML reader through each export reader
 //   fuzz-ebird-csv, fuzz-capture-csv      the tabular export readers
 //   fuzz-pipeline-file   the pipeline-file loader (YAML, checks)
+//   fuzz-bird-sources    the taxonomy, a bar chart, the Status & Trends runs and a label list
+//                        in turn through the birds ingest
+//   fuzz-ebd             an eBird Basic Dataset file through aggregate-ebd's embedded engine
+//   fuzz-reference-json  the ICAO type and Mode S reference tables of the manufacturer index
 //   fuzz-aircraft-artifact, fuzz-aircraft-index, fuzz-birds-artifact
 //                        open (header-only and full) and query the artifacts; a custom
 //                        mutator changes a word inside a section and reseals every checksum,
@@ -26,8 +31,9 @@ let library: [Target.Dependency] = [
     .product(name: "FieldGuidePipeline", package: "FieldGuide"),
 ]
 
-let targets = ["fuzz-faa-master", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
-               "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
+let targets = ["fuzz-faa-master", "fuzz-faa-files", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
+               "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-bird-sources", "fuzz-ebd", "fuzz-reference-json",
+               "fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
 
 /// The targets fuzzing artifacts: they link the checksum-keeping custom mutator.
 let artifactTargets: Set = ["fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
