@@ -47,6 +47,12 @@ public enum Fuzz {
             for record in (try? bundle.registrations(matching: query, limit: 20))?.records ?? [] { _ = (record.info, record.ownerWithheld) }
         }
         _ = bundle.aircraft(identifier: "ADF7C7")?.record.info
+        // DEREG's and RESERVED's sections (input/faa's numbers), and the app-facing lines.
+        for n in ["N1701", "N321RV", "N4477", "N2FG", "N44GX", "N0A"] {
+            let status = bundle.status(of: n)
+            _ = (status.kind, status.reservation?.info, status.deregistrations.map(\.info), status.registration?.modeSHex)
+            _ = (bundle.enrichment(registration: n)?.serialNumber, bundle.sightingLines(registration: n)?.title)
+        }
     }
 
     /// Every manufacturer-index query, on whatever the index holds.
