@@ -82,21 +82,28 @@ public struct LatencyProbe {
     /// `operation` returns a small number derived from its result (1 for "found", a count …),
     /// which is summed and returned so the optimizer cannot drop the call.
     public func measure<Input>(_ inputs: [Input], _ operation: (Input) -> Int) -> (summary: Summary, total: Int) {
+        let (samples, total) = self.samples(inputs[...], operation)
+        return (Summary(samples), total)
+    }
+
+    /// `measure(_:_:)`'s per-call times themselves, over a slice of the inputs (after the
+    /// warm-up calls): for pooling rounds that alternate with another measurement.
+    public func samples<Input>(_ inputs: ArraySlice<Input>, _ operation: (Input) -> Int) -> (samples: [Double], total: Int) {
         var total = 0
         for input in inputs.prefix(warmUp) { total &+= operation(input) }
         total = 0
         var samples: [Double] = []
         samples.reserveCapacity(inputs.count / batch + 1)
-        var start = 0
-        while start < inputs.count {
-            let end = min(start + batch, inputs.count)
+        var start = inputs.startIndex
+        while start < inputs.endIndex {
+            let end = min(start + batch, inputs.endIndex)
             let began = Timer.now()
             for i in start..<end { total &+= operation(inputs[i]) }
             let elapsed = Double(Timer.now() &- began)
             samples.append(max(0, elapsed - timerOverhead) / Double(end - start))
             start = end
         }
-        return (Summary(samples), total)
+        return (samples, total)
     }
 }
 
