@@ -122,12 +122,11 @@ extension SixFields {
             let next = starts[(index + 1) % starts.count]
             let warmUp = keys[next..<min(next + min(size, probe.warmUp), keys.count)]
             func time(_ operation: (String) -> Int) -> (samples: [Double], total: Int) {
-                var sink = 0
-                for key in warmUp { sink &+= operation(key) }
-                let measured = timing.samples(slice, operation)
-                return (measured.samples, measured.total &+ (sink & 0))
+                for key in warmUp { _ = operation(key) }
+                return timing.samples(slice, operation)
             }
-            let (a, b) = index % 2 == 0 ? { let a = time(ours); return (a, time(theirs)) }() : { let b = time(theirs); return (time(ours), b) }()
+            let a, b: (samples: [Double], total: Int)
+            if index % 2 == 0 { a = time(ours); b = time(theirs) } else { b = time(theirs); a = time(ours) }
             pooled.0 += a.samples; pooled.1 += b.samples
             found.0 += a.total; found.1 += b.total
             ratios.append(Summary(a.samples).median / Summary(b.samples).median)
