@@ -344,13 +344,15 @@ struct NightlyEndToEndTests {
             .write(toFile: master, atomically: true, encoding: .utf8)
 
         // Wrappers: the real tools, except emit-aircraft, which writes its artifact into
-        // staging and then hangs (as a slow emit would) until killed.
+        // staging and then hangs (as a slow emit would) until killed. Its process id is
+        // written beside the marker and renamed onto it: the marker never exists empty (read
+        // between `>`'s create and write, it once did, on a loaded machine).
         let realBin = h.bin
         let marker = h.root + "/emitting"
         let wrappers = try h.wrappers(replacing: "emit-aircraft", with: """
             #!/bin/sh
             "REAL/emit-aircraft" "$@" || exit $?
-            echo $$ > "\(marker)"
+            echo $$ > "\(marker).tmp" && mv "\(marker).tmp" "\(marker)"
             exec sleep 60
             """)
         h.bin = wrappers
