@@ -90,12 +90,35 @@ struct RegistrationSummaryTableTests {
                     #expect(table.field(field, at: hit.start).map(Array.init) == entry.fields[field.rawValue], "row \(row), \(field)")
                     // As text: the padded inline path, and the general one near the data's end.
                     #expect(table.text(field, at: hit.start) == entry.fields[field.rawValue].map { String(decoding: $0, as: UTF8.self) })
+                    // The inlinable short form: the text when it is at most 15 bytes and the
+                    // summary lies far enough from the data's end, else nil (never other text).
+                    let farFromEnd = hit.start <= summaries.count - Self.entries.count * 4 - (Table.maximumSize + 16)
+                    let short = entry.fields[field.rawValue].flatMap { $0.count <= 15 ? String(decoding: $0, as: UTF8.self) : nil }
+                    #expect(table.shortText(field, at: hit.start) == (farFromEnd ? short : nil), "row \(row), \(field)")
                 }
             }
             #expect(table.find(PackedKey.pack("N99Z")) == nil)
             // Starts past the data read nothing; a row outside the table starts at the end.
             #expect(table.field(.city, at: summaries.count) == nil && table.field(.city, at: -1) == nil)
             #expect(table.field(.city, at: table.start(Self.entries.count)) == nil && table.nNumber(at: Int.max / 2) == nil)
+        }
+    }
+
+    @Test("the short form refuses what it cannot make inline: non-ASCII, 16 bytes and more, a start outside the data")
+    func shortTextRefuses() throws {
+        // Far from the data's end (a dozen summaries follow), so only the text decides.
+        let fields: [[UInt8]?] = [Array("caf\u{E9}".utf8), Array(repeating: 0x41, count: 16), Array(repeating: 0x42, count: 15), [], nil, Array("AC6CD2".utf8)]
+        let entries = (0..<12).map { Entry(nNumber: "N\($0 + 1)", fields: fields) }
+        let (summaries, directory) = Self.sections(entries, buckets: 1)
+        try Self.withTable(summaries, directory, rows: entries.count) { table, _ in
+            let start = table.start(0)
+            #expect(table.text(.serialNumber, at: start) == "caf\u{E9}" && table.shortText(.serialNumber, at: start) == nil)
+            #expect(table.text(.modelCode, at: start)?.utf8.count == 16 && table.shortText(.modelCode, at: start) == nil)
+            #expect(table.shortText(.name, at: start) == String(repeating: "B", count: 15))
+            #expect(table.shortText(.city, at: start) == "")
+            #expect(table.text(.state, at: start) == nil && table.shortText(.state, at: start) == nil, "kept out")
+            #expect(table.shortText(.modeSHex, at: start) == "AC6CD2")
+            for outside in [-1, Int.min, summaries.count, Int.max] { #expect(table.shortText(.modeSHex, at: outside) == nil) }
         }
     }
 
@@ -156,6 +179,8 @@ struct RegistrationSummaryTableTests {
             _ = table.nNumber(at: start)
             for field in Field.allCases {
                 #expect(table.text(field, at: start) == table.field(field, at: start).map { String(decoding: $0, as: UTF8.self) })
+                let short = table.shortText(field, at: start)
+                #expect(short == nil || short == table.text(field, at: start), "row \(row), \(field)")
                 guard let bytes = table.field(field, at: start), let first = bytes.baseAddress else { continue }
                 #expect(first >= base && first + bytes.count <= base + section.count, "row \(row), \(field)")
             }

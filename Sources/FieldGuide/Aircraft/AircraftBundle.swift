@@ -26,7 +26,7 @@ public final class AircraftBundle: FieldGuideBundle {
     package let registrationKeys: KeyTable
     package let manufacturerKeys: KeyTable
     /// `RSMB` and `RBKT` (format 1.2, `RegistrationSummarySchema.swift`); nil in an older artifact.
-    package let summaries: RegistrationSummaryTable?
+    @usableFromInline package let summaries: RegistrationSummaryTable?
     let codeNames: [String: [String: String]]
     /// `codeNames` by table and code string id, decoded once at open: `.info` reads a dozen
     /// codes, and each then costs a hash probe and a retain instead of decoding two strings and
@@ -160,6 +160,10 @@ public final class AircraftBundle: FieldGuideBundle {
     }
 
     /// The registration for an N-number: `N12345`, `n12345` and `12345` all work.
+    ///
+    /// Inlinable, with the record's summary fields (`RegistrationRecord+Summary.swift`): an app
+    /// that looks a registration up and reads its summary fields runs them as one piece of code.
+    @inlinable @inline(__always)
     public func aircraft(registration: String) -> RegistrationRecord? {
         guard let key = Self.registrationKey(registration) else { return nil }
         if let summaries {
@@ -167,6 +171,13 @@ public final class AircraftBundle: FieldGuideBundle {
             // next: `RegistrationSummarySchema`.
             return summaries.find(key.packed).map { RegistrationRecord(bundle: self, row: $0.row, summary: $0.start) }
         }
+        return aircraft(registrationKey: key)
+    }
+
+    /// The registration for `key` through `RKEY` and the pool: an artifact without summaries
+    /// (format 1.0 and 1.1).
+    @usableFromInline
+    func aircraft(registrationKey key: RegistrationKey) -> RegistrationRecord? {
         // The whole N-number is its packed key, so the stored one is checked without building bytes.
         var row = registrationKeys.lowerBound(key.packed)
         while row < registrationKeys.count, registrationKeys[row] == key.packed {
@@ -219,10 +230,17 @@ public final class AircraftBundle: FieldGuideBundle {
 
     /// An N-number (`N` + one to five marks) as its `PackedKey`: at most 6 bytes, so the
     /// packed key is the whole N-number.
+    @usableFromInline
     struct RegistrationKey {
-        let packed: UInt64
+        @usableFromInline let packed: UInt64
         /// Bytes in the N-number, `N` included (2...6).
-        let count: Int
+        @usableFromInline let count: Int
+
+        @usableFromInline
+        init(packed: UInt64, count: Int) {
+            self.packed = packed
+            self.count = count
+        }
 
         /// The N-number's bytes (`N4477`), for the tables keyed by whole bytes.
         var bytes: [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: packed >> (56 - 8 * $0)) } }
@@ -232,8 +250,15 @@ public final class AircraftBundle: FieldGuideBundle {
 
     /// The N-number of `text` (trimmed, upper-cased, dashes and a leading `N` dropped, then `N`
     /// put back), or nil when it cannot be one. The hot path of a lookup: no heap allocation.
+    @inlinable @inline(__always)
     static func registrationKey(_ text: String) -> RegistrationKey? {
         if let key = inlineRegistrationKey(text) { return key }
+        return registrationKey(spelled: text)
+    }
+
+    /// `registrationKey(_:)` of a string that is not a short canonical N-number stored inline.
+    @usableFromInline
+    static func registrationKey(spelled text: String) -> RegistrationKey? {
         if let key = text.utf8.withContiguousStorageIfAvailable(registrationKey(utf8:)) { return key }
         return Array(text.utf8).withUnsafeBufferPointer(registrationKey(utf8:))
     }

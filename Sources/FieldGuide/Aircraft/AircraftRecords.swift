@@ -142,25 +142,23 @@ public struct EngineInfo: Sendable, Hashable, Codable {
 
 /// A registration (MASTER row), joined to its model and engine.
 public struct RegistrationRecord: Sendable {
-    let bundle: AircraftBundle
-    let row: Int
+    @usableFromInline let bundle: AircraftBundle
+    @usableFromInline let row: Int
     /// Where the row's summary starts in `RSMB` when the lookup found it, -1 when not yet known
     /// (`RegistrationSummary.swift`).
-    let summary: Int
+    @usableFromInline let summary: Int
 
     package init(bundle: AircraftBundle, row: Int) { self.init(bundle: bundle, row: row, summary: -1) }
+    @inlinable
     init(bundle: AircraftBundle, row: Int, summary: Int) { self.bundle = bundle; self.row = row; self.summary = summary }
     private typealias C = AircraftSchema.RegistrationColumn
-    private typealias F = AircraftSchema.SummaryField
     private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
     private func s(_ c: C) -> String { bundle.string(v(c)) }
-    /// A summary field: from the summary when it holds it, else through the row and the pool.
-    @inline(__always) private func s(_ field: F) -> String { summaryText(field) ?? s(field.column) }
     private func list(_ c: C) -> [String] { bundle.list(v(c)) }
 
     public var nNumber: String { summaryNNumber() ?? s(C.nNumber) }
-    public var serialNumber: String { s(F.serialNumber) }
-    public var modelCode: String { s(F.modelCode) }
+    // The summary's fields are inlinable (`RegistrationRecord+Summary.swift`): serialNumber,
+    // modelCode, name, city, state and modeSHex.
     public var engineCode: String { s(.engineCode) }
     /// The ACFTREF model, or nil when the registration's code is not in ACFTREF (an orphan).
     public var model: ModelRecord? {
@@ -181,11 +179,8 @@ public struct RegistrationRecord: Sendable {
         let type = bundle.strings.bytes(v(.registrantType))
         return type.count == 1 && bundle.ownerRedaction.withholds(registrantTypeDigit: type[0])
     }
-    public var name: String { s(F.name) }
     public var street: String { s(.street) }
     public var street2: String { s(.street2) }
-    public var city: String { s(F.city) }
-    public var state: String { s(F.state) }
     public var zip: String { s(.zip) }
     public var region: CodeValue? { bundle.code(.region, v(.region)) }
     public var county: String { s(.county) }
@@ -202,11 +197,6 @@ public struct RegistrationRecord: Sendable {
     public var aircraftType: CodeValue? { bundle.code(.aircraftType, v(.aircraftType)) }
     public var engineType: CodeValue? { bundle.code(.engineType, v(.engineType)) }
     public var status: CodeValue? { bundle.code(.status, v(.status)) }
-    /// The ICAO 24-bit address as six hex digits.
-    public var modeSHex: String? {
-        if let text = summaryText(.modeSHex) { return text.isEmpty ? nil : text }
-        return AircraftSchema.modeSHexText(v(.modeSHex))
-    }
     public var fractionalOwner: Bool { v(.fractionalOwner) == 1 }
     public var airworthinessDate: FieldDate? { FieldDate(stored: v(.airworthinessDate)) }
     public var otherNames: [String] { list(.otherNames) }

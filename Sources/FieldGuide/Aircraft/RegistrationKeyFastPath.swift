@@ -10,7 +10,7 @@ extension AircraftBundle {
     /// length changes from key to key (a mispredicted exit most lookups). Here every mark is
     /// checked at once, eight bytes in one word: the same answer in a few dozen instructions
     /// and no branch on the length.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func inlineRegistrationKey(_ text: String) -> RegistrationKey? {
         guard let (word, count) = ArtifactText.inlineASCIIPrefix(text), count >= 2, count <= 6,
               word & 0xFF == UInt64(UInt8(ascii: "N")) else { return nil }

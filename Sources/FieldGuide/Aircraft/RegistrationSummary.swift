@@ -40,21 +40,6 @@ extension AircraftBundle {
 }
 
 extension RegistrationRecord {
-    /// Where the registration's summary starts: known when the lookup found it, else from the
-    /// row (records found by Mode S or a search).
-    @inline(__always)
-    func summaryStart(_ table: RegistrationSummaryTable) -> Int {
-        summary >= 0 ? summary : table.start(row)
-    }
-
-    /// Field `field` from the registration's summary; nil when the artifact has no summaries or
-    /// the value was too long to be kept in one.
-    @inline(__always)
-    func summaryText(_ field: AircraftSchema.SummaryField) -> String? {
-        guard let table = bundle.summaries else { return nil }
-        return table.text(field, at: summaryStart(table))
-    }
-
     /// The N-number from the summary's key; nil when the artifact has no summaries or the key
     /// is not the whole N-number.
     func summaryNNumber() -> String? {

@@ -258,6 +258,24 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         return self.field(field, at: start).map(ArtifactText.inlinedString)
     }
 
+    /// `field` of the summary starting at `start` when it is short ASCII (at most 15 bytes, the
+    /// usual case), else nil: the field is kept out, longer, not ASCII, or its summary lies too
+    /// near the data's end; then `text(_:at:)` has the answer.
+    ///
+    /// Why a second form: it is small enough to inline into an app's code with the lookup (a
+    /// few loads, a compare and the inline string's two words), where `text(_:at:)`, with its
+    /// paths for long and non-ASCII text, is not.
+    @inlinable @inline(__always)
+    public func shortText(_ field: AircraftSchema.SummaryField, at start: Int) -> String? {
+        guard let data, start >= 0, start <= dataCount &- (Self.maximumSize + 16) else { return nil }
+        let summary = data + start
+        guard summary.load(fromByteOffset: Self.flagsOffset, as: UInt8.self) & (1 << UInt8(field.rawValue)) == 0 else { return nil }
+        let bounds = UInt16(littleEndian: summary.loadUnaligned(fromByteOffset: Self.boundsOffset + field.rawValue, as: UInt16.self))
+        let first = Int(bounds & 0xFF)
+        // Bounds out of order give a negative count, which `inlineASCII` refuses like a long one.
+        return ArtifactText.inlineASCII(padded: summary + first, count: Int(bounds >> 8) &- first)
+    }
+
     /// `field` of the summary at `summary`, of which `maximumSize + 16` bytes are readable, or
     /// nil when the field is kept out; a crafted pair of bounds out of order reads as empty.
     ///
