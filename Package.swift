@@ -87,7 +87,9 @@ let package = Package(
         // Word-at-a-time helpers for short byte strings: shared by the CSV writer and the
         // artifact's read side (plain Swift, so the query library still builds for iOS).
         .target(name: "FieldGuideBytes"),
-        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "FieldGuideBytes", "FieldGuideDiagnostics", "FieldGuideWorkers"]),
+        // The FAA files' padding dropped 64 bytes at a time where the processor allows (CPaddingFilter).
+        .target(name: "CPaddingFilter", path: "Sources/CPaddingFilter"),
+        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "CPaddingFilter", "FieldGuideBytes", "FieldGuideDiagnostics", "FieldGuideWorkers"]),
         // libxml2 stays behind this target: FoundationXML and a raw libxml2 module clash in one module.
         .target(name: "FieldGuideXML", dependencies: ["CLibXML2", "FieldGuideDiagnostics"]),
         .target(

@@ -1,3 +1,5 @@
+import CPaddingFilter
+
 /// Drops the spaces that end each field of an unquoted file, chunk by chunk: a run of spaces
 /// followed by the delimiter or a line end is dropped, any other run is kept. A line holding
 /// nothing but spaces keeps them, so it still reads as a record (an empty line reads as none).
@@ -9,6 +11,9 @@
 /// ```
 struct PaddingFilter {
     private let delimiter: UInt8
+    /// Whether whole 64-byte blocks go through the C kernel (`CPaddingFilter`, where the
+    /// processor has AVX-512 VBMI2) before the byte loop below takes the rest.
+    let vectorized: Bool
     /// Spaces read but not yet written: their fate depends on the byte after them.
     private var pending = 0
     /// The last byte written (a line feed before the first: the input starts a line).
@@ -22,8 +27,10 @@ struct PaddingFilter {
     /// (the position of the byte after it), or nil.
     private(set) var overlongRunEnd: Int?
 
-    init(delimiter: UInt8, maxRun: Int) {
+    /// `vectorized: false` keeps to the byte loop (the tests compare the two).
+    init(delimiter: UInt8, maxRun: Int, vectorized: Bool = fieldguide_padding_can_vectorize() != 0) {
         self.delimiter = delimiter
+        self.vectorized = vectorized
         self.maxRun = maxRun
         capacity = 1 << 16
         buffer = .allocate(capacity: capacity)
@@ -49,6 +56,12 @@ struct PaddingFilter {
         let output = buffer
         let spaces: UInt64 = 0x2020_2020_2020_2020, ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var pending = self.pending, i = 0, o = 0, overlong = -1
+        if vectorized && count >= 64 {
+            var state = fieldguide_padding_state(pending: pending, written: 0, last: lastWritten, delimiter: delimiter,
+                                                 max_run: maxRun, overlong: -1)
+            i = fieldguide_padding_filter_blocks(input, count, output, &state)
+            (pending, o, overlong) = (state.pending, state.written, state.overlong)
+        }
         while i < count {
             if i &+ 8 <= count {
                 let word = UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self)
