@@ -29,10 +29,12 @@ int fieldguide_padding_can_vectorize(void) {
 
 static inline int is_line_end(uint8_t byte) { return byte == 0x0A || byte == 0x0D; }
 
-/// A run of spaces ends a field, and is dropped, when the delimiter follows it, or a line end
-/// does on a line that holds more than spaces (the byte before the run is not a line end).
-static inline int drops(uint8_t next, uint8_t before, uint8_t delimiter) {
-    return next == delimiter || (is_line_end(next) && !is_line_end(before));
+/// 1 when the run of spaces followed by the block's byte `end` ends a field and is dropped,
+/// else 0: the delimiter follows it, or a line end does on a line that holds more than spaces
+/// (bit 0 of `before_line_end`: the byte before the run is a line end). Read from the block's
+/// masks of delimiters and line ends, without a branch.
+static inline uint64_t dropped(uint64_t delimiters, uint64_t line_ends, unsigned end, uint64_t before_line_end) {
+    return ((delimiters >> end) | ((line_ends >> end) & ~before_line_end)) & 1;
 }
 
 /// Bits `from..<to` (to at most 64).
@@ -71,7 +73,7 @@ size_t fieldguide_padding_filter_blocks(const uint8_t *input, size_t count, uint
             // The run held from earlier blocks ends at this block's first byte that is not a space.
             unsigned first = (unsigned)_tzcnt_u64(~space);
             if (pending + first > max_run && overlong < 0) overlong = (ptrdiff_t)o;
-            if (!drops(block[first], last, delimiter)) {
+            if (!dropped(delimiters, line_ends, first, after_line_end)) {  // before it: `last`, bit 0
                 memset(output + o, 0x20, pending);
                 o += pending;
                 keep |= bits(0, first);
@@ -86,9 +88,7 @@ size_t fieldguide_padding_filter_blocks(const uint8_t *input, size_t count, uint
             runs &= ~bits(start, end);
             if (end == 64) { pending = length; break; }  // its fate waits on the next block
             if (length > max_run && overlong < 0) overlong = (ptrdiff_t)(o + (size_t)_mm_popcnt_u64(keep & bits(0, start)));
-            // `drops`, without a branch: the byte after the run against the byte before it.
-            uint64_t dropped = ((delimiters >> end) | ((line_ends >> end) & ~(after_line_end >> start))) & 1;
-            keep |= bits(start, end) & (dropped - 1);
+            keep |= bits(start, end) & (dropped(delimiters, line_ends, end, after_line_end >> start) - 1);
         }
         // Compressed in a register, then stored whole: the bytes past the kept ones land where
         // the next block writes, inside the room the caller made (`o + 64` is at most

@@ -250,11 +250,7 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
     /// lookup's hottest path), or nil when the field is kept out of it.
     @inlinable @inline(__always)
     public func text(_ field: AircraftSchema.SummaryField, at start: Int) -> String? {
-        // One check for the whole summary: the largest one and 16 bytes past it fit (all but
-        // the data's last 271 bytes), so no field needs its own.
-        if let data, start >= 0, start <= dataCount &- (Self.maximumSize + 16) {
-            return Self.text(field, summary: data + start)
-        }
+        if let summary = wholeSummary(at: start) { return Self.text(field, summary: summary) }
         return self.field(field, at: start).map(ArtifactText.inlinedString)
     }
 
@@ -267,13 +263,29 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
     /// paths for long and non-ASCII text, is not.
     @inlinable @inline(__always)
     public func shortText(_ field: AircraftSchema.SummaryField, at start: Int) -> String? {
-        guard let data, start >= 0, start <= dataCount &- (Self.maximumSize + 16) else { return nil }
-        let summary = data + start
-        guard summary.load(fromByteOffset: Self.flagsOffset, as: UInt8.self) & (1 << UInt8(field.rawValue)) == 0 else { return nil }
-        let bounds = UInt16(littleEndian: summary.loadUnaligned(fromByteOffset: Self.boundsOffset + field.rawValue, as: UInt16.self))
-        let first = Int(bounds & 0xFF)
+        guard let summary = wholeSummary(at: start), let (first, count) = Self.place(field, summary: summary) else { return nil }
         // Bounds out of order give a negative count, which `inlineASCII` refuses like a long one.
-        return ArtifactText.inlineASCII(padded: summary + first, count: Int(bounds >> 8) &- first)
+        return ArtifactText.inlineASCII(padded: summary + first, count: count)
+    }
+
+    /// The summary starting at `start` when the largest summary and 16 bytes past it fit there
+    /// (all but the data's last 271 bytes): one check for the whole summary, so no field needs
+    /// its own. Nil otherwise.
+    @inlinable @inline(__always)
+    func wholeSummary(at start: Int) -> UnsafeRawPointer? {
+        guard let data, start >= 0, start <= dataCount &- (Self.maximumSize + 16) else { return nil }
+        return data + start
+    }
+
+    /// Where `field` lies in the summary at `summary`: its first byte and its length (negative
+    /// for a crafted pair of bounds out of order); nil when the field is kept out.
+    @inlinable @inline(__always)
+    static func place(_ field: AircraftSchema.SummaryField, summary: UnsafeRawPointer) -> (first: Int, count: Int)? {
+        guard summary.load(fromByteOffset: flagsOffset, as: UInt8.self) & (1 << UInt8(field.rawValue)) == 0 else { return nil }
+        // Both bounds in one load: the field's start in the low byte, its end in the high one.
+        let bounds = UInt16(littleEndian: summary.loadUnaligned(fromByteOffset: boundsOffset + field.rawValue, as: UInt16.self))
+        let first = Int(bounds & 0xFF)
+        return (first, Int(bounds >> 8) &- first)
     }
 
     /// `field` of the summary at `summary`, of which `maximumSize + 16` bytes are readable, or
@@ -283,10 +295,7 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
     /// a field ends at most 255 bytes into its summary, so the 16 bytes from its start are readable.
     @inlinable @inline(__always)
     static func text(_ field: AircraftSchema.SummaryField, summary: UnsafeRawPointer) -> String? {
-        let flags = summary.load(fromByteOffset: flagsOffset, as: UInt8.self)
-        guard flags & (1 << UInt8(field.rawValue)) == 0 else { return nil }
-        let bounds = UInt16(littleEndian: summary.loadUnaligned(fromByteOffset: boundsOffset + field.rawValue, as: UInt16.self))
-        let first = Int(bounds & 0xFF), count = Int(bounds >> 8) &- first
+        guard let (first, count) = place(field, summary: summary) else { return nil }
         guard count >= 0 else { return "" }
         return ArtifactText.inlineASCII(padded: summary + first, count: count)
             ?? ArtifactText.inlinedString(UnsafeRawBufferPointer(start: summary + first, count: count))
