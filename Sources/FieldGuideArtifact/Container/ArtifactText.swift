@@ -50,7 +50,7 @@ public enum ArtifactText {
     static func inlineASCII(_ bytes: UnsafeRawBufferPointer) -> String? {
         let (low, high) = words(bytes)
         guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
-        return unsafeBitCast((low, high | (0xE0 | UInt64(bytes.count)) << 56), to: String.self)
+        return smallString(low, high | (0xE0 | UInt64(bytes.count)) << 56)
     }
 
     /// The inline string of the `count` bytes at `base`, nil when `count` is over 15 or one of
@@ -68,7 +68,21 @@ public enum ArtifactText {
         let low = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) & ~(UInt64.max << (8 * min(n, 8)))
         let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & ~(UInt64.max << (8 * (max(n, 8) - 8)))
         guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
-        return unsafeBitCast((low, high | (0xE0 | n) << 56), to: String.self)
+        return smallString(low, high | (0xE0 | n) << 56)
+    }
+
+    /// The string whose two words are `low` and `high` (the inline layout `inlineLayoutHolds`
+    /// checks), written into a string variable's storage.
+    ///
+    /// Why not `unsafeBitCast` to `String`: the compiler cannot tell that a bit-cast string needs
+    /// no reference count, so it copies it with a call into the runtime (`swift_bridgeObjectRetain`),
+    /// one a field, which the runtime then finds has nothing to count. The string written here
+    /// replaces an empty literal, which had nothing to count either, and is returned as is.
+    @inlinable @inline(__always)
+    static func smallString(_ low: UInt64, _ high: UInt64) -> String {
+        var text = ""
+        withUnsafeMutableBytes(of: &text) { $0.storeBytes(of: (low, high), as: (UInt64, UInt64).self) }
+        return text
     }
 
     /// The first eight UTF-8 bytes of `text` as a little-endian word (zero past its end) and its
