@@ -58,17 +58,7 @@ public struct ModelRecord: Sendable {
     public var typeCertificateHolder: String { s(.typeCertificateHolder) }
 
     /// Every field, decoded (for JSON output).
-    ///
-    /// The codes and numbers (from the row) are decoded before the strings (from the pool), so
-    /// a caller that requested the strings' bytes (`RegistrationRecord.info`) gives them time.
-    public var info: ModelInfo {
-        let aircraftType = aircraftType, engineType = engineType, category = category, builderCertification = builderCertification
-        let engineCount = engineCount, seatCount = seatCount, weightClass = weightClass, cruiseSpeedMPH = cruiseSpeedMPH
-        return ModelInfo(code: code, manufacturer: manufacturer, model: model, aircraftType: aircraftType, engineType: engineType,
-                         category: category, builderCertification: builderCertification, engineCount: engineCount,
-                         seatCount: seatCount, weightClass: weightClass, cruiseSpeedMPH: cruiseSpeedMPH,
-                         typeCertificateDataSheet: typeCertificateDataSheet, typeCertificateHolder: typeCertificateHolder)
-    }
+    public var info: ModelInfo { bundle.modelInfo(row) }
 }
 
 /// A decoded aircraft model.
@@ -124,10 +114,7 @@ public struct EngineRecord: Sendable {
     public var horsepower: Int? { bundle.engines.number(row, .horsepower) }
     public var thrustPounds: Int? { bundle.engines.number(row, .thrust) }
 
-    public var info: EngineInfo {
-        EngineInfo(code: code, manufacturer: manufacturer, model: model, engineType: engineType,
-                   horsepower: horsepower, thrustPounds: thrustPounds)
-    }
+    public var info: EngineInfo { bundle.engineInfo(row) }
 }
 
 /// A decoded engine model.
@@ -152,8 +139,8 @@ public struct RegistrationRecord: Sendable {
     @inlinable
     init(bundle: AircraftBundle, row: Int, summary: Int) { self.bundle = bundle; self.row = row; self.summary = summary }
     private typealias C = AircraftSchema.RegistrationColumn
-    private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
-    private func s(_ c: C) -> String { bundle.string(v(c)) }
+    @inline(__always) private func v(_ c: C) -> UInt32 { bundle.registrations.value(row, c) }
+    @inline(__always) private func s(_ c: C) -> String { bundle.string(v(c)) }
     private func list(_ c: C) -> [String] { bundle.list(v(c)) }
 
     public var nNumber: String { summaryNNumber() ?? s(C.nNumber) }
@@ -221,13 +208,17 @@ public struct RegistrationRecord: Sendable {
         let approvedOperations = approvedOperations, aircraftType = aircraftType, engineType = engineType, status = status
         let fractionalOwner = fractionalOwner, airworthinessDate = airworthinessDate, expirationDate = expirationDate
         bundle.requestBytes(registrationRow: row, related)
-        let engineCode = engineCode, ownerWithheld = ownerWithheld, street = street, street2 = street2, zip = zip
-        let county = county, country = country, certification = certification, otherNames = otherNames, uniqueID = uniqueID
-        let kitManufacturer = kitManufacturer, kitModel = kitModel
+        // Through `s(_:)` rather than the getters: inlined here, each is the pool's `string(_:)` alone.
+        let engineCode = s(.engineCode), ownerWithheld = ownerWithheld, street = s(.street), street2 = s(.street2), zip = s(.zip)
+        let county = s(.county), country = s(.country), certification = s(.certification), otherNames = otherNames
+        let uniqueID = s(.uniqueID), kitManufacturer = s(.kitManufacturer), kitModel = s(.kitModel)
         bundle.requestRelatedBytes(related)
+        // Decoded by the bundle, not through a `ModelRecord` and an `EngineRecord` (`AircraftBundle+RelatedInfo.swift`).
+        let model = related.model < bundle.models.count ? bundle.modelInfo(related.model) : nil
+        let engine = related.engine < bundle.engines.count ? bundle.engineInfo(related.engine) : nil
         return RegistrationInfo(
             nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, engineCode: engineCode,
-            model: model?.info, engine: engine?.info, yearManufactured: yearManufactured, registrantType: registrantType,
+            model: model, engine: engine, yearManufactured: yearManufactured, registrantType: registrantType,
             ownerWithheld: ownerWithheld, name: name, street: street, street2: street2, city: city, state: state, zip: zip, region: region,
             county: county, country: country, lastActionDate: lastActionDate, certificateIssueDate: certificateIssueDate,
             certification: certification, airworthinessClass: airworthinessClass, approvedOperations: approvedOperations,

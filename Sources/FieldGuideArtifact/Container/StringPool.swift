@@ -122,9 +122,19 @@ public struct StringPool: @unchecked Sendable {
     }
 
     /// String `id` decoded (short ASCII ones without the general decoder: `ArtifactText`).
+    ///
+    /// Short ASCII is made without a branch on its length (`ArtifactText.inlineASCII(padded:count:)`)
+    /// when 16 bytes from the string's start lie in the data (all but the data's last 16 bytes):
+    /// a record's strings have every length, and choosing loads by the length was mispredicted
+    /// about as often as not.
     @inlinable
     public func string(_ id: UInt32) -> String {
-        ArtifactText.string(bytes(id))
+        let bytes = bytes(id)
+        if let start = bytes.baseAddress, start + 16 <= dataPointer + dataCount,
+           let text = ArtifactText.inlineASCII(padded: start, count: bytes.count) {
+            return text
+        }
+        return ArtifactText.string(bytes)
     }
 
     /// The id of `text`, if the pool holds it.
