@@ -1,5 +1,6 @@
 @testable import FieldGuide
 import FieldGuideArtifact
+import FieldGuideFAA
 import Foundation
 import Testing
 import TestSupport
@@ -98,5 +99,34 @@ struct RegistrationInfoTests {
         #expect(index.value(.status, id: 7)?.name == "later" && index.value(.region, id: 7)?.name == "region 7")
         #expect(index.value(.status, id: 21) == nil && index.value(.aircraftType, id: 3) == nil)
         #expect(Set(AircraftSchema.CodeTable.allCases.map(\.position)).count == AircraftSchema.CodeTable.allCases.count)
+    }
+
+    @Test("code names are immortal strings, equal to the tables', and outlive the bundle that read them")
+    func immortalCodeNames() throws {
+        let directory = try TestPaths.temporaryDirectory("registration-info-immortal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try buildArtifact(from: FAAFixtures.inputDirectory, into: directory.path)
+        var names: [(CodeValue, AircraftSchema.CodeTable)] = []
+        do {
+            let bundle = try AircraftBundle(path: path)
+            for row in 0..<bundle.registrationCount {
+                let info = RegistrationRecord(bundle: bundle, row: row).info
+                for (value, table) in [(info.aircraftType, AircraftSchema.CodeTable.aircraftType), (info.status, .status),
+                                       (info.model?.builderCertification, .builderCertification), (info.model?.weightClass, .weightClass)] {
+                    guard let value else { continue }
+                    #expect(value.name == bundle.displayName(table, value.code), "\(table) \(value.code)")
+                    names.append((value, table))
+                }
+            }
+        }
+        // The bundle is gone and its file unmapped; the names are the store's, not the file's.
+        let long = names.filter { ($0.0.name?.utf8.count ?? 0) > 15 }
+        #expect(long.count > 10)
+        for (value, _) in long {
+            #expect(unsafeBitCast(value.name!, to: (UInt64, UInt64).self).1 >> 60 == 0x8, "\(value.name!) is immortal")
+            #expect(value.name!.uppercased().count == value.name!.count)
+        }
+        let tables = [FAACodeTables.aircraftType, FAACodeTables.status, FAACodeTables.builderCertification, FAACodeTables.weightClass]
+        #expect(Set(long.map { $0.0.name! }).isSubset(of: Set(tables.flatMap { $0.entries.map(\.name) })))
     }
 }

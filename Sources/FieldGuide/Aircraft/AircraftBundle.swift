@@ -75,7 +75,9 @@ public final class AircraftBundle: FieldGuideBundle {
             var values = CodeValueIndex(capacity: codes.count)
             for row in 0..<codes.count {
                 let table = strings.string(codes.value(row, .table)), code = codes.value(row, .code)
-                let value = CodeValue(code: strings.string(code), name: strings.string(codes.value(row, .name)))
+                // Immortal: copied into every record that reads the code, never counted (`ImmortalText`).
+                let value = CodeValue(code: ImmortalText.shared.text(strings.string(code)),
+                                      name: ImmortalText.shared.text(strings.string(codes.value(row, .name))))
                 names[table, default: [:]][value.code] = value.name
                 if let table = S.CodeTable(rawValue: table), code != 0 { values.insert(table, id: code, value) }
             }
