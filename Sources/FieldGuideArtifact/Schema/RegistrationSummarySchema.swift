@@ -218,7 +218,7 @@ public struct RegistrationSummaryTable: @unchecked Sendable {
         let base = Int(bitPattern: data)
         var line = ((base + from) | 63) + 1 - base
         // Ends at the bucket's last line: a loop over all `touchedLines` with the end as a
-        // filter ran its two dozen turns on every lookup, about 80 instructions, mostly skips.
+        // filter ran its two dozen turns on every lookup: about 60 instructions of skips.
         let last = min(end, line &+ 64 &* Self.touchedLines)
         while line < last {
             fieldguide_prefetch(data + line)
