@@ -1,4 +1,5 @@
 @testable import FieldGuideArtifact
+import FieldGuideArtifactWriter
 import Testing
 
 /// `ArtifactText` gives exactly the string `String(decoding:as:)` gives, whichever way it made it.
@@ -85,6 +86,36 @@ struct ArtifactTextTests {
             expected.replaceSubrange(0..<length, with: bytes[0..<length])
             let got = withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { Array($0) }
             #expect(got == expected, "\(length)")
+        }
+    }
+}
+
+/// `StringPool.string(_:)`: short ASCII read 16 bytes at a time where the data has them, the rest
+/// (the data's last 16 bytes, long or non-ASCII text) through `ArtifactText.string`; the same
+/// string as `String(decoding:as:)` of the id's bytes either way.
+@Suite("String pool: each string, padded or not")
+struct StringPoolStringTests {
+    @Test("every id of pools whose last strings are short, long or not ASCII, up to the data's last byte")
+    func everyID() throws {
+        let ascii = (0...20).map { String(repeating: "K", count: $0) }
+        let other = ["Ré", "Zoë Ånström", "日本語のテキスト", "A\u{7F}", "été 2026 — ✈︎"]
+        // Each pool ends on a different kind of string (sorted byte-wise, "~" and "\u{FFFF}" last).
+        for last in ["~", "~~~~~~~~~~~~~~~", "~~~~~~~~~~~~~~~~~", "\u{FFFF}", "~é"] {
+            var builder = StringPoolBuilder(expectedStrings: 32)
+            for text in ascii + other + [last] { _ = builder.intern(text) }
+            let (bytes, _) = builder.finish()
+            try bytes.withUnsafeBytes { raw in
+                let pool = try StringPool(raw, path: "t")
+                var seen: Set<String> = []
+                for id in 0..<UInt32(pool.count) {
+                    let text = pool.string(id)
+                    #expect(text == String(decoding: pool.bytes(id), as: UTF8.self), "id \(id) with \(last) last")
+                    #expect(Array(text.utf8) == Array(pool.bytes(id)) && text.hashValue == String(decoding: pool.bytes(id), as: UTF8.self).hashValue)
+                    seen.insert(text)
+                }
+                #expect(seen == Set(ascii + other + [last]))
+                #expect(pool.string(UInt32(pool.count)) == "" && pool.string(.max) == "")
+            }
         }
     }
 }

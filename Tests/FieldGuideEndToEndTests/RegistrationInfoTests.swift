@@ -78,6 +78,20 @@ struct RegistrationInfoTests {
         }
     }
 
+    @Test("the real MASTER sample's pool: every string, padded or not, is String(decoding:)'s")
+    func realPoolStrings() throws {
+        try withSharedSampleBundle("registration-info-pool") { bundle in
+            let pool = bundle.strings
+            var short = 0
+            for id in 0..<UInt32(pool.count) {
+                let bytes = pool.bytes(id)
+                #expect(pool.string(id) == String(decoding: bytes, as: UTF8.self), "id \(id)")
+                short += bytes.count <= 15 ? 1 : 0
+            }
+            #expect(pool.count > 1_000 && short > 100, "\(pool.count) strings, \(short) short")
+        }
+    }
+
     @Test("the cache keeps at most its limit and decodes the rest each time")
     func cacheLimit() {
         let cache = SharedRecordCache<Int, String>(limit: 2)
