@@ -15,27 +15,34 @@ extension AircraftBundle {
     ///
     /// The codes and numbers (from the row) are decoded before the strings (from the pool), so
     /// a caller that requested the strings' bytes (`RegistrationRecord.info`) gives them time.
-    func modelInfo(_ row: Int) -> ModelInfo {
+    func modelInfo(_ row: Int) -> ModelInfo { modelInfo(row, text: ModelTextIDs(self, row: row)) }
+
+    /// Model row `row` decoded, its text from `text` (the ids `RegistrationRecord.info` read
+    /// from the row to request their bytes).
+    func modelInfo(_ row: Int, text: ModelTextIDs) -> ModelInfo {
         let m = models
         let aircraftType = code(.aircraftType, m.value(row, M.aircraftType)), engineType = code(.engineType, m.value(row, M.engineType))
         let category = code(.aircraftCategory, m.value(row, M.category))
         let builderCertification = code(.builderCertification, m.value(row, M.builderCertification))
         let weightClass = code(.weightClass, m.value(row, M.weightClass))
-        return ModelInfo(code: string(m.value(row, M.code)), manufacturer: string(m.value(row, M.manufacturer)),
-                         model: string(m.value(row, M.model)), aircraftType: aircraftType, engineType: engineType,
+        return ModelInfo(code: string(text.code), manufacturer: string(text.manufacturer),
+                         model: string(text.model), aircraftType: aircraftType, engineType: engineType,
                          category: category, builderCertification: builderCertification,
                          engineCount: m.number(row, M.engineCount), seatCount: m.number(row, M.seatCount),
                          weightClass: weightClass, cruiseSpeedMPH: m.number(row, M.cruiseSpeed),
-                         typeCertificateDataSheet: string(m.value(row, M.typeCertificateDataSheet)),
-                         typeCertificateHolder: string(m.value(row, M.typeCertificateHolder)))
+                         typeCertificateDataSheet: string(text.typeCertificateDataSheet),
+                         typeCertificateHolder: string(text.typeCertificateHolder))
     }
 
     /// Engine row `row` decoded (a row outside the table reads as empty).
-    func engineInfo(_ row: Int) -> EngineInfo {
+    func engineInfo(_ row: Int) -> EngineInfo { engineInfo(row, text: EngineTextIDs(self, row: row)) }
+
+    /// Engine row `row` decoded, its text from `text` (as `modelInfo(_:text:)`).
+    func engineInfo(_ row: Int, text: EngineTextIDs) -> EngineInfo {
         let e = engines
         let engineType = code(.engineType, e.value(row, E.engineType))
-        return EngineInfo(code: string(e.value(row, E.code)), manufacturer: string(e.value(row, E.manufacturer)),
-                          model: string(e.value(row, E.model)), engineType: engineType,
+        return EngineInfo(code: string(text.code), manufacturer: string(text.manufacturer),
+                          model: string(text.model), engineType: engineType,
                           horsepower: e.number(row, E.horsepower), thrustPounds: e.number(row, E.thrust))
     }
 }

@@ -345,6 +345,14 @@ public final class AircraftBundle: FieldGuideBundle {
 
     package func string(_ id: UInt32) -> String { strings.string(id) }
 
+    /// Whether this bundle withholds the owner of a registration whose registrant type is
+    /// string `registrantType` (`RegistrationRecord.ownerWithheld`).
+    @inline(__always)
+    func withholdsOwner(registrantType: UInt32) -> Bool {
+        let type = strings.bytes(registrantType)
+        return type.count == 1 && ownerRedaction.withholds(registrantTypeDigit: type[0])
+    }
+
     /// Code `id` of `table` with its name: from `codeValues`, else decoded (a code the tables lack).
     @inline(__always)
     func code(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue? {

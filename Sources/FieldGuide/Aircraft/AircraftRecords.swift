@@ -162,10 +162,7 @@ public struct RegistrationRecord: Sendable {
     /// True when the bundle withholds this registrant's owner name, co-owner names and street
     /// address (`bundle.ownerRedaction`): they read empty because they were left out, not
     /// because MASTER has none.
-    public var ownerWithheld: Bool {
-        let type = bundle.strings.bytes(v(.registrantType))
-        return type.count == 1 && bundle.ownerRedaction.withholds(registrantTypeDigit: type[0])
-    }
+    public var ownerWithheld: Bool { bundle.withholdsOwner(registrantType: v(.registrantType)) }
     public var street: String { s(.street) }
     public var street2: String { s(.street2) }
     public var zip: String { s(.zip) }
@@ -202,20 +199,23 @@ public struct RegistrationRecord: Sendable {
         let nNumber = nNumber, serialNumber = serialNumber, modelCode = modelCode, name = name, city = city, state = state
         let modeSHex = modeSHex
         let related = bundle.requestStrings(registrationRow: row)
+        let t = related.text
         // From the row alone.
-        let yearManufactured = yearManufactured, registrantType = registrantType, region = region
+        let yearManufactured = yearManufactured, registrantType = bundle.code(.registrantType, t.registrantType), region = region
         let lastActionDate = lastActionDate, certificateIssueDate = certificateIssueDate, airworthinessClass = airworthinessClass
         let approvedOperations = approvedOperations, aircraftType = aircraftType, engineType = engineType, status = status
         let fractionalOwner = fractionalOwner, airworthinessDate = airworthinessDate, expirationDate = expirationDate
-        bundle.requestBytes(registrationRow: row, related)
-        // Through `s(_:)` rather than the getters: inlined here, each is the pool's `string(_:)` alone.
-        let engineCode = s(.engineCode), ownerWithheld = ownerWithheld, street = s(.street), street2 = s(.street2), zip = s(.zip)
-        let county = s(.county), country = s(.country), certification = s(.certification), otherNames = otherNames
-        let uniqueID = s(.uniqueID), kitManufacturer = s(.kitManufacturer), kitModel = s(.kitModel)
-        bundle.requestRelatedBytes(related)
+        let relatedText = bundle.requestBytes(related)
+        // From the ids read once (`RegistrationTextIDs`), each the pool's `string(_:)` alone.
+        let b = bundle
+        let engineCode = b.string(t.engineCode), ownerWithheld = b.withholdsOwner(registrantType: t.registrantType)
+        let street = b.string(t.street), street2 = b.string(t.street2), zip = b.string(t.zip), county = b.string(t.county)
+        let country = b.string(t.country), certification = b.string(t.certification), otherNames = b.list(t.otherNames)
+        let uniqueID = b.string(t.uniqueID), kitManufacturer = b.string(t.kitManufacturer), kitModel = b.string(t.kitModel)
+        bundle.requestRelatedBytes(relatedText)
         // Decoded by the bundle, not through a `ModelRecord` and an `EngineRecord` (`AircraftBundle+RelatedInfo.swift`).
-        let model = related.model < bundle.models.count ? bundle.modelInfo(related.model) : nil
-        let engine = related.engine < bundle.engines.count ? bundle.engineInfo(related.engine) : nil
+        let model = related.model < b.models.count ? b.modelInfo(related.model, text: relatedText.model) : nil
+        let engine = related.engine < b.engines.count ? b.engineInfo(related.engine, text: relatedText.engine) : nil
         return RegistrationInfo(
             nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, engineCode: engineCode,
             model: model, engine: engine, yearManufactured: yearManufactured, registrantType: registrantType,
