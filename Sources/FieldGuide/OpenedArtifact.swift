@@ -22,7 +22,7 @@ struct OpenedArtifact {
 
     /// The string pool in section `tag` (every string checked with `.full` verification).
     func strings(_ tag: FourCC) throws(ArtifactError) -> StringPool {
-        let pool = try StringPool(file.section(tag), path: path, tag: tag.description)
+        let pool = try StringPool(file.section(tag), path: path, tag: tag)
         if verification == .full { try pool.verify(path: path) }
         return pool
     }

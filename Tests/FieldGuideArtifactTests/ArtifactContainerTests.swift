@@ -106,6 +106,27 @@ struct ArtifactContainerTests {
         #expect(table.find(.name, 99) == nil)
     }
 
+    @Test("a malformed string pool's error names its own section, STRS or another")
+    func poolErrorNamesTag() throws {
+        let short: [UInt8] = [1, 0, 0, 0]
+        let past: [UInt8] = [9, 0, 0, 0, 0, 0, 0, 0]
+        for (bytes, reason) in [(short, "shorter than its count"), (past, "offset table runs past the section")] {
+            for (tag, expected) in [(nil, "STRS"), (FourCC("XSTR"), "XSTR")] as [(FourCC?, String)] {
+                let error = bytes.withUnsafeBytes { section -> ArtifactError? in
+                    do throws(ArtifactError) {
+                        if let tag { _ = try StringPool(section, path: "a.fgb", tag: tag) } else { _ = try StringPool(section, path: "a.fgb") }
+                        return nil
+                    } catch { return error }
+                }
+                guard case .malformedSection(let path, let section, let why)? = error else {
+                    Issue.record("\(expected): expected malformedSection, got \(String(describing: error))")
+                    continue
+                }
+                #expect(path == "a.fgb" && section == expected && why.contains(reason))
+            }
+        }
+    }
+
     @Test("identical inputs give byte-identical files")
     func deterministic() {
         #expect(sampleBytes() == sampleBytes())

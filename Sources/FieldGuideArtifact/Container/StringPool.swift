@@ -17,19 +17,21 @@ public struct StringPool: @unchecked Sendable {
     private let offsets: UnsafeRawPointer
     private let data: UnsafeRawPointer
     @usableFromInline package let dataCount: Int
-    /// The section's tag, for errors (`STRS`, or another pool's).
-    private let tag: String
+    /// The section's tag, for errors (`STRS`, or another pool's). A `FourCC`, not its text:
+    /// a pool is copied on every string it decodes, and a `String` here was retained with
+    /// each copy.
+    private let tag: FourCC
 
     /// Reads the pool in `section` (tagged `tag`, named in errors).
-    public init(_ section: UnsafeRawBufferPointer, path: String, tag: String = "STRS") throws(ArtifactError) {
+    public init(_ section: UnsafeRawBufferPointer, path: String, tag: FourCC = FourCC("STRS")) throws(ArtifactError) {
         self.tag = tag
         guard section.count >= 8 else {
-            throw .malformedSection(path: path, section: tag, reason: "shorter than its count and first offset")
+            throw .malformedSection(path: path, section: tag.description, reason: "shorter than its count and first offset")
         }
         let count = Int(section.le(UInt32.self, 0))
         let dataStart = 4 + (count + 1) * 4
         guard count >= 1, dataStart <= section.count else {
-            throw .malformedSection(path: path, section: tag, reason: "offset table runs past the section")
+            throw .malformedSection(path: path, section: tag.description, reason: "offset table runs past the section")
         }
         self.count = count
         self.offsets = section.baseAddress! + 4
@@ -48,15 +50,15 @@ public struct StringPool: @unchecked Sendable {
         for id in 0...count {
             let offset = Int(self.offset(id))
             guard offset >= previous, offset <= dataCount else {
-                throw .malformedSection(path: path, section: tag, reason: "string \(id) starts at \(offset), outside \(previous)...\(dataCount)")
+                throw .malformedSection(path: path, section: tag.description, reason: "string \(id) starts at \(offset), outside \(previous)...\(dataCount)")
             }
             if offset < dataCount, data.load(fromByteOffset: offset, as: UInt8.self) & 0xC0 == 0x80 {
-                throw .malformedSection(path: path, section: tag, reason: "string \(id) starts inside a UTF-8 character")
+                throw .malformedSection(path: path, section: tag.description, reason: "string \(id) starts inside a UTF-8 character")
             }
             previous = offset
         }
         if let bad = Self.firstInvalidUTF8(UnsafeRawBufferPointer(start: data, count: dataCount)) {
-            throw .malformedSection(path: path, section: tag, reason: "not valid UTF-8 at byte \(bad) of the string data")
+            throw .malformedSection(path: path, section: tag.description, reason: "not valid UTF-8 at byte \(bad) of the string data")
         }
     }
 

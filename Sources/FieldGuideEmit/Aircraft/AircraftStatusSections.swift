@@ -111,7 +111,7 @@ struct AircraftStatusSections: Sendable {
         let nNumber = Column.allCases[0]
         let keys: [UInt64] = pool.withUnsafeBytes { bytes in
             // The pool is alive for the closure: read it in place.
-            guard let pool = try? StringPool(bytes, path: "DSTR", tag: "DSTR") else { return [] }
+            guard let pool = try? StringPool(bytes, path: "DSTR", tag: FourCC("DSTR")) else { return [] }
             return order.map { row in PackedKey.pack(pool.bytes(table[Int(row), nNumber])) }
         }
         return [(tags.rows, table.count, RowTableBuilder.serialize([table], order: order)),
