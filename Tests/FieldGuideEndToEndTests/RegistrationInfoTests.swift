@@ -115,7 +115,7 @@ struct RegistrationInfoTests {
         #expect(Set(AircraftSchema.CodeTable.allCases.map(\.position)).count == AircraftSchema.CodeTable.allCases.count)
     }
 
-    @Test("code names are immortal strings, equal to the tables', and outlive the bundle that read them")
+    @Test("code values are interned, their names immortal strings, equal to the tables', and outlive the bundle")
     func immortalCodeNames() throws {
         let directory = try TestPaths.temporaryDirectory("registration-info-immortal")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -123,6 +123,9 @@ struct RegistrationInfoTests {
         var names: [(CodeValue, AircraftSchema.CodeTable)] = []
         do {
             let bundle = try AircraftBundle(path: path)
+            // The tables' values, as the status records and unlisted ids find them (`codesByText`).
+            let status = bundle.codeTable(.status)
+            #expect(status.count > 3 && status.allSatisfy { $0.isInterned && $0.name == bundle.displayName(.status, $0.code) })
             for row in 0..<bundle.registrationCount {
                 let info = RegistrationRecord(bundle: bundle, row: row).info
                 for (value, table) in [(info.aircraftType, AircraftSchema.CodeTable.aircraftType), (info.status, .status),
@@ -133,7 +136,9 @@ struct RegistrationInfoTests {
                 }
             }
         }
-        // The bundle is gone and its file unmapped; the names are the store's, not the file's.
+        // The bundle is gone and its file unmapped; the values are the registry's (`CodeValue`),
+        // their names the store's, not the file's.
+        #expect(names.allSatisfy { $0.0.isInterned })
         let long = names.filter { ($0.0.name?.utf8.count ?? 0) > 15 }
         #expect(long.count > 10)
         for (value, _) in long {

@@ -27,8 +27,9 @@ public final class AircraftBundle: FieldGuideBundle {
     package let manufacturerKeys: KeyTable
     /// `RSMB` and `RBKT` (format 1.2, `RegistrationSummarySchema.swift`); nil in an older artifact.
     @usableFromInline package let summaries: RegistrationSummaryTable?
-    let codeNames: [String: [String: String]]
-    /// `codeNames` by table and code string id, decoded once at open: `.info` reads a dozen
+    /// The code tables' values (interned: `CodeValue`) by table name and code text.
+    let codesByText: [String: [String: CodeValue]]
+    /// `codesByText` by table and code string id, decoded once at open: `.info` reads a dozen
     /// codes, and each then costs a hash probe and a retain instead of decoding two strings and
     /// two dictionary lookups.
     let codeValues: CodeValueIndex
@@ -71,17 +72,18 @@ public final class AircraftBundle: FieldGuideBundle {
             manufacturerKeys = try opened.keys(S.Section.manufacturerKeys, rows: manufacturerRows.count)
             summaries = try Self.summaryTable(in: opened, registrations: registrations.count)
             let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
-            var names: [String: [String: String]] = [:]
+            var byText: [String: [String: CodeValue]] = [:]
             var values = CodeValueIndex(capacity: codes.count)
             for row in 0..<codes.count {
                 let table = strings.string(codes.value(row, .table)), code = codes.value(row, .code)
-                // Immortal: copied into every record that reads the code, never counted (`ImmortalText`).
-                let value = CodeValue(code: ImmortalText.shared.text(strings.string(code)),
-                                      name: ImmortalText.shared.text(strings.string(codes.value(row, .name))))
-                names[table, default: [:]][value.code] = value.name
+                // Interned: copied into every record that reads the code, never counted (`CodeValue`);
+                // its text immortal, as a caller's copies of it are (`ImmortalText`).
+                let value = CodeValue.interned(code: ImmortalText.shared.text(strings.string(code)),
+                                               name: ImmortalText.shared.text(strings.string(codes.value(row, .name))))
+                byText[table, default: [:]][value.code] = value
                 if let table = S.CodeTable(rawValue: table), code != 0 { values.insert(table, id: code, value) }
             }
-            codeNames = names
+            codesByText = byText
             codeValues = values
             operationLists = SharedRecordCache(limit: Self.operationListLimit)
             search = try RegistrySearchTables(opened)
@@ -216,12 +218,12 @@ public final class AircraftBundle: FieldGuideBundle {
 
     /// The display name of a code (`displayName(.aircraftType, "4")` → `"Fixed wing single engine"`).
     public func displayName(_ table: AircraftSchema.CodeTable, _ code: String) -> String? {
-        codeNames[table.rawValue]?[code]
+        codesByText[table.rawValue]?[code]?.name
     }
 
     /// A whole code table, sorted by code.
     public func codeTable(_ table: AircraftSchema.CodeTable) -> [CodeValue] {
-        (codeNames[table.rawValue] ?? [:]).sorted { $0.key < $1.key }.map { CodeValue(code: $0.key, name: $0.value) }
+        (codesByText[table.rawValue] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// `N12345`, `n12345`, ` 12345 ` → `N12345`; nil when it cannot be an N-number.
@@ -362,12 +364,6 @@ public final class AircraftBundle: FieldGuideBundle {
 
     private func unlistedCode(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue {
         let raw = strings.string(id)
-        return CodeValue(code: raw, name: codeNames[table.rawValue]?[raw])
+        return codesByText[table.rawValue]?[raw] ?? CodeValue(code: raw, name: nil)
     }
-}
-
-/// A code with its display name (nil when the tables do not list it).
-public struct CodeValue: Sendable, Hashable, Codable {
-    public let code: String
-    public let name: String?
 }

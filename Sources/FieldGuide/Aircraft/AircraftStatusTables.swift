@@ -83,6 +83,6 @@ extension AircraftBundle {
 
     func statusCode(_ table: AircraftSchema.CodeTable, _ id: UInt32) -> CodeValue? {
         let raw = statusString(id)
-        return raw.isEmpty ? nil : CodeValue(code: raw, name: displayName(table, raw))
+        return raw.isEmpty ? nil : codesByText[table.rawValue]?[raw] ?? CodeValue(code: raw, name: nil)
     }
 }

@@ -28,7 +28,7 @@ struct CodeValueIndex {
     }
 
     /// Adds `value` as code `id` of `table`, replacing an earlier value of the same code (a later
-    /// row wins, as in `AircraftBundle.codeNames`). More values than the capacity are dropped.
+    /// row wins, as in `AircraftBundle.codesByText`). More values than the capacity are dropped.
     mutating func insert(_ table: AircraftSchema.CodeTable, id: UInt32, _ value: CodeValue) {
         let key = Self.key(table, id)
         var slot = firstSlot(key), probes = 0
