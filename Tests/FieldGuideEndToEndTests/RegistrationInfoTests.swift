@@ -94,11 +94,23 @@ struct RegistrationInfoTests {
 
     @Test("the cache keeps at most its limit and decodes the rest each time")
     func cacheLimit() {
-        let cache = SharedRecordCache<Int, String>(limit: 2)
+        let cache = SharedRecordCache<String>(limit: 2)
         var decoded = 0
-        for key in [1, 2, 3, 1, 2, 3, 3] { _ = cache.value(for: key) { decoded += 1; return "\(key)" } }
+        for key: UInt32 in [1, 2, 3, 1, 2, 3, 3] { _ = cache.value(for: key) { decoded += 1; return "\(key)" } }
         #expect(cache.count == 2 && decoded == 5)   // 1 and 2 kept; 3 decoded each of its three times
         #expect(cache.value(for: 3) { "3" } == "3")
+    }
+
+    @Test("the cache's table grows past its first slots and keeps every id's own value, 0 and UInt32.max too")
+    func cacheGrowth() {
+        let cache = SharedRecordCache<String>(limit: 1_000)
+        // Ids that share low bits, and the ends of the range.
+        let ids: [UInt32] = [0, UInt32.max, UInt32.max - 1] + (1...997).map { UInt32($0) << 20 }
+        var decoded = 0
+        for id in ids + ids.reversed() { #expect(cache.value(for: id) { decoded += 1; return "v\(id)" } == "v\(id)") }
+        #expect(cache.count == 1_000 && decoded == 1_000)
+        #expect(cache.value(for: 12_345) { "new" } == "new" && cache.count == 1_000)   // past the limit: decoded, not kept
+        #expect(ids.allSatisfy { id in cache.value(for: id) { "decoded again" } == "v\(id)" })
     }
 
     @Test("the code index: found by table and id, a later value replaces an earlier one, unknown codes are nil")

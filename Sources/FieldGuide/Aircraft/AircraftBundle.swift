@@ -35,7 +35,7 @@ public final class AircraftBundle: FieldGuideBundle {
     let codeValues: CodeValueIndex
     /// Approved-operations lists, decoded once and shared (`SharedRecordCache`): a few dozen
     /// values that `RegistrationRecord.info` would otherwise split and decode every time.
-    let operationLists: SharedRecordCache<UInt32, [String]>
+    let operationLists: SharedRecordCache<[String]>
     /// The registry search sections; nil in an artifact written before them.
     package let search: RegistrySearchTables?
     /// DEREG and RESERVED (`AircraftStatusTables`); nil in an artifact without them.
