@@ -8,7 +8,7 @@ import Testing
 struct CodeValueTests {
     @Test("equality and hashing are the code's and name's, wherever the entry is")
     func equality() {
-        let registry = CodeValue.Registry(limit: 8)
+        let registry = CodeValue.Registry(limit: 8, byteLimit: 1_000)
         let interned = CodeValue.interned(code: "V", name: "Valid Registration", in: registry)
         let owned = CodeValue(code: "V", name: "Valid Registration")
         #expect(interned.isInterned && !owned.isInterned)
@@ -23,7 +23,7 @@ struct CodeValueTests {
 
     @Test("JSON as the stored struct wrote it: code, and name only when there is one")
     func coding() throws {
-        let registry = CodeValue.Registry(limit: 8)
+        let registry = CodeValue.Registry(limit: 8, byteLimit: 1_000)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         for value in [CodeValue.interned(code: "1", name: "Individual", in: registry), CodeValue(code: "1", name: "Individual")] {
@@ -40,7 +40,7 @@ struct CodeValueTests {
 
     @Test("the registry keeps one entry per code and name, at most its limit; past it values own their entry")
     func limit() {
-        let registry = CodeValue.Registry(limit: 3)
+        let registry = CodeValue.Registry(limit: 3, byteLimit: 1_000)
         let first = (1...3).map { CodeValue.interned(code: "\($0)", name: "name \($0)", in: registry) }
         #expect(first.allSatisfy(\.isInterned) && registry.count == 3)
         let again = CodeValue.interned(code: "2", name: "name 2", in: registry)
@@ -50,9 +50,21 @@ struct CodeValueTests {
         #expect(past.code == "4" && past.name == "name 4")
     }
 
+    @Test("the registry keeps at most its bytes of text: a long name past them is owned, shorter ones still fit")
+    func byteLimit() {
+        let registry = CodeValue.Registry(limit: 100, byteLimit: 64)
+        let first = CodeValue.interned(code: "A", name: String(repeating: "n", count: 40), in: registry)   // 41 bytes
+        let long = CodeValue.interned(code: "B", name: String(repeating: "m", count: 30), in: registry)    // 31 more: past 64
+        let short = CodeValue.interned(code: "C", name: "Valid", in: registry)                              // 6 more: 47
+        #expect(first.isInterned && !long.isInterned && short.isInterned && registry.count == 2)
+        #expect(long.name == String(repeating: "m", count: 30) && long == CodeValue(code: "B", name: String(repeating: "m", count: 30)))
+        let huge = CodeValue.interned(code: String(repeating: "x", count: 1 << 20), name: nil, in: CodeValue.Registry(limit: 100, byteLimit: 1_000))
+        #expect(!huge.isInterned && huge.code.utf8.count == 1 << 20)
+    }
+
     @Test("eight threads interning the same codes get equal values and one entry each")
     func concurrent() async {
-        let registry = CodeValue.Registry(limit: 64)
+        let registry = CodeValue.Registry(limit: 64, byteLimit: 10_000)
         let values = await withTaskGroup(of: [CodeValue].self) { group in
             for _ in 0..<8 {
                 group.addTask { (0..<200).map { CodeValue.interned(code: "\($0 % 32)", name: "name \($0 % 32)", in: registry) } }

@@ -28,7 +28,8 @@ public struct CodeValue: Sendable, Hashable, Codable {
     private init(_ storage: Storage) { self.storage = storage }
 
     /// The value of `code` and `name` held by the process-wide registry, which never frees
-    /// what it holds (at most `Registry.limit` entries; past it the value owns its entry).
+    /// what it holds (at most `Registry.limit` entries of `Registry.byteLimit` bytes of text in
+    /// all; past either, the value owns its entry).
     static func interned(code: String, name: String?, in registry: Registry = .shared) -> CodeValue {
         registry.entry(code: code, name: name).map { CodeValue(.interned(Unmanaged.passUnretained($0))) }
             ?? CodeValue(code: code, name: name)
@@ -86,32 +87,41 @@ extension CodeValue {
         }
     }
 
-    /// The process's interned entries: one per distinct code and name, never freed.
+    /// The process's interned entries: one per distinct code and name, never freed, so
+    /// bounded: a crafted artifact's codes cannot pin more than `limit` entries and
+    /// `byteLimit` bytes of text.
     final class Registry: @unchecked Sendable {
-        static let shared = Registry(limit: 4_096)
+        /// The FAA's code tables hold a few hundred codes, a few KB of text.
+        static let shared = Registry(limit: 4_096, byteLimit: 256 * 1024)
 
-        /// The most entries kept (the FAA's code tables hold a few hundred codes).
+        /// The most entries kept.
         let limit: Int
+        /// The most bytes of text (codes and names) kept.
+        let byteLimit: Int
         private let lock = NSLock()
         private var entries: [Key: Entry] = [:]
+        private var bytes = 0
 
         private struct Key: Hashable {
             let code: String
             let name: String?
         }
 
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, byteLimit: Int) { (self.limit, self.byteLimit) = (limit, byteLimit) }
 
         var count: Int { lock.withLock { entries.count } }
 
-        /// The entry of `code` and `name`, made the first time; nil once `limit` entries are kept.
+        /// The entry of `code` and `name`, made the first time; nil when a new one would pass
+        /// `limit` entries or `byteLimit` bytes.
         func entry(code: String, name: String?) -> Entry? {
             let key = Key(code: code, name: name)
+            let size = code.utf8.count + (name?.utf8.count ?? 0)
             return lock.withLock {
                 if let kept = entries[key] { return kept }
-                guard entries.count < limit else { return nil }
+                guard entries.count < limit, size <= byteLimit - bytes else { return nil }
                 let entry = Entry(code: code, name: name)
                 entries[key] = entry
+                bytes += size
                 return entry
             }
         }
