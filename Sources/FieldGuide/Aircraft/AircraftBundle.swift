@@ -30,8 +30,8 @@ public final class AircraftBundle: FieldGuideBundle {
     /// The code tables' values (interned: `CodeValue`) by table name and code text.
     let codesByText: [String: [String: CodeValue]]
     /// `codesByText` by table and code string id, decoded once at open: `.info` reads a dozen
-    /// codes, and each then costs a hash probe and a retain instead of decoding two strings and
-    /// two dictionary lookups.
+    /// codes, and each then costs a hash probe and a copy of an interned value instead of
+    /// decoding two strings and two dictionary lookups.
     let codeValues: CodeValueIndex
     /// Approved-operations lists, decoded once and shared (`SharedRecordCache`): a few dozen
     /// values that `RegistrationRecord.info` would otherwise split and decode every time.
