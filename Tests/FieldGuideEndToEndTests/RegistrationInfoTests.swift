@@ -120,7 +120,9 @@ struct RegistrationInfoTests {
             index.insert(.status, id: id, CodeValue(code: "\(id)", name: "status \(id)"))
             index.insert(.region, id: id, CodeValue(code: "\(id)", name: "region \(id)"))
         }
-        index.insert(.status, id: 7, CodeValue(code: "7", name: "later"))
+        index.insert(.status, id: 7, CodeValue(code: "7", name: "later"))   // full, but a code it holds is replaced
+        index.insert(.status, id: 99, CodeValue(code: "99", name: "past the capacity"))
+        #expect(index.value(.status, id: 99) == nil)
         #expect(index.value(.status, id: 3)?.name == "status 3" && index.value(.region, id: 3)?.name == "region 3")
         #expect(index.value(.status, id: 7)?.name == "later" && index.value(.region, id: 7)?.name == "region 7")
         #expect(index.value(.status, id: 21) == nil && index.value(.aircraftType, id: 3) == nil)
