@@ -34,7 +34,7 @@ struct StageExecutableTests {
         #expect(makers.stdout.hasPrefix("CRANE ROTORWORKS (2 models)"))
         let inspect = try run("fieldguide", ["inspect", out + "/aircraft.fgb"])
         #expect(inspect.status == 0)
-        #expect(inspect.stdout.contains("ACFT artifact, format 1.2"))
+        #expect(inspect.stdout.contains("ACFT artifact, format 1.3"))
         #expect(inspect.stdout.contains("source MASTER.txt"))
         let missing = try run("fieldguide", ["aircraft", "N77777"] + bundle)
         #expect(missing.status == 1)

@@ -27,6 +27,8 @@ public final class AircraftBundle: FieldGuideBundle {
     package let manufacturerKeys: KeyTable
     /// `RSMB` and `RBKT` (format 1.2, `RegistrationSummarySchema.swift`); nil in an older artifact.
     @usableFromInline package let summaries: RegistrationSummaryTable?
+    /// `RTXR`, `MTXR` and `ETXR` (format 1.3, `TextRecordSchema.swift`); nil in an older artifact.
+    package let textRecords: AircraftTextRecords?
     /// The code tables' values (interned: `CodeValue`) by table name and code text.
     let codesByText: [String: [String: CodeValue]]
     /// `codesByText` by table and code string id, decoded once at open: `.info` reads a dozen
@@ -71,6 +73,7 @@ public final class AircraftBundle: FieldGuideBundle {
             registrationKeys = try opened.keys(S.Section.registrationKeys, rows: registrations.count)
             manufacturerKeys = try opened.keys(S.Section.manufacturerKeys, rows: manufacturerRows.count)
             summaries = try Self.summaryTable(in: opened, registrations: registrations.count)
+            textRecords = try AircraftTextRecords(in: opened, registrations: registrations, models: models.count, engines: engines.count)
             let codes: RowTable<S.CodeColumn> = try opened.rows(S.Section.codes)
             var byText: [String: [String: CodeValue]] = [:]
             var values = CodeValueIndex(capacity: codes.count)

@@ -191,40 +191,30 @@ public struct RegistrationRecord: Sendable {
 
     /// Every field, decoded, with the model's and engine's.
     ///
-    /// Decoded in the order the memory allows (`RegistrationInfoPrefetch.swift`): each level of
-    /// cache misses is requested at once, and what is already in cache is decoded while it comes.
+    /// Decoded in the order the memory allows: each level of cache misses is requested at once,
+    /// and what is already in cache is decoded while it comes. The text comes from the text
+    /// records (format 1.3: `info(through:)`), or in an older artifact from the pool
+    /// (`RegistrationInfoPrefetch.swift`).
     public var info: RegistrationInfo {
+        if let text = bundle.textRecords { return info(through: text) }
         bundle.registrations.prefetch(row)
-        // The summary's fields, in cache since the lookup.
-        let nNumber = nNumber, serialNumber = serialNumber, modelCode = modelCode, name = name, city = city, state = state
-        let modeSHex = modeSHex
+        let summary = RegistrationSummaryPart(self)  // in cache since the lookup
         let related = bundle.requestStrings(registrationRow: row)
         let t = related.text
-        // From the row alone.
-        let yearManufactured = yearManufactured, registrantType = bundle.code(.registrantType, t.registrantType), region = region
-        let lastActionDate = lastActionDate, certificateIssueDate = certificateIssueDate, airworthinessClass = airworthinessClass
-        let approvedOperations = approvedOperations, aircraftType = aircraftType, engineType = engineType, status = status
-        let fractionalOwner = fractionalOwner, airworthinessDate = airworthinessDate, expirationDate = expirationDate
+        let rowPart = RegistrationRowPart(self, registrantType: t.registrantType)
         let relatedText = bundle.requestBytes(related)
         // From the ids read once (`RegistrationTextIDs`), each the pool's `string(_:)` alone.
         let b = bundle
-        let engineCode = b.string(t.engineCode), ownerWithheld = b.withholdsOwner(registrantType: t.registrantType)
-        let street = b.string(t.street), street2 = b.string(t.street2), zip = b.string(t.zip), county = b.string(t.county)
-        let country = b.string(t.country), certification = b.string(t.certification), otherNames = b.list(t.otherNames)
-        let uniqueID = b.string(t.uniqueID), kitManufacturer = b.string(t.kitManufacturer), kitModel = b.string(t.kitModel)
+        let text = RegistrationTextPart(
+            engineCode: b.string(t.engineCode), street: b.string(t.street), street2: b.string(t.street2), zip: b.string(t.zip),
+            county: b.string(t.county), country: b.string(t.country), certification: b.string(t.certification),
+            otherNames: b.list(t.otherNames), uniqueID: b.string(t.uniqueID), kitManufacturer: b.string(t.kitManufacturer),
+            kitModel: b.string(t.kitModel))
         bundle.requestRelatedBytes(relatedText)
         // Decoded by the bundle, not through a `ModelRecord` and an `EngineRecord` (`AircraftBundle+RelatedInfo.swift`).
         let model = related.model < b.models.count ? b.modelInfo(related.model, text: relatedText.model) : nil
         let engine = related.engine < b.engines.count ? b.engineInfo(related.engine, text: relatedText.engine) : nil
-        return RegistrationInfo(
-            nNumber: nNumber, serialNumber: serialNumber, modelCode: modelCode, engineCode: engineCode,
-            model: model, engine: engine, yearManufactured: yearManufactured, registrantType: registrantType,
-            ownerWithheld: ownerWithheld, name: name, street: street, street2: street2, city: city, state: state, zip: zip, region: region,
-            county: county, country: country, lastActionDate: lastActionDate, certificateIssueDate: certificateIssueDate,
-            certification: certification, airworthinessClass: airworthinessClass, approvedOperations: approvedOperations,
-            aircraftType: aircraftType, engineType: engineType, status: status, modeSHex: modeSHex,
-            fractionalOwner: fractionalOwner, airworthinessDate: airworthinessDate, otherNames: otherNames,
-            expirationDate: expirationDate, uniqueID: uniqueID, kitManufacturer: kitManufacturer, kitModel: kitModel)
+        return RegistrationInfo(summary, rowPart, text, ownerWithheld: b.withholdsOwner(registrantType: t.registrantType), model: model, engine: engine)
     }
 }
 

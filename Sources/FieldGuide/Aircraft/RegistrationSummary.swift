@@ -28,8 +28,10 @@ extension AircraftBundle {
     ///
     /// Split on the separator's byte when the text is ASCII (what the FAA writes): splitting a
     /// `String` by `Character` walks grapheme clusters, about 3,000 instructions a list.
-    func list(_ id: UInt32) -> [String] {
-        let bytes = strings.bytes(id)
+    func list(_ id: UInt32) -> [String] { list(bytes: strings.bytes(id)) }
+
+    /// The values joined in `bytes` (as `list(_:)`).
+    func list(bytes: UnsafeRawBufferPointer) -> [String] {
         guard !bytes.isEmpty else { return [] }
         guard bytes.allSatisfy({ $0 < 0x80 }) else {
             return String(decoding: bytes, as: UTF8.self).split(separator: S.listSeparator).map(String.init)

@@ -129,14 +129,18 @@ public struct AircraftArtifactBuilder {
         var sortedRow = [UInt32](repeating: 0, count: registrationOrder.count)
         for (row, old) in registrationOrder.enumerated() { sortedRow[Int(old)] = UInt32(row) }
 
-        // The reference data's sections, the registry search's and the registration summaries
-        // (`RegistrationSummarySections`) on other threads meanwhile.
+        // The reference data's sections, the registry search's, the registration summaries
+        // (`RegistrationSummarySections`) and the text records (`TextRecordSections`) on other
+        // threads meanwhile.
         let referenceSections = BackgroundTask { [reference] in Self.referenceSections(reference) }
         let searchSections = BackgroundTask { [sortedRow, models = reference.models, poolBytes] in
             RegistrySearchSections(pool: poolBytes, registrations: registrations, sortedRow: sortedRow, models: models).sections
         }
         let summarySections = BackgroundTask { [registrationOrder, sortedKeys, poolBytes] in
             RegistrationSummarySections(pool: poolBytes, registrations: registrations, order: registrationOrder, keys: sortedKeys).sections
+        }
+        let textSections = BackgroundTask { [registrationOrder, poolBytes, models = reference.models, engines = reference.engines] in
+            TextRecordSections(pool: poolBytes, registrations: registrations, order: registrationOrder, models: models, engines: engines).sections
         }
         let modeS = Self.modeSIndex(registrations, sortedRow: sortedRow)
         artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
@@ -149,7 +153,7 @@ public struct AircraftArtifactBuilder {
         asOf[asOf.appendRow(), .date] = latestActionDate
         artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
         let (sections, manufacturerCount) = referenceSections.finished()
-        for section in sections + searchSections.finished() + summarySections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+        for section in sections + searchSections.finished() + summarySections.finished() + textSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
         poolBytes = []  // spooled, or held by the artifact: not by this function too
         // REGS (40 MB at full size) is serialized only now, when the search's scratch tables
         // and the summaries' growing buffer are gone: made beside them, it was part of the
