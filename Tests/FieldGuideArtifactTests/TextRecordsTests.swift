@@ -62,7 +62,8 @@ struct TextRecordsTests {
         var pastData = good; word(&pastData, 1, 0xFFFF_FFF0); cases.append(("record 1 starts at 4294967280", pastData))
         var backwards = good; word(&backwards, 2, 1); cases.append(("record 2 starts at 1", backwards))
         var longField = good; longField[16] = 200; cases.append(("record 0 field 0 runs past", longField))
-        var notUTF8 = good; notUTF8[16 + 4] = 0xFF; cases.append(("record 0 field 0 is not valid UTF-8", notUTF8))
+        var notUTF8 = good; notUTF8[16 + 4] = 0xFF; cases.append(("record 0 is not valid UTF-8 at byte 4", notUTF8))
+        var split = good; split[16 + 24] = 0x80; cases.append(("record 0 field 3 starts inside a UTF-8 character", split))
         var extra = good; word(&extra, 2, 31); cases.append(("record 1 has 1 bytes after its fields", extra))
         var noLengths = good; word(&noLengths, 2, 28); cases.append(("record 1 holds 2 bytes, fewer than its 4 lengths", noLengths))
         for (reason, bytes) in cases {

@@ -115,13 +115,28 @@ public struct TextRecords: @unchecked Sendable {
                 let length = record.base.load(fromByteOffset: field, as: UInt8.self)
                 guard length != Self.keptOut else { continue }
                 guard used + Int(length) <= record.count else { throw fail(row, "field \(field) runs past the record's \(record.count) bytes") }
-                if StringPool.firstInvalidUTF8(UnsafeRawBufferPointer(start: record.base + used, count: Int(length))) != nil {
-                    throw fail(row, "field \(field) is not valid UTF-8")
+                if length > 0, record.base.load(fromByteOffset: used, as: UInt8.self) & 0xC0 == 0x80 {
+                    throw fail(row, "field \(field) starts inside a UTF-8 character")
                 }
                 used += Int(length)
             }
             guard used == record.count else { throw fail(row, "has \(record.count - used) bytes after its fields") }
+            // The fields lie side by side and each starts on a character: checked together, one
+            // call a record instead of one a field (the full-size registrations' 3.5 million
+            // fields checked one by one were 40 ms of a `.full` open).
+            let text = UnsafeRawBufferPointer(start: record.base + fields, count: record.count - fields)
+            if !Self.isASCII(text), let bad = StringPool.firstInvalidUTF8(text) {
+                throw fail(row, "is not valid UTF-8 at byte \(fields + bad)")
+            }
         }
+    }
+
+    /// Whether every byte is ASCII, 8 bytes a step (most records are).
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0, high: UInt64 = 0
+        while i + 8 <= bytes.count { high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self); i += 8 }
+        while i < bytes.count { high |= UInt64(bytes[i]); i += 1 }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     @usableFromInline func start(_ row: Int) -> UInt32 { starts.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self).littleEndian }

@@ -152,8 +152,12 @@ public struct AircraftArtifactBuilder {
         latestActionDate = Self.latestActionDate(registrations)
         asOf[asOf.appendRow(), .date] = latestActionDate
         artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
+        // Each group handed over (and spooled, its bytes let go) as soon as it is finished, not
+        // all held until the last is: the text records (29 MB at full size) were part of the
+        // stage's peak while the summaries and the search were still being made.
+        for section in textSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
         let (sections, manufacturerCount) = referenceSections.finished()
-        for section in sections + searchSections.finished() + summarySections.finished() + textSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+        for section in sections + summarySections.finished() + searchSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
         poolBytes = []  // spooled, or held by the artifact: not by this function too
         // REGS (40 MB at full size) is serialized only now, when the search's scratch tables
         // and the summaries' growing buffer are gone: made beside them, it was part of the
