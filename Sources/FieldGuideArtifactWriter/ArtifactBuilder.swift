@@ -60,6 +60,19 @@ public struct ArtifactBuilder: Sendable {
             }
         }
 
+        /// A section already in the spool (`SectionSpool.stream(count:_:)`), with its CRC-32
+        /// or the error that kept it from being stored (thrown by the write, as a store's).
+        init(tag: FourCC, rows: Int, spooled section: SpooledSection) {
+            self.tag = tag
+            self.rows = rows
+            count = section.count
+            stored = .spooled(section.spool, offset: section.offset)
+            switch section.crc {
+            case let .success(crc): checksum = .done(crc)
+            case let .failure(error): checksum = .running(BackgroundTask { throw error })
+            }
+        }
+
         /// The CRC-32 of the bytes; waits for it when it is still being computed (and, for a
         /// spooled section, stored: its error, if storing failed).
         func crc() throws(LocatedError) -> UInt32 {
@@ -100,6 +113,12 @@ public struct ArtifactBuilder: Sendable {
     public mutating func addSection(_ tag: FourCC, rows: Int, bytes: [UInt8], spooled: Bool = true) {
         precondition(!sections.contains { $0.tag == tag }, "duplicate section \(tag)")
         sections.append(Section(tag: tag, rows: rows, bytes: bytes, spool: spooled ? spool : nil))
+    }
+
+    /// Adds a section already stored in the spool (`SectionSpool.stream(count:_:)`).
+    public mutating func addSection(_ tag: FourCC, rows: Int, spooled section: SpooledSection) {
+        precondition(!sections.contains { $0.tag == tag }, "duplicate section \(tag)")
+        sections.append(Section(tag: tag, rows: rows, spooled: section))
     }
 
     /// Adds a row table as a section: its rows and serialized bytes.

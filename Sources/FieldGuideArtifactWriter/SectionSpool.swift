@@ -31,6 +31,8 @@ public final class SectionSpool: @unchecked Sendable {
     /// What errors name: the directory the spool is in.
     let path: String
     private let fd: Int32
+    /// The scratch file (`SectionSpool+Stream.swift` writes it too).
+    var descriptor: Int32 { fd }
     /// Whether the file is written and read past the page cache.
     package let direct: Bool
     private let lock = NSLock()
@@ -139,7 +141,7 @@ public final class SectionSpool: @unchecked Sendable {
 
     /// Repeats `call(done, left, fileOffset)` until `length` bytes are moved, retrying on
     /// EINTR; false on an error or an early end (errno set).
-    private static func transfer(_ length: Int, at offset: Int, _ call: (Int, Int, off_t) -> Int) -> Bool {
+    static func transfer(_ length: Int, at offset: Int, _ call: (Int, Int, off_t) -> Int) -> Bool {
         var done = 0
         while done < length {
             let n = call(done, length - done, off_t(offset + done))

@@ -46,6 +46,42 @@ struct SectionSpoolTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["buffered", "t.fgb"])
     }
 
+    @Test("sections streamed into the spool piece by piece, direct or buffered, give the in-memory builder's file; a refused store fails the write")
+    func streamed() throws {
+        let expected = try Self.build(nil).serialize()
+        let directory = try TestPaths.temporaryDirectory("spool-stream")
+        let scratch = directory.appendingPathComponent("buffered").path
+        let readOnly = directory.appendingPathComponent("read-only").path
+        FileManager.default.createFile(atPath: readOnly, contents: nil)
+        let spools = [try SectionSpool(directory: directory.path), SectionSpool(descriptor: open(scratch, O_RDWR | O_CREAT, 0o600), path: scratch)]
+        for spool in spools + [SectionSpool(descriptor: open(readOnly, O_RDONLY), path: directory.path)] {
+            var builder = ArtifactBuilder(kind: FourCC("TEST"), spool: spool)
+            for (i, section) in Self.sections.enumerated() {
+                let bytes = (0..<section.size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ i &* 7) }
+                // Pieces of odd sizes: 1 byte, 4,095 bytes, then the rest.
+                let streamed = spool.stream(count: bytes.count) { sink in
+                    bytes.withUnsafeBytes { raw in
+                        var done = 0
+                        for piece in [1, 4_095, bytes.count] where done < bytes.count {
+                            let n = min(piece, bytes.count - done)
+                            sink.write(UnsafeRawBufferPointer(rebasing: raw[done..<done + n]))
+                            done += n
+                        }
+                    }
+                }
+                builder.addSection(section.tag, rows: i, spooled: streamed)
+            }
+            let path = directory.appendingPathComponent("t.fgb").path
+            guard spools.contains(where: { $0 === spool }) else {  // the read-only one
+                let error = #expect(throws: LocatedError.self) { try builder.write(to: path) }
+                #expect(error?.kind == .unwritable && error?.description.contains("cannot write a section to the scratch file") == true)
+                continue
+            }
+            try builder.write(to: path)
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected, "direct: \(spool.direct)")
+        }
+    }
+
     @Test("a section the spool cannot store fails the write with the scratch file's error; the published file stays")
     func storeFails() throws {
         let directory = try TestPaths.temporaryDirectory("spool-full")

@@ -139,8 +139,9 @@ public struct AircraftArtifactBuilder {
         let summarySections = BackgroundTask { [registrationOrder, sortedKeys, poolBytes] in
             RegistrationSummarySections(pool: poolBytes, registrations: registrations, order: registrationOrder, keys: sortedKeys).sections
         }
-        let textSections = BackgroundTask { [registrationOrder, poolBytes, models = reference.models, engines = reference.engines] in
-            TextRecordSections(pool: poolBytes, registrations: registrations, order: registrationOrder, models: models, engines: engines).sections
+        let textSections = BackgroundTask { [registrationOrder, poolBytes, models = reference.models, engines = reference.engines, spool] in
+            TextRecordSections(pool: poolBytes, registrations: registrations, order: registrationOrder, models: models, engines: engines,
+                               spool: spool).sections
         }
         let modeS = Self.modeSIndex(registrations, sortedRow: sortedRow)
         artifact.addSection(S.Section.registrationKeys, rows: sortedKeys.count, bytes: KeyTable.serialize(sortedKeys))
@@ -152,10 +153,12 @@ public struct AircraftArtifactBuilder {
         latestActionDate = Self.latestActionDate(registrations)
         asOf[asOf.appendRow(), .date] = latestActionDate
         artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
-        // Each group handed over (and spooled, its bytes let go) as soon as it is finished, not
-        // all held until the last is: the text records (29 MB at full size) were part of the
-        // stage's peak while the summaries and the search were still being made.
-        for section in textSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
+        for section in textSections.finished() {
+            switch section.payload {
+            case let .bytes(bytes): artifact.addSection(section.tag, rows: section.rows, bytes: bytes)
+            case let .spooled(spooled): artifact.addSection(section.tag, rows: section.rows, spooled: spooled)
+            }
+        }
         let (sections, manufacturerCount) = referenceSections.finished()
         for section in sections + summarySections.finished() + searchSections.finished() { artifact.addSection(section.tag, rows: section.rows, bytes: section.bytes) }
         poolBytes = []  // spooled, or held by the artifact: not by this function too

@@ -11,65 +11,77 @@ import FieldGuideArtifactWriter
 /// ```
 struct TextRecordSections {
     typealias S = AircraftSchema
-    let sections: [(tag: FourCC, rows: Int, bytes: [UInt8])]
+    /// A section's bytes, or the section already written into the spool.
+    enum Payload {
+        case bytes([UInt8])
+        case spooled(SpooledSection)
+    }
+    let sections: [(tag: FourCC, rows: Int, payload: Payload)]
 
     /// `pool` is the final `STRS` section; `order[row]` is the registration (numbered across
-    /// `registrations`, in file order) at `REGS` row `row`.
+    /// `registrations`, in file order) at `REGS` row `row`. With a spool, each section is written
+    /// into it as it is made (`SectionSpool.stream(count:_:)`), never whole in memory.
     init(pool: [UInt8], registrations: [RowTableBuilder<S.RegistrationColumn>], order: [UInt32],
-         models: RowTableBuilder<S.ModelColumn>, engines: RowTableBuilder<S.EngineColumn>) {
+         models: RowTableBuilder<S.ModelColumn>, engines: RowTableBuilder<S.EngineColumn>, spool: SectionSpool?) {
+        // Spooled as the builder spools: a section under the spool's threshold stays in memory.
+        func make(rows: Int, fields: Int, starts: [UInt32]? = nil, _ text: (Int, Int) -> UnsafeRawBufferPointer) -> Payload {
+            let starts = starts ?? TextRecords.starts(rows: rows, fields: fields, text: text)
+            guard let spool, TextRecords.sectionSize(starts) >= SectionSpool.threshold else {
+                return .bytes(TextRecords.serialize(rows: rows, fields: fields, starts: starts, text: text))
+            }
+            return .spooled(TextRecords.spool(rows: rows, fields: fields, starts: starts, into: spool, text: text))
+        }
         sections = pool.withUnsafeBytes { raw in
             guard let pool = try? StringPool(raw, path: S.Section.strings.description) else {
                 preconditionFailure("the builder's own string pool does not read back")
             }
             let partStarts = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
+            func locate(_ registration: Int) -> (part: Int, index: Int) {
+                var part = 0  // a handful of parts
+                while registration >= partStarts[part + 1] { part += 1 }
+                return (part, registration - partStarts[part])
+            }
             let registrationColumns = S.RegistrationTextField.allCases.map(\.column)
-            // The row being written, found once for its fields (rows come in order; parts are few).
+            // The row being read, found once for its fields (rows come in order, each pass).
             var current = (row: -1, part: 0, index: 0)
-            let registrationText = TextRecords.serialize(rows: order.count, fields: registrationColumns.count) { row, field in
+            let registrationText = make(rows: order.count, fields: registrationColumns.count) { row, field in
                 if row != current.row {
-                    let registration = Int(order[row])
-                    var part = 0
-                    while registration >= partStarts[part + 1] { part += 1 }
-                    current = (row, part, registration - partStarts[part])
+                    let (part, index) = locate(Int(order[row]))
+                    current = (row, part, index)
                 }
                 return pool.bytes(registrations[current.part][current.index, registrationColumns[field]])
             }
             let modelColumns = S.ModelTextField.allCases.map(\.column), engineColumns = S.EngineTextField.allCases.map(\.column)
-            let modelText = TextRecords.serialize(rows: models.count, fields: modelColumns.count) { pool.bytes(models[$0, modelColumns[$1]]) }
-            let engineText = TextRecords.serialize(rows: engines.count, fields: engineColumns.count) { pool.bytes(engines[$0, engineColumns[$1]]) }
+            func modelText(_ row: Int, _ field: Int) -> UnsafeRawBufferPointer { pool.bytes(models[row, modelColumns[field]]) }
+            func engineText(_ row: Int, _ field: Int) -> UnsafeRawBufferPointer { pool.bytes(engines[row, engineColumns[field]]) }
+            let modelStarts = TextRecords.starts(rows: models.count, fields: modelColumns.count, text: modelText)
+            let engineStarts = TextRecords.starts(rows: engines.count, fields: engineColumns.count, text: engineText)
             // Each registration's links: where its model's and engine's records start.
-            let links = Self.links(order: order, modelText: modelText, models: models.count, engineText: engineText, engines: engines.count) { registration, column in
-                var part = 0
-                while registration >= partStarts[part + 1] { part += 1 }
-                return registrations[part][registration - partStarts[part], column]
+            let links = Self.links(order: order, modelStarts: modelStarts, engineStarts: engineStarts) { registration, column in
+                let (part, index) = locate(registration)
+                return registrations[part][index, column]
             }
             return [
                 (S.Section.registrationText, order.count, registrationText),
-                (S.Section.modelText, models.count, modelText),
-                (S.Section.engineText, engines.count, engineText),
-                (S.Section.registrationTextLinks, order.count, links),
+                (S.Section.modelText, models.count, make(rows: models.count, fields: modelColumns.count, starts: modelStarts, modelText)),
+                (S.Section.engineText, engines.count, make(rows: engines.count, fields: engineColumns.count, starts: engineStarts, engineText)),
+                (S.Section.registrationTextLinks, order.count, .bytes(links)),
             ]
         }
     }
 
-    /// `RTXL`: for each `REGS` row, where its model's record starts in `modelText`'s data and
-    /// where its engine's starts in `engineText`'s (`UInt32.max` for none). `value` reads a
-    /// column of a registration (numbered as `order`'s values).
-    private static func links(order: [UInt32], modelText: [UInt8], models: Int, engineText: [UInt8], engines: Int,
+    /// `RTXL`: for each `REGS` row, where its model's record starts (`modelStarts[row]`) and where
+    /// its engine's does (`UInt32.max` for none). `value` reads a column of a registration
+    /// (numbered as `order`'s values).
+    private static func links(order: [UInt32], modelStarts: [UInt32], engineStarts: [UInt32],
                               value: (Int, S.RegistrationColumn) -> UInt32) -> [UInt8] {
+        // The last start is the data's end, not a record's.
+        func link(_ row: UInt32, _ starts: [UInt32]) -> UInt32 { Int(row) < starts.count - 1 ? starts[Int(row)] : .max }
         var bytes = [UInt8](repeating: 0, count: order.count * 8)
-        modelText.withUnsafeBytes { modelStarts in
-            engineText.withUnsafeBytes { engineStarts in
-                bytes.withUnsafeMutableBytes { out in
-                    // A record's start is the `row`-th word of its section (`TextRecords`).
-                    func link(_ row: UInt32, _ rows: Int, _ starts: UnsafeRawBufferPointer) -> UInt32 {
-                        Int(row) < rows ? starts.loadUnaligned(fromByteOffset: Int(row) * 4, as: UInt32.self) : UInt32.max.littleEndian
-                    }
-                    for (row, registration) in order.enumerated() {
-                        out.storeBytes(of: link(value(Int(registration), .modelRow), models, modelStarts), toByteOffset: row * 8, as: UInt32.self)
-                        out.storeBytes(of: link(value(Int(registration), .engineRow), engines, engineStarts), toByteOffset: row * 8 + 4, as: UInt32.self)
-                    }
-                }
+        bytes.withUnsafeMutableBytes { out in
+            for (row, registration) in order.enumerated() {
+                out.storeBytes(of: link(value(Int(registration), .modelRow), modelStarts).littleEndian, toByteOffset: row * 8, as: UInt32.self)
+                out.storeBytes(of: link(value(Int(registration), .engineRow), engineStarts).littleEndian, toByteOffset: row * 8 + 4, as: UInt32.self)
             }
         }
         return bytes
