@@ -74,7 +74,8 @@ struct EngineTextIDs {
     func forEach(_ body: (UInt32) -> Void) { body(code); body(manufacturer); body(model) }
 }
 
-// How `RegistrationRecord.info` asks for its memory.
+// How `RegistrationRecord.info` asks for its memory in an artifact without text records
+// (format 1.2 and before; a 1.3 file's `.info` reads them: `RegistrationRecord+TextRecords.swift`).
 //
 // Why: `.info` decodes two dozen fields spread over a 100 MB file, most of them a cache miss
 // for the string's offset and another for its bytes, after the miss for the row, and for the
