@@ -52,7 +52,8 @@ struct OpenedArtifact {
     /// Whether the artifact has section `tag` (optional sections: an artifact written before them).
     func has(_ tag: FourCC) -> Bool { file.info(tag) != nil }
 
-    private func check(_ tag: FourCC, rows: Int, expected: Int?) throws(ArtifactError) {
+    /// A typed error naming `tag` unless it holds `expected` rows (nil: any number).
+    func check(_ tag: FourCC, rows: Int, expected: Int?) throws(ArtifactError) {
         guard let expected, rows != expected else { return }
         throw .malformedSection(path: path, section: tag.description, reason: "expected \(expected) row\(expected == 1 ? "" : "s"), found \(rows)")
     }

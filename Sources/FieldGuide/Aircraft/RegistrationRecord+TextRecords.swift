@@ -23,7 +23,7 @@ package struct AircraftTextRecords: Sendable {
             throw .malformedSection(path: opened.path, section: missing.description, reason: "missing, while \(present[0]) is present")
         }
         func records(_ tag: FourCC, rows: Int, fields: Int) throws(ArtifactError) -> TextRecords {
-            try Self.check(tag, in: opened, rows: rows)
+            try opened.check(tag, rows: Int(opened.file.info(tag)?.rows ?? 0), expected: rows)
             let records = try TextRecords(opened.file.section(tag), rows: rows, fields: fields, tag: tag, path: opened.path)
             if opened.verification == .full { try records.verify(path: opened.path) }
             return records
@@ -31,7 +31,7 @@ package struct AircraftTextRecords: Sendable {
         registrations = try records(tags[0], rows: table.count, fields: S.RegistrationTextField.allCases.count)
         self.models = try records(tags[1], rows: models, fields: S.ModelTextField.allCases.count)
         self.engines = try records(tags[2], rows: engines, fields: S.EngineTextField.allCases.count)
-        try Self.check(tags[3], in: opened, rows: table.count)
+        try opened.check(tags[3], rows: Int(opened.file.info(tags[3])?.rows ?? 0), expected: table.count)
         links = try TextRecordLinks(opened.file.section(tags[3]), rows: table.count, tag: tags[3], path: opened.path)
         if opened.verification == .full { try verifyLinks(table, path: opened.path) }
     }
@@ -44,13 +44,6 @@ package struct AircraftTextRecords: Sendable {
                 throw .malformedSection(path: path, section: S.Section.registrationTextLinks.description,
                                         reason: "registration \(row) links to \(model), \(engine), not its model's and engine's records (\(expected.0), \(expected.1))")
             }
-        }
-    }
-
-    private static func check(_ tag: FourCC, in opened: OpenedArtifact, rows: Int) throws(ArtifactError) {
-        let stored = Int(opened.file.info(tag)?.rows ?? 0)
-        guard stored == rows else {
-            throw .malformedSection(path: opened.path, section: tag.description, reason: "expected \(rows) row\(rows == 1 ? "" : "s"), found \(stored)")
         }
     }
 }

@@ -132,6 +132,10 @@ public struct TextRecords: @unchecked Sendable {
     }
 
     /// Whether every byte is ASCII, 8 bytes a step (most records are).
+    ///
+    /// Why before `StringPool.firstInvalidUTF8`, whose loop skips ASCII too: records are short
+    /// (about 60 bytes), and calling it for each of the full-size registry's 415,000 made a
+    /// `.full` open 62-74 ms against 52-54 ms with this check inlined first.
     private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var i = 0, high: UInt64 = 0
         while i + 8 <= bytes.count { high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self); i += 8 }

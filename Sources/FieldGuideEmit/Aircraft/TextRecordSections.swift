@@ -7,7 +7,7 @@ import FieldGuideArtifactWriter
 ///
 /// ```swift
 /// let sections = TextRecordSections(pool: poolBytes, registrations: parts, order: registrationOrder,
-///                                   models: reference.models, engines: reference.engines).sections
+///                                   models: reference.models, engines: reference.engines, spool: spool).sections
 /// ```
 struct TextRecordSections {
     typealias S = AircraftSchema
