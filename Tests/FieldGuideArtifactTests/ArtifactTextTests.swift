@@ -66,6 +66,25 @@ struct ArtifactTextTests {
         #expect(ascii.withUnsafeBytes { ArtifactText.inlineASCII(padded: $0.baseAddress!, count: -1) } == nil)
     }
 
+    @Test("the word form: for every count 0 to 9 and any bytes past it, the string of the word's first count bytes, nil past 8 or for non-ASCII")
+    func word() {
+        // High bytes set past the count: the mask, not the word, must end the string.
+        let ascii = (0..<8).map { UInt8(0x41 + $0) }
+        for count in 0...9 {
+            for byte: UInt8? in [nil, 0x00, 0x7F, 0x80, 0xC3] {
+                var bytes = ascii
+                if let byte, count > 0, count <= 8 { bytes[count - 1] = byte }
+                let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                let ours = ArtifactText.inlineASCII(word: word, count: count)
+                let expected = count <= 8 && bytes[0..<count].allSatisfy { $0 < 0x80 } ? String(decoding: bytes[0..<count], as: UTF8.self) : nil
+                #expect(ours == expected, "count \(count), last byte \(byte.map(String.init) ?? "-")")
+                #expect(ours.map { Array($0.utf8) } == expected.map { Array($0.utf8) } && ours?.hashValue == expected?.hashValue)
+            }
+        }
+        #expect(ArtifactText.inlineASCII(word: 0x544A_3035_324E, count: 6) == "N250JT")
+        #expect(ArtifactText.inlineASCII(word: 0x41, count: -1) == nil)
+    }
+
     @Test("a string's inline prefix: its first eight bytes and count when it is short ASCII, nil otherwise")
     func inlinePrefix() {
         #expect(ArtifactText.inlineASCIIPrefix("N250JT").map { [$0.word, UInt64($0.count)] } == [0x544A_3035_324E, 6])

@@ -47,6 +47,8 @@ extension RegistrationRecord {
     func summaryNNumber() -> String? {
         guard let table = bundle.summaries, let packed = table.nNumber(at: summaryStart(table)) else { return nil }
         let count = 8 - packed.trailingZeroBitCount / 8
+        // The key's first byte is its most significant: swapped, the word's low byte.
+        if let text = ArtifactText.inlineASCII(word: packed.byteSwapped, count: count) { return text }
         return withUnsafeBytes(of: packed.bigEndian) { ArtifactText.string(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 }

@@ -71,6 +71,25 @@ public enum ArtifactText {
         return smallString(low, high | (0xE0 | n) << 56)
     }
 
+    /// The inline string of the first `count` bytes (at most 8) of `word`, its low byte first;
+    /// nil when one of them is not ASCII, or `count` is over 8.
+    ///
+    /// Why: a registration's N-number is its summary's packed key, already a word. Stored to a
+    /// buffer and read back through `string(_:)`, it was about 90 instructions of `.info`.
+    ///
+    /// ```swift
+    /// ArtifactText.inlineASCII(word: 0x544A_3035_324E, count: 6)   // "N250JT"
+    /// ```
+    @inlinable @inline(__always)
+    public static func inlineASCII(word: UInt64, count: Int) -> String? {
+        guard inlineLayoutHolds, UInt(bitPattern: count) <= 8 else { return nil }
+        let n = UInt64(truncatingIfNeeded: count)
+        // A smart shift: by 64 it gives 0, so all eight bytes are kept.
+        let low = word & ~(UInt64.max << (8 * n))
+        guard low & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return smallString(low, (0xE0 | n) << 56)
+    }
+
     /// The string whose two words are `low` and `high` (the inline layout `inlineLayoutHolds`
     /// checks), written into a string variable's storage.
     ///
