@@ -1,6 +1,8 @@
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
+import Foundation
 import Testing
+import TestSupport
 
 /// `TextRecords` and `TextRecordLinks` (format 1.3's `RTXR`, `MTXR`, `ETXR` and `RTXL`): what is
 /// written reads back field for field, a field past 254 bytes is kept out, and crafted starts,
@@ -50,6 +52,34 @@ struct TextRecordsTests {
             for _ in 0..<4 { _ = cursor.next() }
             #expect(cursor.next()?.count == 0)  // past the last field: empty
         }
+    }
+
+    @Test("the largest record: every field 254 bytes is kept in, 255 is kept out; serialized and spooled alike")
+    func largestRecord() throws {
+        let kept = String(repeating: "A", count: 254), out = String(repeating: "B", count: 255)
+        let rows = [[kept, kept, kept, kept], [out, kept, "", out], [kept, kept, kept, kept]]
+        let bytes = Self.serialized(rows)
+        #expect(bytes.count == 4 * 4 + 2 * (4 + 4 * 254) + (4 + 254))
+        try Self.read(bytes) { records in
+            #expect(Self.strings(records.record(0)) == [kept, kept, kept, kept])
+            #expect(Self.strings(records.record(1)) == [nil, kept, "", nil])
+            #expect(Self.strings(records.record(2)) == [kept, kept, kept, kept])
+        }
+        // The spool's form writes the same section: an artifact holding it is byte for byte the
+        // one holding the serialized bytes.
+        let text = rows.map { $0.map { Array($0.utf8) } }
+        let directory = try TestPaths.temporaryDirectory("text-records-spool")
+        let spool = try SectionSpool(directory: directory.path)
+        let spooled = TextRecords.spool(rows: rows.count, fields: 4, into: spool) { row, field in
+            text[row][field].withUnsafeBytes { UnsafeRawBufferPointer(start: $0.baseAddress, count: $0.count) }
+        }
+        var fromSpool = ArtifactBuilder(kind: FourCC("TEST"), spool: spool), inMemory = ArtifactBuilder(kind: FourCC("TEST"), spool: nil)
+        fromSpool.addSection(FourCC("RTXR"), rows: rows.count, spooled: spooled)
+        inMemory.addSection(FourCC("RTXR"), rows: rows.count, bytes: bytes)
+        let paths = ["spooled.fgb", "serialized.fgb"].map { directory.appendingPathComponent($0).path }
+        try fromSpool.write(to: paths[0])
+        try inMemory.write(to: paths[1])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: paths[0])) == Data(contentsOf: URL(fileURLWithPath: paths[1])))
     }
 
     @Test("crafted starts, lengths and bytes: verify names the record; reading them gives wrong text, never a crash")
