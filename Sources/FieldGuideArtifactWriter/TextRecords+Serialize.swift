@@ -72,7 +72,7 @@ extension TextRecords {
             starts.map { $0.littleEndian }.withUnsafeBytes(sink)
         }
         // The longest record: every field's length byte and 254 bytes (a longer one is kept out).
-        let record = UnsafeMutableRawBufferPointer.allocate(byteCount: fields * Int(keptOut), alignment: 8)
+        let record = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, fields * Int(keptOut)), alignment: 8)
         defer { record.deallocate() }
         let base = record.baseAddress!
         for row in 0..<rows {
