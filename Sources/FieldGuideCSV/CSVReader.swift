@@ -25,7 +25,10 @@ public final class CSVParser {
     public let dialect: CSVDialect
     public let file: String
 
-    private var parser = csv_parser()
+    /// libcsv's parser, behind a raw pointer: it is handed to libcsv once or twice a line, and a
+    /// class property passed `inout` pays Swift's dynamic exclusivity check each time (in
+    /// `emit-aircraft`, about 130 instructions a line).
+    private let parser: UnsafeMutablePointer<csv_parser>
     /// Callback state lives behind a raw pointer: libcsv calls back once per field, and a class
     /// property there would pay Swift's dynamic exclusivity check on every call.
     private let state: UnsafeMutablePointer<ParseState>
@@ -45,23 +48,29 @@ public final class CSVParser {
         self.file = file
         state = .allocate(capacity: 1)
         state.initialize(to: ParseState(currentLine: firstLine, rowStartLine: firstLine, maxRecordBytes: dialect.maxRecordBytes))
-        guard csv_init(&parser, 0) == 0 else {
+        parser = .allocate(capacity: 1)
+        parser.initialize(to: csv_parser())
+        guard csv_init(parser, 0) == 0 else {
             state.pointee.release()
             state.deinitialize(count: 1)
             state.deallocate()
+            parser.deinitialize(count: 1)
+            parser.deallocate()
             throw LocatedError(.resources, file: file, message: "libcsv could not initialise a parser")
         }
-        fieldguide_csv_disable_trimming(&parser)
-        csv_set_delim(&parser, dialect.delimiter)
+        fieldguide_csv_disable_trimming(parser)
+        csv_set_delim(parser, dialect.delimiter)
         // A quote byte that never appears in text: FAA fields are never quoted and `"` is data.
-        csv_set_quote(&parser, dialect.quote ?? 0)
+        csv_set_quote(parser, dialect.quote ?? 0)
         if dialect.quote == nil { state.pointee.rejectsNUL = true }
         if dialect.dropsTrailingPadding { padding = PaddingFilter(delimiter: dialect.delimiter, maxRun: dialect.maxRecordBytes) }
     }
 
     deinit {
         padding?.release()
-        csv_free(&parser)
+        csv_free(parser)
+        parser.deinitialize(count: 1)
+        parser.deallocate()
         state.pointee.release()
         state.deinitialize(count: 1)
         state.deallocate()
@@ -153,14 +162,14 @@ public final class CSVParser {
         // libcsv's parser states (csv.h): 2 is FIELD_BEGUN; with `quoted` set the field's
         // closing quote never came. CSV_STRICT_FINI would say so only in strict mode, which
         // would also refuse the stray quotes real exports contain.
-        if parser.quoted != 0 && parser.pstate == 2 {
+        if parser.pointee.quoted != 0 && parser.pointee.pstate == 2 {
             throw LocatedError(.malformed, file: file, line: state.pointee.rowStartLine,
                                message: "expected a closing quote for the field that opens on this line, found the end of the file")
         }
         if let spaces = padding?.finish(), spaces > 0 {
             try [UInt8](repeating: 0x20, count: spaces).withUnsafeBytes { try feed($0.baseAddress!, spaces, endsLine: false, body) }
         }
-        csv_fini(&parser, fieldCallback, rowCallback, context)
+        csv_fini(parser, fieldCallback, rowCallback, context)
         if let line = state.pointee.tooLongRecordLine { throw recordTooLong(line: line) }
         try deliver(body)
     }
@@ -172,16 +181,16 @@ public final class CSVParser {
         }
         // A record starts on this line unless libcsv is inside one (its state 0 is ROW_NOT_BEGUN):
         // a quoted first field can run over several lines before any field completes.
-        if !state.pointee.rowInProgress && parser.pstate == 0 {
+        if !state.pointee.rowInProgress && parser.pointee.pstate == 0 {
             state.pointee.rowStartLine = state.pointee.currentLine
         }
         let context = UnsafeMutableRawPointer(state)
         var offset = 0
         while offset < length {
             let piece = min(length - offset, Self.pieceBytes)
-            let consumed = csv_parse(&parser, base + offset, piece, fieldCallback, rowCallback, context)
+            let consumed = csv_parse(parser, base + offset, piece, fieldCallback, rowCallback, context)
             if consumed != piece {
-                let code = csv_error(&parser)
+                let code = csv_error(parser)
                 let reason = String(cString: csv_strerror(code))
                 throw LocatedError(code == CSV_EPARSE ? .malformed : .resources, file: file, line: state.pointee.currentLine,
                                    message: "libcsv stopped: \(reason)")
@@ -190,7 +199,7 @@ public final class CSVParser {
             // A record completed in this piece, or the one in progress: its completed fields
             // and the field libcsv is building.
             if let line = state.pointee.tooLongRecordLine { throw recordTooLong(line: line) }
-            if state.pointee.bytes.count + parser.entry_pos > dialect.maxRecordBytes {
+            if state.pointee.bytes.count + parser.pointee.entry_pos > dialect.maxRecordBytes {
                 throw recordTooLong(line: state.pointee.rowStartLine)
             }
         }
