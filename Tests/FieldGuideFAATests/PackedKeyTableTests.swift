@@ -37,4 +37,16 @@ struct PackedKeyTableTests {
         #expect(keys.contains("ABCDEFGHIJ") && !keys.contains("ABCDEFGHIK"))
         #expect(!keys.contains("0020902") && !keys.contains(packed: FAAJoinKeys.pack("1700")))
     }
+
+    @Test("a code is claimed once: a later claim gets the first line, short or long, empty included")
+    func claims() {
+        var keys = FAAJoinKeys(expectedCount: 2)
+        let codes = ["0020901", "17003", "", "ABCDEFGHIJ", "ABCDEFGH", "ABCDEFGHI"]
+        for (line, code) in codes.enumerated() { #expect(keys.claim(code, line: line + 2) == nil, "\(code)") }
+        for (line, code) in codes.enumerated() { #expect(keys.claim(code, line: 99) == line + 2, "\(code)") }
+        // Past the expected count the table grows and keeps every first line.
+        for n in 0..<1_000 { #expect(keys.claim("M\(n)", line: 100 + n) == nil) }
+        #expect(keys.claim("M999", line: 5_000) == 1_099 && keys.claim("0020901", line: 5_000) == 2)
+        #expect(keys.contains("ABCDEFGHI") && keys.contains("M0") && !keys.contains("M1000"))
+    }
 }

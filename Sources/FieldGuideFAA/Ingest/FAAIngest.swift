@@ -197,7 +197,7 @@ public struct FAAIngest: Sendable {
                                into read: inout ReferenceRead) throws -> ReferenceRead.Output {
         let out = { (name: String) in outputDirectory + "/" + name }
         let modelsOut = try CSVFileSink(path: out(NormalizedFAA.modelsFile), header: NormalizedFAA.modelHeader)
-        var modelCodes: [String: Int] = [:]
+        var modelCodes = FAAJoinKeys(expectedCount: 1 << 17)  // ACFTREF holds about 94,000 models
         let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: &read.rejects) { record, file in
             // Byte-level fast path for rows kept without a warning; the general path words the rest.
             if let code = ModelFastPath.code(record) {
@@ -212,7 +212,7 @@ public struct FAAIngest: Sendable {
         read.entries.append(modelRows)
 
         let enginesOut = try CSVFileSink(path: out(NormalizedFAA.enginesFile), header: NormalizedFAA.engineHeader)
-        var engineCodes: [String: Int] = [:]
+        var engineCodes = FAAJoinKeys(expectedCount: 1 << 13)  // and ENGINE about 4,800 engines
         let engineRows = try readFile(sources.engine, kind: .engine, rejects: &read.rejects) { record, file in
             try Self.keepFirst(FAANormalizer.engine(record, file: file), code: \.code, line: record.line, file: file, codes: &engineCodes) {
                 try enginesOut.write(NormalizedFAA.fields($0))
@@ -220,13 +220,13 @@ public struct FAAIngest: Sendable {
         }
         read.entries.append(engineRows)
 
-        return (MasterMerge.Joins(models: FAAJoinKeys(modelCodes.keys), engines: FAAJoinKeys(engineCodes.keys)), [modelsOut, enginesOut])
+        return (MasterMerge.Joins(models: modelCodes, engines: engineCodes), [modelsOut, enginesOut])
     }
 
     /// A normalized reference row's fate: rejected as the normalizer found it, rejected when an
     /// earlier row has its code, else written (`write`) and kept with its warnings.
     private static func keepFirst<Record>(_ outcome: FAANormalizer.Outcome<Record>, code: (Record) -> String, line: Int, file: String,
-                                          codes: inout [String: Int], write: (Record) throws -> Void) rethrows -> RowOutcome {
+                                          codes: inout FAAJoinKeys, write: (Record) throws -> Void) rethrows -> RowOutcome {
         switch outcome {
         case let .kept(value, warnings):
             if let duplicate = claim(code(value), line: line, file: file, in: &codes) { return duplicate }
@@ -237,13 +237,10 @@ public struct FAAIngest: Sendable {
     }
 
     /// Takes `code` for the row at `line`, or rejects the row when an earlier one has it.
-    private static func claim(_ code: String, line: Int, file: String, in codes: inout [String: Int]) -> RowOutcome? {
-        if let first = codes[code] {
-            return .rejected([RowIssue(.rejected, file: file, line: line, field: "CODE", value: code,
-                                       reason: "duplicate code; first at line \(first)")])
-        }
-        codes[code] = line
-        return nil
+    private static func claim(_ code: String, line: Int, file: String, in codes: inout FAAJoinKeys) -> RowOutcome? {
+        guard let first = codes.claim(code, line: line) else { return nil }
+        return .rejected([RowIssue(.rejected, file: file, line: line, field: "CODE", value: code,
+                                   reason: "duplicate code; first at line \(first)")])
     }
 
     enum RowOutcome { case kept([RowIssue]), rejected([RowIssue]) }

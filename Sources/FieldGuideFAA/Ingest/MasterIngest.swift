@@ -3,20 +3,43 @@ import FieldGuideCSV
 import FieldGuideCore
 import FieldGuideWorkers
 
-/// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes.
+/// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes, each with the line
+/// of the row that claimed it first (the reference files' duplicate check).
+///
+/// Why not `[String: Int]` for the duplicate check and a set made from its keys: each ACFTREF
+/// row's code was hashed twice with the standard library's seeded hasher and packed once more
+/// for the joins, about 1,400 instructions a row (callgrind, `ingest-faa`); a code of at most 8
+/// bytes, as all the FAA's are, is packed once and kept in a `PackedKeyTable`.
 struct FAAJoinKeys: Sendable {
-    private var short: PackedKeyTable<Void>
-    private var long: Set<String> = []
+    private var short: PackedKeyTable<Int>
+    private var long: [String: Int] = [:]
+
+    /// No codes yet; `expectedCount` sizes the table (it grows past it).
+    init(expectedCount: Int = 16) {
+        short = PackedKeyTable(expectedCount: expectedCount)
+    }
 
     init(_ codes: some Collection<String>) {
-        short = PackedKeyTable(expectedCount: codes.count)
-        for code in codes {
-            if code.utf8.count <= 8 { short[Self.pack(code)] = () } else { long.insert(code) }
+        self.init(expectedCount: codes.count)
+        for code in codes { _ = claim(code, line: 0) }
+    }
+
+    /// Takes `code` for the row at `line`, or returns the line of the row that took it first
+    /// (and keeps that one).
+    mutating func claim(_ code: String, line: Int) -> Int? {
+        if code.utf8.count <= 8 {
+            let key = Self.pack(code)
+            if let first = short[key] { return first }
+            short[key] = line
+        } else {
+            if let first = long[code] { return first }
+            long[code] = line
         }
+        return nil
     }
 
     func contains(_ code: String) -> Bool {
-        code.utf8.count <= 8 ? contains(packed: Self.pack(code)) : long.contains(code)
+        code.utf8.count <= 8 ? contains(packed: Self.pack(code)) : long[code] != nil
     }
 
     /// A code of at most 8 bytes, packed as `MasterFastPath` packs it.
