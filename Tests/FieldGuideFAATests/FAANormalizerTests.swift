@@ -172,3 +172,21 @@ struct FAANormalizerTests {
         #expect(Set(masters.map { String(trim($0[17]).prefix(1)) }.filter { !$0.isEmpty }) == Set(FAACodeTables.airworthinessClass.entries.map(\.code)))
     }
 }
+
+@Suite("FAA code tables")
+struct FAACodeTableTests {
+    @Test("contains(bytes) is true exactly for a listed code's bytes: every 1- and 2-byte value of every table")
+    func containsEveryByteValue() {
+        for table in FAACodeTables.all {
+            let listed = Set(table.entries.map { Array($0.code.utf8) })
+            var candidates: [[UInt8]] = [[]] + (0...255).map { [UInt8($0)] }
+            for first in 0...255 { for second in 0...255 { candidates.append([UInt8(first), UInt8(second)]) } }
+            candidates.append(contentsOf: listed.map { $0 + [0x20] })  // a listed code and one byte more
+            var mismatches: [[UInt8]] = []
+            for bytes in candidates where bytes.withUnsafeBytes({ table.contains($0) }) != listed.contains(bytes) {
+                mismatches.append(bytes)
+            }
+            #expect(mismatches.isEmpty, "\(table.id): \(mismatches.prefix(5))")
+        }
+    }
+}
