@@ -130,7 +130,7 @@ let package = Package(
             name: "FieldGuideEmit",
             dependencies: [
                 "FieldGuideArtifact", "FieldGuideArtifactWriter", "FieldGuideCSV", "FieldGuideCore", "FieldGuideWorkers", "FieldGuideFAA",
-                "FieldGuideBirds",
+                "FieldGuideBirds", "CPrefetch",
             ]
         ),
 

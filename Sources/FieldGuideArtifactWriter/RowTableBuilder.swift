@@ -28,6 +28,17 @@ public struct RowTableBuilder<Column: RowColumn>: Sendable {
     /// Reserves room for `rows` rows.
     public mutating func reserve(_ rows: Int) { values.reserveCapacity(rows * width) }
 
+    /// Calls `body` with each table's values, row-major (`rowWidth` a row, column `c` of row `r`
+    /// at `r * rowWidth + c`), valid during the call: for passes over millions of cells in an
+    /// order of their own, which read a table through an array of tables without copying one.
+    public static func withValues<Result>(of tables: [Self], _ body: ([UnsafeBufferPointer<UInt32>]) throws -> Result) rethrows -> Result {
+        func borrow(from index: Int, _ borrowed: [UnsafeBufferPointer<UInt32>]) throws -> Result {
+            guard index < tables.count else { return try body(borrowed) }
+            return try tables[index].values.withUnsafeBufferPointer { try borrow(from: index + 1, borrowed + [$0]) }
+        }
+        return try borrow(from: 0, [])
+    }
+
     /// Appends a row with every column absent; returns its index.
     public mutating func appendRow() -> Int {
         values.append(contentsOf: absent)

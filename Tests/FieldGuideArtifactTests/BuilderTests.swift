@@ -179,6 +179,26 @@ struct OnePassBuilderTests {
         #expect(RowTableBuilder.serialize([table(rows[...])], order: order) == whole.serialize())
     }
 
+    @Test("withValues(of:) lends every table's cells in place, row-major, for any number of tables")
+    func borrowedValues() {
+        let rows: [(UInt32, UInt32, UInt32)] = [(3, 1, 30), (1, 2, 10), (2, 255, 30), (0, 4, 20), (3, 5, 10)]
+        var tables = [RowTableBuilder<Column>(), RowTableBuilder<Column>(), RowTableBuilder<Column>()]
+        for (i, (name, small, key)) in rows.enumerated() {
+            let t = i < 2 ? 0 : 2  // the middle table stays empty
+            let row = tables[t].appendRow()
+            tables[t][row, .name] = name
+            tables[t][row, .small] = small
+            tables[t][row, .key] = key
+        }
+        let width = RowTableBuilder<Column>().rowWidth
+        let lent = RowTableBuilder.withValues(of: tables) { parts in
+            parts.map { part in (0..<part.count / width).map { r in Column.allCases.map { part[r * width + $0.rawValue] } } }
+        }
+        #expect(lent == tables.map { table in (0..<table.count).map { r in Column.allCases.map { table[r, $0] } } })
+        #expect(lent.map(\.count) == [2, 0, 3])
+        #expect(RowTableBuilder<Column>.withValues(of: []) { $0.count } == 0)
+    }
+
     @Test("serialize(_:order:) of a table large enough for two threads gives the bytes of one pass")
     func orderedSerializeOnTwoThreads() {
         let count = RowTableBuilder<Column>.parallelSerializeThreshold + 1_001  // odd: halves of unequal size
