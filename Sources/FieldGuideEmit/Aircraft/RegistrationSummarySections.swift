@@ -28,7 +28,11 @@ struct RegistrationSummarySections {
         let headerSize = order.count * 4
         let summaries = [UInt8](unsafeUninitializedCapacity: headerSize + order.count * Table.maximumSize + 16) { out, initialized in
             let base = UnsafeMutableRawPointer(out.baseAddress!)
-            pool.withUnsafeBytes { raw in
+            let width = RowTableBuilder<S.RegistrationColumn>().rowWidth
+            // The tables read in place: a part's table returned by value was a copy, whose
+            // reference counts are atomic instructions, and each one waited for the loads before
+            // it, so a batch's misses no longer overlapped.
+            RowTableBuilder.withValues(of: registrations) { parts in pool.withUnsafeBytes { raw in
                 guard let pool = try? StringPool(raw, path: S.Section.strings.description) else {
                     preconditionFailure("the builder's own string pool does not read back")
                 }
@@ -40,7 +44,7 @@ struct RegistrationSummarySections {
                         let registration = Int(order[row])
                         var part = 0  // a handful of parts
                         while registration >= partStarts[part + 1] { part += 1 }
-                        return (registrations[part], registration - partStarts[part])
+                        return parts[part].baseAddress! + (registration - partStarts[part]) * width
                     }
                     for (position, row) in batch.enumerated() {
                         // Every bucket up to this row's starts here (an empty one where the next does).
@@ -59,7 +63,7 @@ struct RegistrationSummarySections {
                     bucket += 1
                 }
                 initialized = headerSize + writer.count
-            }
+            } }
         }
         sections = [
             (S.Section.bucketedSummaries, order.count, summaries),
@@ -118,13 +122,12 @@ private struct SummaryWriter {
         self.poolEnd = poolEnd
     }
 
-    /// Loads the rows `batch` (`REGS` rows; `locate` gives each one's table and index in it).
-    mutating func load(_ batch: ArraySlice<UInt32>,
-                       locate: (Int) -> (table: RowTableBuilder<S.RegistrationColumn>, index: Int)) {
+    /// Loads the rows `batch` (`REGS` rows; `locate` gives each one's row of values in its table).
+    mutating func load(_ batch: ArraySlice<UInt32>, locate: (Int) -> UnsafePointer<UInt32>) {
         let width = Self.columns.count
         for (position, row) in batch.enumerated() {
-            let (table, index) = locate(Int(row))
-            for (c, column) in Self.columns.enumerated() { cells[position * width + c] = table[index, column] }
+            let values = locate(Int(row))
+            for (c, column) in Self.columns.enumerated() { cells[position * width + c] = values[column.rawValue] }
         }
         for position in 0..<batch.count {
             for t in 0..<Self.texts { text[position * Self.texts + t] = pool.bytes(cells[position * width + t]) }
