@@ -17,7 +17,6 @@ struct RegistrationSummarySections {
     /// `pool` is the final `STRS` section; `order[row]` is the registration (numbered across
     /// `registrations`, in file order) at `REGS` row `row`, and `keys[row]` its packed N-number.
     init(pool: [UInt8], registrations: [RowTableBuilder<S.RegistrationColumn>], order: [UInt32], keys: [UInt64]) {
-        let partStarts = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
         let (firstRows, rowsByBucket) = Self.buckets(keys: keys)
         var directory = [UInt32](repeating: 0, count: firstRows.count)
         // The section in one array, the rows' starts first, then the summaries, written through a
@@ -28,11 +27,8 @@ struct RegistrationSummarySections {
         let headerSize = order.count * 4
         let summaries = [UInt8](unsafeUninitializedCapacity: headerSize + order.count * Table.maximumSize + 16) { out, initialized in
             let base = UnsafeMutableRawPointer(out.baseAddress!)
-            let width = RowTableBuilder<S.RegistrationColumn>().rowWidth
-            // The tables read in place: a part's table returned by value was a copy, whose
-            // reference counts are atomic instructions, and each one waited for the loads before
-            // it, so a batch's misses no longer overlapped.
-            RowTableBuilder.withValues(of: registrations) { parts in pool.withUnsafeBytes { raw in
+            // The tables read in place (`RegistrationRows`), so that a batch's misses overlap.
+            RegistrationRows.with(registrations) { rows in pool.withUnsafeBytes { raw in
                 guard let pool = try? StringPool(raw, path: S.Section.strings.description) else {
                     preconditionFailure("the builder's own string pool does not read back")
                 }
@@ -40,12 +36,7 @@ struct RegistrationSummarySections {
                 var bucket = 0, index = 0
                 while index < rowsByBucket.count {
                     let batch = rowsByBucket[index..<min(index + SummaryWriter.batchSize, rowsByBucket.count)]
-                    writer.load(batch) { row in
-                        let registration = Int(order[row])
-                        var part = 0  // a handful of parts
-                        while registration >= partStarts[part + 1] { part += 1 }
-                        return parts[part].baseAddress! + (registration - partStarts[part]) * width
-                    }
+                    writer.load(batch) { rows.values(Int(order[$0])) }
                     for (position, row) in batch.enumerated() {
                         // Every bucket up to this row's starts here (an empty one where the next does).
                         while bucket < firstRows.count - 1 && firstRows[bucket] <= index + position {

@@ -36,12 +36,6 @@ struct TextRecordSections {
             guard let pool = try? StringPool(raw, path: S.Section.strings.description) else {
                 preconditionFailure("the builder's own string pool does not read back")
             }
-            let partStarts = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
-            func locate(_ registration: Int) -> (part: Int, index: Int) {
-                var part = 0  // a handful of parts
-                while registration >= partStarts[part + 1] { part += 1 }
-                return (part, registration - partStarts[part])
-            }
             let registrationText = Self.registrationText(pool: pool, registrations: registrations, order: order, make: make)
             let modelColumns = S.ModelTextField.allCases.map(\.column), engineColumns = S.EngineTextField.allCases.map(\.column)
             func modelText(_ row: Int, _ field: Int) -> UnsafeRawBufferPointer { pool.bytes(models[row, modelColumns[field]]) }
@@ -49,10 +43,7 @@ struct TextRecordSections {
             let modelStarts = TextRecords.starts(rows: models.count, fields: modelColumns.count, text: modelText)
             let engineStarts = TextRecords.starts(rows: engines.count, fields: engineColumns.count, text: engineText)
             // Each registration's links: where its model's and engine's records start.
-            let links = Self.links(order: order, modelStarts: modelStarts, engineStarts: engineStarts) { registration, column in
-                let (part, index) = locate(registration)
-                return registrations[part][index, column]
-            }
+            let links = Self.links(order: order, registrations: registrations, modelStarts: modelStarts, engineStarts: engineStarts)
             return [
                 (S.Section.registrationText, order.count, registrationText),
                 (S.Section.modelText, models.count, make(rows: models.count, fields: modelColumns.count, starts: modelStarts, modelText)),
@@ -69,21 +60,13 @@ struct TextRecordSections {
     /// three dependent cache misses: the registration's row of string ids, the strings' offsets
     /// in the pool, their bytes. Each is requested `distance` rows before the next one needs it
     /// (full size: the pool's offsets were 5.7% of `emit-aircraft`'s samples, 1.4% requested
-    /// ahead). The tables are read in place (`RowTableBuilder.withValues`): reading a cell through
-    /// `registrations[part][row, column]` copied the part's table, a dozen reference counts.
+    /// ahead), the tables read in place (`RegistrationRows`).
     private static func registrationText(pool: StringPool, registrations: [RowTableBuilder<S.RegistrationColumn>], order: [UInt32],
                                          make: (Int, Int, [UInt32]?, (Int, Int) -> UnsafeRawBufferPointer) -> Payload) -> Payload {
         let columns = S.RegistrationTextField.allCases.map(\.column.rawValue)
-        let width = RowTableBuilder<S.RegistrationColumn>().rowWidth
-        let partStarts = registrations.reduce(into: [0]) { starts, table in starts.append(starts.last! + table.count) }
-        return RowTableBuilder.withValues(of: registrations) { parts in
+        return RegistrationRows.with(registrations) { rows in
             // The registration at `REGS` row `row`: its row of ids.
-            func ids(_ row: Int) -> UnsafePointer<UInt32> {
-                let registration = Int(order[row])
-                var part = 0  // a handful of parts
-                while registration >= partStarts[part + 1] { part += 1 }
-                return parts[part].baseAddress! + (registration - partStarts[part]) * width
-            }
+            func ids(_ row: Int) -> UnsafePointer<UInt32> { rows.values(Int(order[row])) }
             let distance = 8
             func prefetch(aheadOf row: Int) {
                 if row + 3 * distance < order.count { fieldguide_prefetch(ids(row + 3 * distance)) }
@@ -109,17 +92,22 @@ struct TextRecordSections {
     }
 
     /// `RTXL`: for each `REGS` row, where its model's record starts (`modelStarts[row]`) and where
-    /// its engine's does (`UInt32.max` for none). `value` reads a column of a registration
-    /// (numbered as `order`'s values).
-    private static func links(order: [UInt32], modelStarts: [UInt32], engineStarts: [UInt32],
-                              value: (Int, S.RegistrationColumn) -> UInt32) -> [UInt8] {
+    /// its engine's does (`UInt32.max` for none), from the row's registration (numbered across
+    /// `registrations` as `order`'s values).
+    private static func links(order: [UInt32], registrations: [RowTableBuilder<S.RegistrationColumn>],
+                              modelStarts: [UInt32], engineStarts: [UInt32]) -> [UInt8] {
         // The last start is the data's end, not a record's.
         func link(_ row: UInt32, _ starts: [UInt32]) -> UInt32 { Int(row) < starts.count - 1 ? starts[Int(row)] : .max }
         var bytes = [UInt8](repeating: 0, count: order.count * 8)
-        bytes.withUnsafeMutableBytes { out in
-            for (row, registration) in order.enumerated() {
-                out.storeBytes(of: link(value(Int(registration), .modelRow), modelStarts).littleEndian, toByteOffset: row * 8, as: UInt32.self)
-                out.storeBytes(of: link(value(Int(registration), .engineRow), engineStarts).littleEndian, toByteOffset: row * 8 + 4, as: UInt32.self)
+        RegistrationRows.with(registrations) { rows in
+            bytes.withUnsafeMutableBytes { out in
+                for (row, registration) in order.enumerated() {
+                    let values = rows.values(Int(registration))
+                    let model = link(values[S.RegistrationColumn.modelRow.rawValue], modelStarts)
+                    let engine = link(values[S.RegistrationColumn.engineRow.rawValue], engineStarts)
+                    out.storeBytes(of: model.littleEndian, toByteOffset: row * 8, as: UInt32.self)
+                    out.storeBytes(of: engine.littleEndian, toByteOffset: row * 8 + 4, as: UInt32.self)
+                }
             }
         }
         return bytes
