@@ -104,3 +104,32 @@ struct MasterFastPathTests {
         #expect(taken > 0)
     }
 }
+
+@Suite("MASTER fast path: dates")
+struct MasterFastPathDateTests {
+    /// The dashes and the last eight digits, one division a digit: the bytes `format` must write.
+    func reference(_ date: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 10), n = date
+        for position in stride(from: 9, through: 0, by: -1) {
+            if position == 4 || position == 7 { bytes[position] = UInt8(ascii: "-"); continue }
+            bytes[position] = UInt8(0x30 + n % 10)
+            n /= 10
+        }
+        return bytes
+    }
+
+    @Test("format writes YYYY-MM-DD for every date of 1900-2099, the eight-digit extremes and longer values, after other text")
+    func formatsEveryDate() {
+        var dates: [Int] = [1, 9, 10_000_101, 99_991_231, 99_999_999, 100_000_000, 123_456_789_012]
+        for year in 1900...2099 { for month in 1...12 { for day in 1...31 { dates.append(year * 10_000 + month * 100 + day) } } }
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 1) { scratch in
+            for date in dates {
+                var cursor = 3  // after other scratch text, unaligned
+                let bytes = MasterFastPath.format(date, scratch: scratch, cursor: &cursor)
+                #expect(Array(bytes) == reference(date) && cursor == 13, "\(date)")
+            }
+            var cursor = 5
+            #expect(MasterFastPath.format(0, scratch: scratch, cursor: &cursor).isEmpty && cursor == 5)
+        }
+    }
+}
