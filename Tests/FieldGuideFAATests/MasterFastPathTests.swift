@@ -118,6 +118,36 @@ struct MasterFastPathDateTests {
         return bytes
     }
 
+    /// What `date(_:)` must return, spelled out: trailing spaces trimmed, eight digits, a real date.
+    func referenceDate(_ field: [UInt8]) -> Int? {
+        var end = field.count
+        while end > 0, field[end - 1] == 0x20 { end -= 1 }
+        if end == 0 { return 0 }
+        guard end == 8, field[0..<8].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let n = field[0..<8].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        return FAADate(year: n / 10_000, month: n / 100 % 100, day: n % 100) == nil ? nil : n
+    }
+
+    @Test("date reads every YYYYMMDD of 1790-2210 and refuses every byte that is not a digit, in each position")
+    func readsEveryDate() {
+        var fields: [[UInt8]] = [[], Array("        ".utf8), Array("2024013".utf8), Array("202401311".utf8), Array("20240131  ".utf8)]
+        for year in 1790...2210 { for month in 0...13 { for day in 0...32 { fields.append(Array(String(format: "%04d%02d%02d", year, month, day).utf8)) } } }
+        for position in 0..<8 {
+            for byte in 0...255 where !(0x30...0x39).contains(byte) {
+                var field = Array("20240131".utf8)
+                field[position] = UInt8(byte)
+                fields.append(field)
+            }
+        }
+        var mismatches: [String] = []
+        for field in fields where field.withUnsafeBytes({ MasterFastPath.date($0) }) != referenceDate(field) {
+            mismatches.append(String(decoding: field, as: UTF8.self))
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(Array("20240229".utf8).withUnsafeBytes { MasterFastPath.date($0) } == 20_240_229)
+        #expect(Array("20230229".utf8).withUnsafeBytes { MasterFastPath.date($0) } == nil)
+    }
+
     @Test("format writes YYYY-MM-DD for every date of 1900-2099, the eight-digit extremes and longer values, after other text")
     func formatsEveryDate() {
         var dates: [Int] = [1, 9, 10_000_101, 99_991_231, 99_999_999, 100_000_000, 123_456_789_012]
