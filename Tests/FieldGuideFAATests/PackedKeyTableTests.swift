@@ -31,7 +31,8 @@ struct PackedKeyTableTests {
 
     @Test("join keys find packed codes of up to 8 bytes and longer codes by text")
     func joinKeys() {
-        let keys = FAAJoinKeys(["0020901", "17003", "", "ABCDEFGHIJ"])
+        var keys = FAAJoinKeys()
+        for code in ["0020901", "17003", "", "ABCDEFGHIJ"] { #expect(keys.claim(code, line: 2) == nil) }
         #expect(keys.contains("0020901") && keys.contains(packed: FAAJoinKeys.pack("17003")))
         #expect(keys.contains("") && keys.contains(packed: 0))
         #expect(keys.contains("ABCDEFGHIJ") && !keys.contains("ABCDEFGHIK"))

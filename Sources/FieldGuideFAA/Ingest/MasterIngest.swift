@@ -19,11 +19,6 @@ struct FAAJoinKeys: Sendable {
         short = PackedKeyTable(expectedCount: expectedCount)
     }
 
-    init(_ codes: some Collection<String>) {
-        self.init(expectedCount: codes.count)
-        for code in codes { _ = claim(code, line: 0) }
-    }
-
     /// Takes `code` for the row at `line`, or returns the line of the row that took it first
     /// (and keeps that one).
     mutating func claim(_ code: String, line: Int) -> Int? {
