@@ -143,4 +143,26 @@ struct AircraftEmitHalvesTests {
             #expect(error?.file == NormalizedFAA.modelsFile && error?.line == 6)
         }
     }
+
+    @Test("a number at the 32-bit bound is read, one past it refused: registrations and DEREG", arguments: [
+        (NormalizedFAA.registrationsFile, NormalizedFAA.RegistrationField.yearManufactured.rawValue, UInt64(UInt32.max)),
+        (NormalizedFAAStatus.deregisteredFile, NormalizedFAAStatus.DeregisteredField.yearManufactured.rawValue, UInt64(UInt32.max - 1)),
+    ])
+    func numberBound(file: String, column: Int, largest: UInt64) throws {
+        for (value, refused) in [(largest, false), (largest + 1, true), (largest * 10, true)] {
+            let stage = try handOff(FAAFixtures.inputDirectory)
+            try rewrite(stage, file) { lines in
+                var fields = lines[1].components(separatedBy: ",")  // line 2, the first row
+                fields[column] = String(value)
+                lines[1] = fields.joined(separator: ",")
+            }
+            if refused {
+                let error = emitError(stage, cut: .max)
+                #expect(error?.file.hasSuffix(file) == true && error?.line == 2, "\(value)")
+                #expect(error?.message == "expected a number in column yearManufactured, found \(value)", "\(value)")
+            } else {
+                #expect(throws: Never.self, "\(value)") { _ = try emit(stage, cut: .max) }
+            }
+        }
+    }
 }

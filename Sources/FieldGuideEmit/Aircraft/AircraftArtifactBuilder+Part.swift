@@ -86,15 +86,18 @@ extension AircraftArtifactBuilder {
             func number(_ field: F, radix: UInt32 = 10) throws -> UInt32? {
                 let bytes = fields[field.rawValue]
                 if bytes.isEmpty { return nil }
-                var n: UInt32 = 0
+                // In 64 bits, checked once a digit (a 32-bit value times at most 16 plus a digit
+                // fits): the same bound a division a digit tested.
+                var n: UInt64 = 0
                 for byte in bytes {
-                    guard let digit = hexDigit(byte), digit < radix, n <= (UInt32.max - digit) / radix else {
-                        throw LocatedError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
-                                           message: "expected a number in column \(field), found \(record[field.rawValue])")
+                    if let digit = hexDigit(byte), digit < radix {
+                        n = n * UInt64(radix) + UInt64(digit)
+                        if n <= UInt64(UInt32.max) { continue }
                     }
-                    n = n * radix + digit
+                    throw LocatedError(.badHandOff, file: NormalizedFAA.registrationsFile, line: record.line,
+                                       message: "expected a number in column \(field), found \(record[field.rawValue])")
                 }
-                return n
+                return UInt32(n)
             }
 
             // All text fields in one batch: on a pool of millions of strings their lookups are cache

@@ -209,19 +209,25 @@ extension AircraftStatusSections {
     private static func number(_ bytes: UnsafeRawBufferPointer, _ record: CSVRecord, file: String, field: @autoclosure () -> String,
                                radix: UInt32 = 10, skipping separator: UInt8? = nil) throws -> UInt32? {
         if bytes.isEmpty { return nil }
-        var n: UInt32 = 0
+        // Accumulated in 64 bits and checked against the bound once a digit: a 32-bit value
+        // times a radix of at most 16, plus a digit, cannot overflow 64 bits (a division a digit
+        // tested the same bound before).
+        var n: UInt64 = 0
         for byte in bytes where byte != separator {
             let digit: UInt32? = switch byte {
             case 0x30...0x39: UInt32(byte - 0x30)
             case 0x41...0x46: UInt32(byte - 0x41 + 10)
             default: nil
             }
-            guard let digit, digit < radix, n <= (UInt32.max - 1 - digit) / radix else {
-                throw LocatedError(.badHandOff, file: file, line: record.line,
-                                   message: "expected a number in column \(field()), found \(String(decoding: bytes, as: UTF8.self))")
-            }
-            n = n * radix + digit
+            guard let digit, digit < radix else { throw notANumber(bytes, record, file: file, field: field()) }
+            n = n * UInt64(radix) + UInt64(digit)
+            guard n <= UInt64(UInt32.max - 1) else { throw notANumber(bytes, record, file: file, field: field()) }
         }
-        return n
+        return UInt32(n)
+    }
+
+    private static func notANumber(_ bytes: UnsafeRawBufferPointer, _ record: CSVRecord, file: String, field: String) -> LocatedError {
+        LocatedError(.badHandOff, file: file, line: record.line,
+                     message: "expected a number in column \(field), found \(String(decoding: bytes, as: UTF8.self))")
     }
 }
