@@ -1,10 +1,9 @@
 /// How a CSV file is delimited and quoted.
 ///
-/// libcsv's defaults trim spaces and tabs around unquoted fields; FieldGuide never lets it
-/// remove a byte: a dialect keeps bytes as they are and callers trim deliberately (in a file
-/// that `quotesEdgeSpaces`, trimming is left on because there is nothing for it to remove).
-/// The one deliberate trim a dialect can ask for is `dropsTrailingPadding`, for files whose
-/// fields are space padded to fixed widths.
+/// libcsv's defaults trim spaces and tabs around unquoted fields; FieldGuide never lets it:
+/// a dialect keeps bytes as they are and callers trim deliberately. The one deliberate trim a
+/// dialect can ask for is `dropsTrailingPadding`, for files whose fields are space padded to
+/// fixed widths.
 ///
 /// ```swift
 /// let faa = CSVDialect.fixedWidth        // FAA registry: commas, never quoted, `"` is data, padded
@@ -32,14 +31,6 @@ public struct CSVDialect: Sendable, Hashable {
     /// `.tooLarge` error as soon as it passes the bound, so memory stays bounded by it whatever
     /// the file holds: a file of one 300 MB line costs no more than a file of short ones.
     public var maxRecordBytes: Int
-    /// Every field that starts or ends with a space or a tab is quoted, as `CSVWriter` writes
-    /// them (the hand-off files). libcsv trims only the spaces and tabs at the ends of an
-    /// unquoted field, so in such a file its trimming removes nothing, and `CSVParser` leaves
-    /// libcsv's own space test on: the function that otherwise switches trimming off is called
-    /// for every byte of an unquoted field, and was 6-7% of `emit-aircraft`'s time. A file that
-    /// breaks the promise (an unquoted field with a space at an end) loses that space: wrong
-    /// text, never a crash. Only for quoted dialects; `CSVParser` refuses it without a quote.
-    public var quotesEdgeSpaces: Bool
 
     /// The bound of a CSV file from other software (an eBird export, a taxonomy, the hand-off
     /// files): 1 MiB, far above any real record (an eBird row with long comments is a few KiB).
@@ -49,21 +40,16 @@ public struct CSVDialect: Sendable, Hashable {
     public static let faaMaxRecordBytes = 64 << 10
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8? = UInt8(ascii: "\""), skipsByteOrderMark: Bool = true,
-                dropsTrailingPadding: Bool = false, maxRecordBytes: Int = CSVDialect.defaultMaxRecordBytes,
-                quotesEdgeSpaces: Bool = false) {
+                dropsTrailingPadding: Bool = false, maxRecordBytes: Int = CSVDialect.defaultMaxRecordBytes) {
         self.delimiter = delimiter
         self.quote = quote
         self.skipsByteOrderMark = skipsByteOrderMark
         self.dropsTrailingPadding = dropsTrailingPadding
         self.maxRecordBytes = maxRecordBytes
-        self.quotesEdgeSpaces = quotesEdgeSpaces
     }
 
     /// RFC 4180: comma separated, `"` quoted, `""` escapes a quote.
     public static let rfc4180 = CSVDialect()
-    /// `rfc4180` as `CSVWriter` writes it: every field with a space or a tab at an end quoted
-    /// (`quotesEdgeSpaces`). The hand-off files between stages.
-    public static let written = CSVDialect(quotesEdgeSpaces: true)
     /// Comma separated with no quoting at all, as the FAA releasable files are written.
     public static let unquoted = CSVDialect(quote: nil, maxRecordBytes: faaMaxRecordBytes)
     /// `unquoted` with every field's trailing space padding dropped: the FAA releasable files,

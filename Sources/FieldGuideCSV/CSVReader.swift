@@ -13,9 +13,8 @@ import Darwin
 /// Feed it bytes in chunks of any size; each complete record is handed to the callback.
 /// Memory stays flat in the file size, and bounded in the record size: a record longer than the
 /// dialect's `maxRecordBytes` is refused (`.tooLarge`, at the line it starts on) as soon as it
-/// passes the bound. libcsv's space trimming is switched off, except for a dialect that
-/// `quotesEdgeSpaces`, where it has nothing to remove; a dialect that `dropsTrailingPadding`
-/// has its fields' trailing spaces removed before libcsv parses them.
+/// passes the bound. libcsv's space trimming is switched off; a dialect that
+/// `dropsTrailingPadding` has its fields' trailing spaces removed before libcsv parses them.
 ///
 /// ```swift
 /// let parser = try CSVParser(dialect: .rfc4180, file: "taxonomy.csv")
@@ -45,9 +44,6 @@ public final class CSVParser {
             throw LocatedError(.usage, file: file,
                                message: "expected an unquoted dialect to drop trailing padding from, found one quoted with \(Character(UnicodeScalar(dialect.quote!)))")
         }
-        if dialect.quotesEdgeSpaces && dialect.quote == nil {
-            throw LocatedError(.usage, file: file, message: "expected a quoted dialect to promise quoted edge spaces, found an unquoted one")
-        }
         self.dialect = dialect
         self.file = file
         state = .allocate(capacity: 1)
@@ -62,9 +58,7 @@ public final class CSVParser {
             parser.deallocate()
             throw LocatedError(.resources, file: file, message: "libcsv could not initialise a parser")
         }
-        // A file that quotes every field with a space or tab at an end gives libcsv's trimming
-        // nothing to remove (`quotesEdgeSpaces`); elsewhere trimming is switched off.
-        if !dialect.quotesEdgeSpaces { fieldguide_csv_disable_trimming(parser) }
+        fieldguide_csv_disable_trimming(parser)
         csv_set_delim(parser, dialect.delimiter)
         // A quote byte that never appears in text: FAA fields are never quoted and `"` is data.
         csv_set_quote(parser, dialect.quote ?? 0)
