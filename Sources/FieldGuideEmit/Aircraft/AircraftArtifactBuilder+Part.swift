@@ -86,8 +86,8 @@ extension AircraftArtifactBuilder {
             func number(_ field: F, radix: UInt32 = 10) throws -> UInt32? {
                 let bytes = fields[field.rawValue]
                 if bytes.isEmpty { return nil }
-                // In 64 bits, checked once a digit (a 32-bit value times at most 16 plus a digit
-                // fits): the same bound a division a digit tested.
+                // Summed in 64 bits, where a 32-bit value times at most 16 plus a digit cannot
+                // overflow: the 32-bit bound is then one compare a digit, not a division.
                 var n: UInt64 = 0
                 for byte in bytes {
                     if let digit = hexDigit(byte), digit < radix {

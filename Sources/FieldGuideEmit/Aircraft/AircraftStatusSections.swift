@@ -209,9 +209,9 @@ extension AircraftStatusSections {
     private static func number(_ bytes: UnsafeRawBufferPointer, _ record: CSVRecord, file: String, field: @autoclosure () -> String,
                                radix: UInt32 = 10, skipping separator: UInt8? = nil) throws -> UInt32? {
         if bytes.isEmpty { return nil }
-        // Accumulated in 64 bits and checked against the bound once a digit: a 32-bit value
-        // times a radix of at most 16, plus a digit, cannot overflow 64 bits (a division a digit
-        // tested the same bound before).
+        // Summed in 64 bits, where a 32-bit value times at most 16 plus a digit cannot overflow:
+        // the bound (`UInt32.max` stays free, it means absent) is then one compare a digit, not
+        // a division.
         var n: UInt64 = 0
         for byte in bytes where byte != separator {
             let digit: UInt32? = switch byte {
