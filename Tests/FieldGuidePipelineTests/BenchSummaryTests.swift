@@ -4,7 +4,7 @@ import TestSupport
 
 /// `Benchmarks/bench-summary`, which ends `make bench` with issue 18's targets: it reads the
 /// figures back from the lines the benchmarks print (copied here from a real run, in their
-/// exact form) and judges each against its target.
+/// exact form), takes the verdicts they printed and judges the figures nothing else does.
 @Suite("make bench's summary of issue 18's targets")
 struct BenchSummaryTests {
     static let script = TestPaths.packageRoot.appendingPathComponent("Benchmarks/bench-summary")
@@ -19,6 +19,7 @@ struct BenchSummaryTests {
         time: nightly, first run      4.24 s wall, 272884 KB peak RSS
         time: nightly, unchanged rerun 0.04 s wall, 32264 KB peak RSS
         time: fieldguide diff 0.19 s wall, 0.19 s user, 363100 KB peak RSS
+        diff: met the 0.5 s target (wall)
         time: nightly over input/, unchanged rerun 0.07 s wall
         aircraft(registration:)                         100,000     127 ns     382 ns     152 ns    100.0%    < 2 µs  ok
         aircraft(registration:) + .info                 100,000    1.04 µs    1.99 µs    1.04 µs    100.0%    < 1 µs  over
@@ -61,10 +62,12 @@ struct BenchSummaryTests {
         ], "\(rows.joined(separator: "\n"))")
     }
 
-    @Test("a figure the run did not print reads not measured; a nanosecond median under 1 µs is met")
+    @Test("a figure the run did not print reads not measured; a median under its target with the p99 over is met")
     func notMeasured() throws {
         let log = Self.log.split(separator: "\n").filter { !$0.contains("DuckDB") && !$0.hasPrefix("time: nightly") }
-            .map { $0.replacingOccurrences(of: "1.04 µs    1.99", with: "967 ns    1.99") }.joined(separator: "\n")
+            .map { $0.hasPrefix("aircraft(registration:) + .info") ? $0.replacingOccurrences(of: "1.04 µs    1.99", with: "967 ns    1.99")
+                .replacingOccurrences(of: "< 1 µs  over", with: "< 1 µs  p99 over") : String($0) }
+            .joined(separator: "\n")
         let (status, rows, _) = try Self.summary(of: log)
         #expect(status == 0)
         #expect(rows.contains("- whole FAA build / DuckDB, wall not measured (no DuckDB) (target ≤ 0.5×)"), "\(rows)")
