@@ -12,7 +12,7 @@ struct FieldGuideCommand: ParsableCommand {
         commandName: "fieldguide",
         abstract: "Query FieldGuide artifacts.",
         subcommands: [Aircraft.self, ModeS.self, Model.self, Manufacturers.self, Engine.self, Enrich.self, Registrations.self,
-                      Sighting.self, Codes.self, Status.self, History.self, Search.self, TypeDesignatorCommand.self, Match.self, Inspect.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self, Diff.self])
+                      Sighting.self, Codes.self, Status.self, History.self, Search.self, TypeDesignatorCommand.self, Match.self, Inspect.self, HandOffCommand.self, Identify.self, Species.self, Frequency.self, Watchlist.self, Observed.self, Diff.self])
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
