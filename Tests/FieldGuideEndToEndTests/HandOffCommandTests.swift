@@ -87,17 +87,22 @@ struct HandOffCommandTests {
         #expect(result.stderr.contains("faa-ingest.json: ingest-faa ended rejected: MASTER.txt:1:"), "\(result.stderr)")
     }
 
-    @Test("usage and I/O: no directory, no report, a file not of the hand-off, records past the end (exit 2)")
+    @Test("usage and I/O: no directory, no report, a file not of the hand-off or not a CSV, records past the end (exit 2)")
     func usage() throws {
         let out = try Self.ingest("input/faa")
         let empty = try TestPaths.temporaryDirectory("handoff-empty").path
-        let cases: [([String], String)] = [
+        var cases: [([String], String)] = [
             (["handoff", empty + "/none"], "cannot read the hand-off directory"),
             (["handoff", empty], "not a stage's hand-off directory (expected one stage report (a .json file a stage wrote); found none)"),
             (["handoff", out, "faa-rejects.csv"], "faa-rejects.csv is not among the files of this hand-off"),
             (["handoff", out, "reserved.csv", "--record", "6"], "reserved.csv has fewer than 6 records"),
             (["handoff", out, "reserved.csv", "--count", "0"], "no record to print"),
         ]
+        // The exports stage hands on a JSON file beside its CSV: not one to print records of.
+        let exports = try TestPaths.temporaryDirectory("handoff-exports").path
+        let ingested = try run("ingest-exports", ["input/exports", "--output", exports])
+        #expect(ingested.status == 0, "\(ingested.stderr)")
+        cases.append((["handoff", exports, "exports-resolution.json"], "only a hand-off's CSV files have records to print"))
         for (arguments, message) in cases {
             let result = try run("fieldguide", arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")

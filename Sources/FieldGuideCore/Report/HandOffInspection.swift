@@ -60,12 +60,16 @@ package struct HandOffInspection: Sendable {
 
     /// The header of hand-off CSV `file` and its data records `first ..< first + count` (1 is the
     /// first after the header; fewer at the file's end), each with the line it starts on. Reads
-    /// no further than the last record asked for. `file` must be one of the report's outputs.
+    /// no further than the last record asked for. `file` must be one of the report's outputs, a CSV.
     package static func records(of file: String, in inspection: HandOffInspection, from first: Int, count: Int)
         throws(LocatedError) -> (header: [String], records: [(line: Int, fields: [String])]) {
         guard inspection.files.contains(where: { $0.file == file }) else {
             throw LocatedError(.usage, file: inspection.directory + "/" + inspection.reportFile, expected: "one of its outputs",
                                found: file, message: "\(file) is not among the files of this hand-off (\(inspection.files.map(\.file).joined(separator: ", ")))")
+        }
+        guard file.hasSuffix(".csv") else {
+            throw LocatedError(.usage, file: inspection.directory + "/" + file, expected: "a CSV file of the hand-off",
+                               found: file, message: "only a hand-off's CSV files have records to print")
         }
         guard first >= 1, count >= 1 else {
             throw LocatedError(.usage, file: "", expected: "a record of 1 or more and a count of 1 or more",
