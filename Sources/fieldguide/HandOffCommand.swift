@@ -2,7 +2,6 @@ import ArgumentParser
 import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
-import StageCLI
 
 extension FieldGuideCommand {
     /// `fieldguide handoff DIR [FILE]`: a stage's hand-off checked as the next stage checks it,
@@ -35,17 +34,17 @@ extension FieldGuideCommand {
                         Records.Field(name: header[i], value: i < record.fields.count ? record.fields[i] : "")
                     })
                 }
-                guard !records.isEmpty else { throw StageFailure(.usageOrIO, "\(file) has fewer than \(record) records") }
                 try printOutput(Records(file: file, records: rows), format: format) { Self.text(file: file, rows) }
                 return
             }
-            try printOutput(Summary(inspection), format: format) { Self.text(inspection) }
+            let files = inspection.checkedFiles()
+            try printOutput(Summary(inspection, files: files), format: format) { Self.text(inspection, files: files) }
             // What the next stage refuses: a report that is not `ok`, a file not as it records.
             guard inspection.report.status == .ok else {
                 throw LocatedError(.badHandOff, file: directory + "/" + inspection.reportFile,
                                    message: "\(inspection.report.stage) ended \(inspection.report.status.rawValue): \(inspection.report.failure ?? "no reason given")")
             }
-            if let wrong = inspection.files.first(where: { !$0.matches }) {
+            if let wrong = files.first(where: { !$0.matches }) {
                 let found = wrong.found.map { "\(formatCount($0.bytes)) bytes, SHA-256 \($0.sha256)" } ?? "no readable file"
                 throw LocatedError(.badHandOff, file: directory + "/" + wrong.file,
                                    message: "expected \(formatCount(wrong.recorded.bytes)) bytes, SHA-256 \(wrong.recorded.sha256) as \(inspection.reportFile) records, found \(found)")
@@ -57,10 +56,10 @@ extension FieldGuideCommand {
             let failure: String?
             let sources: [StageReport.Source]
             let files: [HandOffInspection.File]
-            init(_ inspection: HandOffInspection) {
+            init(_ inspection: HandOffInspection, files: [HandOffInspection.File]) {
                 directory = inspection.directory; report = inspection.reportFile; stage = inspection.report.stage
                 status = inspection.report.status.rawValue; failure = inspection.report.failure
-                sources = inspection.report.sources; files = inspection.files
+                sources = inspection.report.sources; self.files = files
             }
         }
 
@@ -71,29 +70,29 @@ extension FieldGuideCommand {
             let records: [Record]
         }
 
-        static func text(_ inspection: HandOffInspection) -> String {
+        static func text(_ inspection: HandOffInspection, files: [HandOffInspection.File]) -> String {
             let report = inspection.report
             var out = ["\(inspection.directory): the hand-off of \(report.stage) (\(inspection.reportFile): \(report.status.rawValue)"
                 + (report.failure.map { ", \($0)" } ?? "") + ")"]
-            let width = (report.sources.map(\.file) + inspection.files.map(\.file)).map(\.count).max() ?? 0
+            let width = (report.sources.map(\.file) + files.map(\.file)).map(\.count).max() ?? 0
             for source in report.sources {
                 let rows = source.rows
                 out.append("  \(source.file.padding(toLength: width, withPad: " ", startingAt: 0))  source, \(formatCount(source.bytes)) bytes: "
                     + "\(formatCount(rows.read)) rows read, \(formatCount(rows.kept)) kept, \(formatCount(rows.rejected)) rejected, \(formatCount(rows.warnings)) warnings")
             }
-            for file in inspection.files {
+            for file in files {
                 let name = file.file.padding(toLength: width, withPad: " ", startingAt: 0)
                 let recorded = "\(formatCount(file.recorded.bytes)) bytes, sha256 \(file.recorded.sha256.prefix(12))…"
                 guard !file.matches else { out.append("  \(name)  \(recorded)  as recorded"); continue }
                 let found = file.found.map { "\(formatCount($0.bytes)) bytes, sha256 \($0.sha256.prefix(12))…" } ?? "missing"
                 out.append("  \(name)  \(recorded)  DIFFERS: found \(found)")
             }
-            let wrong = inspection.files.filter { !$0.matches }.count
+            let wrong = files.filter { !$0.matches }.count
             if report.status != .ok {
                 out.append("nothing to hand on: \(report.stage) ended \(report.status.rawValue)")
             } else {
                 out.append(wrong == 0 ? "every file as the report records it"
-                                      : "\(wrong) of \(inspection.files.count) files not as the report records them")
+                                      : "\(wrong) of \(files.count) files not as the report records them")
             }
             return out.joined(separator: "\n")
         }

@@ -95,7 +95,7 @@ struct HandOffCommandTests {
             (["handoff", empty + "/none"], "cannot read the hand-off directory"),
             (["handoff", empty], "not a stage's hand-off directory (expected one stage report (a .json file a stage wrote); found none)"),
             (["handoff", out, "faa-rejects.csv"], "faa-rejects.csv is not among the files of this hand-off"),
-            (["handoff", out, "reserved.csv", "--record", "6"], "reserved.csv has fewer than 6 records"),
+            (["handoff", out, "reserved.csv", "--record", "6"], "reserved.csv: fewer than 6 records after the header (expected record 6 or an earlier one; found the file's end)"),
             (["handoff", out, "reserved.csv", "--count", "0"], "no record to print"),
         ]
         // The exports stage hands on a JSON file beside its CSV: not one to print records of.

@@ -13,7 +13,7 @@ import Foundation
 /// ```swift
 /// let inspection = try HandOffInspection(directory: "output/.pipeline/nightly/stages/ingest-faa")
 /// inspection.report.stage                       // "ingest-faa"
-/// inspection.files.filter { !$0.matches }       // the files that are not as recorded
+/// inspection.checkedFiles().filter { !$0.matches }   // hashes every file: those not as recorded
 /// let (header, records) = try HandOffInspection.records(of: "registrations.csv", in: inspection, from: 1, count: 2)
 /// ```
 package struct HandOffInspection: Sendable {
@@ -30,11 +30,9 @@ package struct HandOffInspection: Sendable {
     /// The report's file name in the directory.
     package let reportFile: String
     package let report: StageReport
-    /// The report's outputs, in file-name order, each hashed.
-    package let files: [File]
 
-    /// Reads the directory's report and hashes every output it lists. Throws a ``LocatedError``
-    /// when the directory cannot be read or holds no report, or more than one (usage or I/O).
+    /// Reads the directory's report (nothing is hashed yet). Throws a ``LocatedError`` when the
+    /// directory cannot be read or holds no report, or more than one (usage or I/O).
     package init(directory: String) throws(LocatedError) {
         self.directory = directory
         let names: [String]
@@ -51,7 +49,12 @@ package struct HandOffInspection: Sendable {
         }
         reportFile = file
         self.report = report
-        files = report.outputs.sorted { $0.file < $1.file }.map { output in
+    }
+
+    /// The report's outputs in file-name order, each hashed and set beside what the report
+    /// records. Only the check hashes: printing a record does not read the other files.
+    package func checkedFiles() -> [File] {
+        report.outputs.sorted { $0.file < $1.file }.map { output in
             let found = try? FileDigest.sha256(ofFileAt: directory + "/" + output.file)
             return File(file: output.file, recorded: output,
                         found: found.map { StageReport.Output(file: output.file, bytes: $0.bytes, sha256: $0.digest) })
@@ -59,13 +62,14 @@ package struct HandOffInspection: Sendable {
     }
 
     /// The header of hand-off CSV `file` and its data records `first ..< first + count` (1 is the
-    /// first after the header; fewer at the file's end), each with the line it starts on. Reads
+    /// first after the header; fewer at the file's end, none a usage error), each with the line it starts on. Reads
     /// no further than the last record asked for. `file` must be one of the report's outputs, a CSV.
     package static func records(of file: String, in inspection: HandOffInspection, from first: Int, count: Int)
         throws(LocatedError) -> (header: [String], records: [(line: Int, fields: [String])]) {
-        guard inspection.files.contains(where: { $0.file == file }) else {
+        guard inspection.report.output(named: file) != nil else {
+            let names = inspection.report.outputs.map(\.file).sorted().joined(separator: ", ")
             throw LocatedError(.usage, file: inspection.directory + "/" + inspection.reportFile, expected: "one of its outputs",
-                               found: file, message: "\(file) is not among the files of this hand-off (\(inspection.files.map(\.file).joined(separator: ", ")))")
+                               found: file, message: "\(file) is not among the files of this hand-off (\(names))")
         }
         guard file.hasSuffix(".csv") else {
             throw LocatedError(.usage, file: inspection.directory + "/" + file, expected: "a CSV file of the hand-off",
@@ -91,6 +95,10 @@ package struct HandOffInspection: Sendable {
             throw error
         } catch {
             throw LocatedError(.unreadable, file: file, message: "\(error)")
+        }
+        guard !records.isEmpty else {
+            throw LocatedError(.usage, file: file, expected: "record \(first) or an earlier one",
+                               found: "the file's end", message: "fewer than \(first) records after the header")
         }
         return (header, records)
     }
