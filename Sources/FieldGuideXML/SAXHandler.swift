@@ -84,7 +84,8 @@ enum SAXHandler {
         guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         let message = words(of: error)
         let (line, column) = (Int(error.pointee.line), Int(error.pointee.int2))
-        SAXHandler.queue(context) { $0.fail(.malformed, line: line, column: column, message) }
+        let code = error.pointee.code
+        SAXHandler.queue(context) { $0.libxml2Error(code: code, line: line, column: column, message) }
     }
 
     /// libxml2's words for `error`, without its trailing line feed.

@@ -164,6 +164,7 @@ public final class XMLStreamReader {
         if count > 0 {
             parse(input.buffer, count, terminate: false)
         } else {
+            queue.ending = true
             parse(nil, 0, terminate: true)
             ended = true
         }

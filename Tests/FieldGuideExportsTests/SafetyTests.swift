@@ -27,10 +27,11 @@ struct SafetyTests {
         #expect(error?.description.hasSuffix("mismatched-tag.gpx:5:9: Opening and ending tag mismatch: wpt line 3 and trk") == true)
     }
 
-    @Test("a truncated sidecar is refused where it ends")
+    @Test("a truncated sidecar is refused where it ends, naming the element it ends inside")
     func truncated() {
         let error = refusal(ExportFixtures.broken("truncated.xmp"))
         #expect(error?.kind == .malformed && error?.line == 6 && error?.column != nil)
+        #expect(error?.message == "expected </rdf:li> to close the <rdf:li> of line 6, found the end of the file (cut short?)")
     }
 
     @Test("Latin-1 bytes in a file declared UTF-8 are refused at the byte: XML and CSV")

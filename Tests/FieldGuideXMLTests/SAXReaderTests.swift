@@ -22,7 +22,7 @@ struct SAXReaderTests {
         let declared = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY e \"expanded\">]>\n"
         let inText = try writeTemp(declared + "<r>\n  <a>one &e; two</a></r>")
         let text = #expect(throws: LocatedError.self) { try events(inText) }
-        #expect(text?.description == "t.xml:4:10: entity references are not expanded; refusing e")
+        #expect(text?.description == "t.xml:4:10: entity references are not expanded; refusing &e;")
         #expect(text?.kind == .refused)
 
         let inAttribute = try writeTemp(declared + "<r><a v=\"x&e;\"/></r>")
@@ -37,6 +37,35 @@ struct SAXReaderTests {
         #expect(try events(try writeTemp("<r a=\"&lt;&#65;\">&gt;&quot;&apos;&#x42;</r>")) == [
             .start(name: "r", attributes: [XMLAttribute(name: "a", value: "<A")], line: 1), .text(">\"'B"), .end(name: "r"),
         ])
+    }
+
+    /// libxml2 2.9 says "Extra content at the end of the document" of a file that ends inside an
+    /// element; the reader says what was expected, at the end of the file.
+    @Test("a file cut short: the element left open, in text, between elements, across chunks, before the root")
+    func cutShort() throws {
+        let gpx = "<?xml version=\"1.0\"?>\n<gpx xmlns=\"http://www.topografix.com/GPX/1/1\">\n<wpt lat=\"1\" lon=\"2\">\n"
+        let inText = #expect(throws: LocatedError.self) { try events(try writeTemp(gpx + "<name>Heron po")) }
+        #expect(inText?.description == "t.xml:4:15: expected </name> to close the <name> of line 4, found the end of the file (cut short?)")
+        #expect(inText?.kind == .malformed)
+
+        let between = #expect(throws: LocatedError.self) { try events(try writeTemp(gpx + "<name>Heron pond</name>\n")) }
+        #expect(between?.message == "expected </wpt> to close the <wpt> of line 3, found the end of the file (cut short?)")
+        #expect(between?.line == 4)   // libxml2's place: the last line, not the empty one after it
+
+        let prefixed = #expect(throws: LocatedError.self) { try events(try writeTemp("<x:r xmlns:x=\"urn:x\">\n<x:a>")) }
+        #expect(prefixed?.message == "expected </x:a> to close the <x:a> of line 2, found the end of the file (cut short?)")
+
+        // Past the first chunk: the reader has handed out elements of earlier chunks.
+        let waypoints = String(repeating: "<wpt lat=\"1\" lon=\"2\"><name>Heron pond</name></wpt>\n", count: 3 * ScannedInput.chunkSize / 50)
+        let longOpen = #expect(throws: LocatedError.self) { try events(try writeTemp(gpx + "</wpt>\n" + waypoints + "<wpt lat=\"3\" lon=\"4\">")) }
+        #expect(longOpen?.message == "expected </wpt> to close the <wpt> of line \(waypoints.split(separator: "\n").count + 5), found the end of the file (cut short?)")
+
+        let noRoot = #expect(throws: LocatedError.self) { try events(try writeTemp("<?xml version=\"1.0\"?>\n")) }
+        #expect(noRoot?.description == "t.xml:2:1: expected a root element, found the end of the file")
+
+        // Content after the root element closed is still libxml2's words: it is extra content.
+        let extra = #expect(throws: LocatedError.self) { try events(try writeTemp("<r/><s/>")) }
+        #expect(extra?.message == "Extra content at the end of the document")
     }
 
     @Test("the nodes before an error are read, then the error; the reader stays on it")
