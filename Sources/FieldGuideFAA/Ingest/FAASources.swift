@@ -46,10 +46,16 @@ public struct FAASourceFile: Sendable, Hashable {
             do {
                 // The declared size may lie: the bytes that come out are counted too.
                 var extracted = 0
-                _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
+                // ZIPFoundation computes the CRC-32 of what it hands a consumer but leaves the
+                // check to the caller: a damaged entry would otherwise build with exit 0.
+                let checksum = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
                     extracted += data.count
                     if extracted > limit { throw Self.entryTooLarge(name, declared: nil) }
                     try data.withUnsafeBytes { try body($0) }
+                }
+                guard checksum == entry.checksum else {
+                    throw LocatedError(.malformed, file: name, expected: "the CRC-32 \(hex(entry.checksum)) the archive records",
+                                       found: hex(checksum), message: "damaged in \(archivePath); download it again")
                 }
             } catch let error as LocatedError {
                 throw error
@@ -108,13 +114,22 @@ public struct FAASources: Sendable {
             }
             candidates.sort { $0.name < $1.name }
         }
-        func find(_ wanted: String) -> FAASourceFile? {
-            candidates.first { $0.name.uppercased() == wanted }.map { FAASourceFile(name: $0.name, location: $0.location) }
+        /// The one file named `wanted` (in any case); two are refused rather than chosen between.
+        func find(_ wanted: String) throws(LocatedError) -> FAASourceFile? {
+            let found = candidates.filter { $0.name.uppercased() == wanted }
+            guard found.count <= 1 else {
+                let names = found.map { candidate in
+                    if case let .zipEntry(_, entry) = candidate.location { entry } else { candidate.name }
+                }
+                throw LocatedError(.usage, file: path, expected: "one \(found[0].name)", found: "\(found.count): \(names.joined(separator: ", "))",
+                                   message: "two files could be \(found[0].name); keep one")
+            }
+            return found.first.map { FAASourceFile(name: $0.name, location: $0.location) }
         }
-        guard let reference = find("ACFTREF.TXT") else {
+        guard let reference = try find("ACFTREF.TXT") else {
             throw LocatedError(.missingFile, file: path, message: "expected ACFTREF.txt (the aircraft reference file), found none")
         }
-        guard let engine = find("ENGINE.TXT") else {
+        guard let engine = try find("ENGINE.TXT") else {
             throw LocatedError(.missingFile, file: path, message: "expected ENGINE.txt (the engine reference file), found none")
         }
         let master = try masterFiles(whole: find("MASTER.TXT"), candidates, path: path)
@@ -122,7 +137,7 @@ public struct FAASources: Sendable {
             throw LocatedError(.missingFile, file: path, message: "expected MASTER.txt or its parts MASTER-1.txt…, found none")
         }
         return FAASources(aircraftReference: reference, engine: engine, master: master,
-                          deregistered: find("DEREG.TXT"), reserved: find("RESERVED.TXT"))
+                          deregistered: try find("DEREG.TXT"), reserved: try find("RESERVED.TXT"))
     }
 }
 
@@ -171,7 +186,16 @@ func zipError(_ error: any Error, file: String, reading what: String) -> Located
         return LocatedError(.unreadable, file: file, message: "cannot read \(what): damaged or inaccessible")
     case .invalidCRC32:
         return LocatedError(.malformed, file: file, message: "cannot extract from \(what): CRC-32 mismatch")
+    case .invalidCompressionMethod:
+        return LocatedError(.malformed, file: file, expected: "an entry stored or deflated (the methods ZIP readers share)",
+                            found: "another compression method", message: "cannot extract from \(what)")
     default:
         return LocatedError(.malformed, file: file, message: "cannot extract from \(what): damaged archive (\(error))")
     }
+}
+
+/// `0x1A2B3C4D`: a CRC-32 as archive tools print it.
+private func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
 }
