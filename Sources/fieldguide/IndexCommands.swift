@@ -73,7 +73,7 @@ extension FieldGuideCommand {
             guard let type = index.type(designator: designator) else {
                 let closest = index.closestDesignators(to: designator)
                 throw StageFailure(.dataRejected, "no designator \(designator.uppercased()) in \(options.bundle)"
-                    + (closest.isEmpty ? "" : "; closest: " + closest.map { d in "\(d) (\(index.type(designator: d)?.name ?? ""))" }.joined(separator: ", ")))
+                    + (closest.isEmpty ? "" : "; closest: " + closest.map { d in index.type(designator: d).map { $0.name.isEmpty ? d : "\(d) (\($0.name))" } ?? d }.joined(separator: ", ")))
             }
             let models = type.models.prefix(limit).map { Output.Model(model: $0.model.info, registrations: $0.registrations, modelRegistrations: $0.modelRegistrations) }
             let output = Output(type: type.info, models: Array(models))

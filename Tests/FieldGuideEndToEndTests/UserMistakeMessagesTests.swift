@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Ordinary mistakes get an answer that names what is wrong, with the documented exit status.
-@Suite("Mistakes named: missing rules file, a directory as an artifact, an unwritable output")
+@Suite("Mistakes named: missing rules file, a directory as an artifact, an unwritable output, a blank code")
 struct UserMistakeMessagesTests {
     @Test("watchlist --rules with a file that is not there: the file named, exit 2 (not 'expected JSON')")
     func missingRulesFile() throws {
@@ -31,5 +31,17 @@ struct UserMistakeMessagesTests {
         #expect(run.status == 2)
         #expect(run.stderr.contains("cannot create the output directory"), "\(run.stderr)")
         #expect(!run.stderr.contains("rows read"))
+    }
+
+    @Test("model or engine with a blank code: a usage error naming the argument, exit 2, before any artifact is opened")
+    func blankCode() throws {
+        for (command, expected) in [("model", "an ACFTREF code (0020901)"), ("engine", "an ENGINE code (17020)")] {
+            for code in ["", "  "] {
+                let run = try TestPaths.run("fieldguide", [command, code, "--bundle", "no-such.fgb"])
+                #expect(run.status == 2, "\(run.stderr)")
+                #expect(run.stderr.contains("<code>: expected \(expected), found \"\(code)\""), "\(run.stderr)")
+                #expect(!run.stderr.contains("no-such.fgb") && !run.stderr.contains("in the bundle"), "\(run.stderr)")
+            }
+        }
     }
 }
