@@ -87,6 +87,30 @@ struct HandOffCommandTests {
         #expect(result.stderr.contains("faa-ingest.json: ingest-faa ended rejected: MASTER.txt:1:"), "\(result.stderr)")
     }
 
+    /// Readers join a report's output names to its directory and hash the file: a name with a
+    /// directory in it would have them read anything (`../../dev/zero` for ever).
+    @Test("a report naming an output outside its directory: the report refused (exit 1) by fieldguide handoff and emit-aircraft, nothing outside read")
+    func outputOutsideDirectory() throws {
+        let out = try Self.ingest("input/faa")
+        let reportPath = out + "/faa-ingest.json"
+        let original = try String(contentsOfFile: reportPath, encoding: .utf8)
+        let outside = (out as NSString).deletingLastPathComponent + "/outside.csv"
+        try "N-NUMBER\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        for name in ["../outside.csv", (out as NSString).deletingLastPathComponent + "/outside.csv", "..", ""] {
+            // engines.csv is the second output, after deregistered.csv.
+            try original.replacingOccurrences(of: "\"engines.csv\"", with: "\"\(name)\"").write(toFile: reportPath, atomically: true, encoding: .utf8)
+            let expected = "faa-ingest.json: expected a stage report, found JSON that does not decode as one: \"outputs[1].file\": expected the name of a file beside the report, found \"\(name)\""
+            let handoff = try run("fieldguide", ["handoff", out])
+            #expect(handoff.status == 1, "\(name): \(handoff.stderr)")
+            #expect(handoff.stderr.contains(expected), "\(name): \(handoff.stderr)")
+            #expect(handoff.stdout.isEmpty)
+            let emit = try run("emit-aircraft", [out, "--output", out + "-emitted"])
+            #expect(emit.status == 1, "\(name): \(emit.stderr)")
+            #expect(emit.stderr.contains(expected), "\(name): \(emit.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out + "-emitted/aircraft.fgb"))
+        }
+    }
+
     @Test("usage and I/O: no directory, no report, a file not of the hand-off or not a CSV, records past the end (exit 2)")
     func usage() throws {
         let out = try Self.ingest("input/faa")

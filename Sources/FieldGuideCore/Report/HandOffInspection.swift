@@ -32,16 +32,24 @@ package struct HandOffInspection: Sendable {
     package let report: StageReport
 
     /// Reads the directory's report (nothing is hashed yet). Throws a ``LocatedError`` when the
-    /// directory cannot be read or holds no report, or more than one (usage or I/O).
+    /// directory cannot be read or holds no report, or more than one (usage or I/O); when its
+    /// one JSON file does not decode as a report, that file's error (data rejected).
     package init(directory: String) throws(LocatedError) {
         self.directory = directory
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw LocatedError(directory, failed: error, .unreadable, doing: "cannot read the hand-off directory")
         }
-        let reports = names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
-            (try? StageReport.read(from: directory + "/" + name)).map { (name, $0) }
+        let candidates = names.filter { $0.hasSuffix(".json") }.sorted()
+        var failures: [LocatedError] = []
+        let reports = candidates.compactMap { name -> (String, StageReport)? in
+            do throws(LocatedError) { return (name, try StageReport.read(from: directory + "/" + name)) } catch {
+                failures.append(error)
+                return nil
+            }
         }
+        // The directory's one JSON file, not a report: what is wrong with it says more than "none".
+        if reports.isEmpty, candidates.count == 1, let failure = failures.first { throw failure }
         guard reports.count == 1, let (file, report) = reports.first else {
             throw LocatedError(.missingFile, file: directory, expected: "one stage report (a .json file a stage wrote)",
                                found: reports.isEmpty ? "none" : reports.map(\.0).joined(separator: ", "),

@@ -73,6 +73,26 @@ public struct StageReport: Codable, Sendable, Equatable {
         public var sha256: String
         public init(file: String, bytes: Int, sha256: String) { self.file = file; self.bytes = bytes; self.sha256 = sha256 }
 
+        private enum CodingKeys: String, CodingKey { case file, bytes, sha256 }
+
+        /// Decoded only as a name in the report's own directory: readers join it to that
+        /// directory and open it, so `../../dev/zero` in a crafted report would be read for ever.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            file = try container.decode(String.self, forKey: .file)
+            bytes = try container.decode(Int.self, forKey: .bytes)
+            sha256 = try container.decode(String.self, forKey: .sha256)
+            guard Self.isFileName(file) else {
+                throw DecodingError.dataCorruptedError(forKey: .file, in: container,
+                                                       debugDescription: "expected the name of a file beside the report, found \"\(file)\"")
+            }
+        }
+
+        /// A name with no directory in it: not empty, `.` or `..`, and without `/` or NUL.
+        static func isFileName(_ name: String) -> Bool {
+            !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(0)
+        }
+
         /// The file just written at `path` (its SHA-256 taken while it was written; its size read back).
         package static func written(_ path: String, sha256: String) throws(LocatedError) -> Output {
             guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
