@@ -74,13 +74,48 @@ struct BirdReferenceIngestTests {
         ingest.barCharts = [chart]
         let report = try ingest.run(paths: [projectPath("input/birds")], outputDirectory: out.path).report
         #expect(report.status == .rejected)
-        #expect(report.failure?.hasPrefix(chart + ":2: expected 48 non-negative numbers after \"Snow Bunting\"") == true)
+        #expect(report.failure?.hasPrefix(chart + ":2: a row of the wrong length (expected 48 periods after \"Snow Bunting\"; found 1)") == true,
+                "\(report.failure ?? "")")
         #expect(try String(contentsOfFile: out.path + "/bar-charts.csv", encoding: .utf8) == before)
 
         let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--barchart", chart])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("barchart-x.txt:2: expected 48 non-negative numbers"))
+        #expect(run.stderr.contains("barchart-x.txt:2: a row of the wrong length (expected 48 periods"), "\(run.stderr)")
         #expect(try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", "/nonexistent_de.txt"]).status == 2)
+    }
+
+    /// A frequency is the share of checklists reporting the taxon: finite, from 0 to 1. `Double`
+    /// reads `inf`, `nan` and `1e400` (infinity) too, and they reached the artifact before.
+    @Test("a bar chart's value out of range, not finite, or a taxon listed twice: refused at its line and period, exit 1",
+          arguments: [
+              ("1.5", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found 1.5)"),
+              ("-0.2", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found -0.2)"),
+              ("inf", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found inf)"),
+              ("nan", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found nan)"),
+              ("1e400", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found 1e400)"),
+              ("sample -3", 1, "Sample Size period 3 (Jan 3): not a sample size (expected a sample size of 0 or more; found -3)"),
+              ("twice", 3, "name: a taxon listed twice (expected each taxon once; found \"Snow Bunting\" on line 2 too)"),
+          ])
+    func barChartValues(value: String, line: Int, message: String) throws {
+        let out = try TestPaths.temporaryDirectory("birds-chart-values")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var samples = Array(repeating: "1.0", count: 48), frequencies = Array(repeating: "0.1", count: 48)
+        switch value {
+        case "sample -3": samples[2] = "-3"
+        case "twice": break
+        default: frequencies[2] = value
+        }
+        let row = "Snow Bunting\t" + frequencies.joined(separator: "\t") + "\t\n"
+        let chart = out.appendingPathComponent("barchart-x.txt").path
+        try ("Sample Size:\t" + samples.joined(separator: "\t") + "\t\n" + row + (value == "twice" ? row : ""))
+            .write(toFile: chart, atomically: true, encoding: .utf8)
+        let error = #expect(throws: LocatedError.self) { try EBirdBarChart.read(chart, region: "X") }
+        #expect(error?.description == "\(chart):\(line): \(message)")
+        #expect(error?.kind == .invalidValue)
+        let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--barchart", chart])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("barchart-x.txt:\(line): \(message)"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path + "/cli/bar-charts.csv"))
     }
 
     @Test("the readers refuse a hand-off file whose header or width is not its columns', with the line")

@@ -23,10 +23,12 @@ public struct EBirdBarChart: Sendable {
     /// The names that were not UTF-8 and were read as Latin-1.
     public var latin1Readings: [Latin1Reading] = []
 
-    /// Reads a bar-chart download; a row without 48 non-negative numbers is refused with its line.
+    /// Reads a bar-chart download; a row without 48 frequencies from 0 to 1 (sample sizes: 0
+    /// or more), or a taxon listed twice, is refused with its line.
     public static func read(_ path: String, region: String) throws(LocatedError) -> EBirdBarChart {
         var chart = EBirdBarChart(region: region, file: path, sampleSizes: [], rows: [])
         var seenSamples = false
+        var lines: [String: Int] = [:]   // each taxon's line
         do {
             try CSVReader.read(fileAt: path, dialect: .tabSeparated) { record in
                 var fields: [String] = []
@@ -38,10 +40,15 @@ public struct EBirdBarChart: Sendable {
                 while fields.last?.isEmpty == true { fields.removeLast() }
                 guard let first = fields.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else { return }
                 if first.hasPrefix("Sample Size") {
-                    chart.sampleSizes = try values(fields, path: path, line: record.line)
+                    chart.sampleSizes = try values(fields, path: path, line: record.line, upTo: nil)
                     seenSamples = true
                 } else if seenSamples {
-                    chart.rows.append((first.trimmingCharacters(in: .whitespaces), record.line, try values(fields, path: path, line: record.line)))
+                    let name = first.trimmingCharacters(in: .whitespaces)
+                    if let earlier = lines.updateValue(record.line, forKey: name) {
+                        throw LocatedError(.invalidValue, file: path, line: record.line, field: "name", expected: "each taxon once",
+                                           found: "\"\(name)\" on line \(earlier) too", message: "a taxon listed twice")
+                    }
+                    chart.rows.append((name, record.line, try values(fields, path: path, line: record.line, upTo: 1)))
                 }
             }
         } catch let error as LocatedError {
@@ -55,13 +62,23 @@ public struct EBirdBarChart: Sendable {
         return chart
     }
 
-    private static func values(_ fields: [String], path: String, line: Int) throws(LocatedError) -> [Double] {
-        let numbers = fields.dropFirst().map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard numbers.count == BirdsSchema.periodsPerYear, numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
-            throw LocatedError(.invalidValue, file: path, line: line,
-                               message: "expected \(BirdsSchema.periodsPerYear) non-negative numbers after \"\(fields.first ?? "")\", found \(fields.count - 1) fields")
+    /// The 48 numbers after a row's name: each finite, from 0 to `upTo` (a frequency is a share
+    /// of checklists, at most 1; a sample size has no upper bound). Refused at the first that
+    /// is not, naming its period.
+    private static func values(_ fields: [String], path: String, line: Int, upTo limit: Double?) throws(LocatedError) -> [Double] {
+        let name = fields.first ?? ""
+        guard fields.count - 1 == BirdsSchema.periodsPerYear else {
+            throw LocatedError(.invalidValue, file: path, line: line, expected: "\(BirdsSchema.periodsPerYear) periods after \"\(name)\"",
+                               found: "\(fields.count - 1)", message: "a row of the wrong length")
         }
-        return numbers.map { $0! }
+        return try fields.dropFirst().enumerated().map { (index, field) throws(LocatedError) -> Double in
+            let text = field.trimmingCharacters(in: .whitespaces)
+            if let value = Double(text), value.isFinite, value >= 0, value <= limit ?? .infinity { return value }
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            throw LocatedError(.invalidValue, file: path, line: line, field: "\(name.hasSuffix(":") ? String(name.dropLast()) : name) period \(index + 1) (\(months[index / 4]) \(index % 4 + 1))",
+                               expected: limit.map { "a frequency from 0 to \(Int($0))" } ?? "a sample size of 0 or more", found: text,
+                               message: limit == nil ? "not a sample size" : "not a frequency")
+        }
     }
 
     /// The region a file name implies: `barchart-svalbard.txt` → `Svalbard`; an eBird region
