@@ -207,7 +207,7 @@ let package = Package(
                 "FieldGuideCore", "FieldGuidePipeline", "StageCLI", "TestSupport", "FieldGuideExports",
             ]
         ),
-        .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "TestSupport"]),
+        .testTarget(name: "FieldGuideBirdsTests", dependencies: ["FieldGuideBirds", "FieldGuideCore", "FieldGuideCSV", "TestSupport"]),
         .testTarget(
             name: "FieldGuideExportsTests",
             dependencies: [

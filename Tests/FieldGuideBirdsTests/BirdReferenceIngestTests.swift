@@ -1,4 +1,5 @@
-import FieldGuideBirds
+@testable import FieldGuideBirds
+import FieldGuideCSV
 import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
@@ -116,6 +117,44 @@ struct BirdReferenceIngestTests {
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("barchart-x.txt:\(line): \(message)"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path + "/cli/bar-charts.csv"))
+    }
+
+    /// A Status & Trends run's dates, flag and species, each checked: `2023-02-30` used to become
+    /// day 230, `maybe` a migrant, and a second row of a species a second season for one taxon.
+    @Test("a Status & Trends run with an impossible date, a half range, a flag that is neither, a species twice: refused at its line and field, exit 1",
+          arguments: [
+              ("breeding_start", "2023-02-30", "breeding_start: not a season date (expected a calendar date YYYY-MM-DD; found 2023-02-30)"),
+              ("breeding_start", "2023-5-24", "breeding_start: not a season date (expected a calendar date YYYY-MM-DD; found 2023-5-24)"),
+              ("breeding_end", "", "breeding_end: not a season date (expected a calendar date YYYY-MM-DD beside breeding_start's; found none)"),
+              ("is_resident", "maybe", "is_resident: not a flag (expected True or False; found maybe)"),
+              ("species_code", "mallar3", "species_code: a species listed twice (expected each species once; found mallar3 on line 2 too)"),
+          ])
+    func seasonRows(column: String, value: String, message: String) throws {
+        let out = try TestPaths.temporaryDirectory("birds-season-rows")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var lines = try String(contentsOfFile: projectPath("input/birds/ebird/ebirdst_runs_example.csv"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var fields = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[header.firstIndex(of: column)!] = value
+        lines[2] = fields.joined(separator: ",")
+        let seasons = out.appendingPathComponent("runs.csv").path
+        try lines.joined(separator: "\n").write(toFile: seasons, atomically: true, encoding: .utf8)
+        var latin1: [Latin1Reading] = []
+        let error = #expect(throws: LocatedError.self) { try SpeciesSeasonRow.read(seasons, latin1: &latin1) }
+        #expect(error?.description == "\(seasons):3: \(message)")
+        let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--seasons", seasons])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("runs.csv:3: \(message)"), "\(run.stderr)")
+    }
+
+    @Test("season dates: calendar dates only, leap days by their year")
+    func seasonDates() {
+        #expect(SpeciesSeasonRow.monthDay("2023-05-17") == 517)
+        #expect(SpeciesSeasonRow.monthDay("2024-02-29") == 229)
+        for text in ["2023-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-01-00", "23-01-01", "2023-1-1", "2023-01-01-", "", "--"] {
+            #expect(SpeciesSeasonRow.monthDay(text) == nil, "\(text)")
+        }
     }
 
     @Test("the readers refuse a hand-off file whose header or width is not its columns', with the line")
