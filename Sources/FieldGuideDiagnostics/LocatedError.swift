@@ -99,8 +99,12 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line:column: field: message (expected …; found …)`.
-    public var description: String {
-        var text = location.isEmpty ? "" : location + ": "
+    public var description: String { (location.isEmpty ? "" : location + ": ") + detail }
+
+    /// The description without the location: `field: message (expected …; found …)`, for a
+    /// report that places the error itself (`validate`'s findings).
+    public var detail: String {
+        var text = ""
         if let field, !field.isEmpty { text += "\(field): " }
         text += message
         switch (expected, found.map(Self.shortened)) {

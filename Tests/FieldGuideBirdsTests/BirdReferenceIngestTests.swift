@@ -148,6 +148,33 @@ struct BirdReferenceIngestTests {
         #expect(run.stderr.contains("runs.csv:3: \(message)"), "\(run.stderr)")
     }
 
+    /// The species code keys a taxon: a second row of one was linked or dropped by chance.
+    @Test("a taxonomy with a species code twice or a TAXON_ORDER that is no number: refused at its line and column by ingest-birds (exit 2, the option's file) and validate (an error)",
+          arguments: [
+              ("twice", 3, "SPECIES_CODE: a species code listed twice (expected each code once; found mallar3 on line 2 too)"),
+              ("order", 2, "TAXON_ORDER: not a taxon order (expected a whole number; found 1O0)"),
+          ])
+    func taxonomyRows(change: String, line: Int, message: String) throws {
+        let out = try TestPaths.temporaryDirectory("birds-taxonomy-rows")
+        defer { try? FileManager.default.removeItem(at: out) }
+        // By line feeds (the file's lines end in CR LF, one Character to a String's split).
+        var lines = try String(contentsOfFile: projectPath("input/birds/taxonomy/taxonomy.csv"), encoding: .utf8).utf8
+            .split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if change == "twice" { lines.insert(lines[1].replacingOccurrences(of: "Mallard", with: "Mallard Two"), at: 2) }
+        else { lines[1] = lines[1].replacingOccurrences(of: "100,", with: "1O0,") }
+        try FileManager.default.createDirectory(atPath: out.path + "/tax", withIntermediateDirectories: true)
+        let taxonomy = out.path + "/tax/taxonomy.csv"
+        try lines.joined(separator: "\n").write(toFile: taxonomy, atomically: true, encoding: .utf8)
+        let error = #expect(throws: LocatedError.self) { try Taxonomy.read(fileAt: taxonomy) }
+        #expect(error?.description == "\(taxonomy):\(line): \(message)")
+        let ingest = try TestPaths.run("ingest-birds", ["input/birds/bird_database.json", "--taxonomy", taxonomy, "--output", out.path + "/cli"])
+        #expect(ingest.status == 2, "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("taxonomy.csv:\(line): \(message)"), "\(ingest.stderr)")
+        let validate = try TestPaths.run("validate", [out.path + "/tax"])
+        #expect(validate.status == 1, "\(validate.stdout)\(validate.stderr)")
+        #expect((validate.stdout + validate.stderr).contains("taxonomy.csv:\(line):1: error: \(message)"), "\(validate.stdout)\(validate.stderr)")
+    }
+
     @Test("season dates: calendar dates only, leap days by their year")
     func seasonDates() {
         #expect(SpeciesSeasonRow.monthDay("2023-05-17") == 517)

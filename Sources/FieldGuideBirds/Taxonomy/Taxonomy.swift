@@ -76,7 +76,8 @@ public struct Taxonomy: Sendable {
     }
 
     /// Reads the whole file: a `LocatedError` for a file that cannot be read (`.unreadable`),
-    /// another header (`.wrongHeader`), a row without a species code (`.malformed`) or a record
+    /// another header (`.wrongHeader`), a row without a species code, with one seen before or
+    /// with a `TAXON_ORDER` that is not a whole number (`.malformed`) or a record
     /// past the CSV bound (`.tooLarge`). A value that is not UTF-8 is read as Latin-1 and listed
     /// in `latin1Readings`.
     public static func read(fileAt path: String, displayName: String? = nil) throws(LocatedError) -> Taxonomy {
@@ -85,6 +86,7 @@ public struct Taxonomy: Sendable {
         var taxa: [Taxon] = []
         var orderColumn = "ORDER"
         var readings: [Latin1Reading] = []
+        var lines: [String: Int] = [:]   // each species code's line
         do {
             try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
                 if record.index == 0 {
@@ -112,6 +114,16 @@ public struct Taxonomy: Sendable {
                                   family: field("FAMILY"), speciesGroup: field("SPECIES_GROUP"), reportAs: field("REPORT_AS"), line: record.line)
                 guard !taxon.speciesCode.isEmpty, !taxon.scientificName.isEmpty else {
                     throw LocatedError(.malformed, file: name, line: record.line, message: "expected SPECIES_CODE and SCI_NAME, found an empty field")
+                }
+                let order = field("TAXON_ORDER")
+                guard order.isEmpty || taxon.taxonOrder != nil else {
+                    throw LocatedError(.malformed, file: name, line: record.line, field: "TAXON_ORDER", expected: "a whole number", found: order,
+                                       message: "not a taxon order")
+                }
+                // The code is the taxon's key: a second row of it would be linked or dropped by chance.
+                if let earlier = lines.updateValue(record.line, forKey: taxon.speciesCode) {
+                    throw LocatedError(.malformed, file: name, line: record.line, field: "SPECIES_CODE", expected: "each code once",
+                                       found: "\(taxon.speciesCode) on line \(earlier) too", message: "a species code listed twice")
                 }
                 taxa.append(taxon)
             }

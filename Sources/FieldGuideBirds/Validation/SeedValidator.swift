@@ -155,7 +155,7 @@ public struct SeedValidator: Sendable {
                 } catch {
                     if error.kind.isUsageOrIO { throw error }
                     if error.kind == .wrongHeader && !source.explicit { continue }
-                    sink.add(.error, error.kind == .wrongHeader ? .schema : .syntax, at: SourceLocation(line: error.line ?? 1, column: 1), error.message)
+                    sink.add(.error, error.kind == .wrongHeader ? .schema : .syntax, at: SourceLocation(line: error.line ?? 1, column: 1), error.detail)
                 }
                 files.append(SeedFile(path: source.path, kind: .taxonomy, content: content, findings: [], sha256: digest, bytes: data.count))
                 sinks.append(sink)
