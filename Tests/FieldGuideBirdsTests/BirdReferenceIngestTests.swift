@@ -175,6 +175,24 @@ struct BirdReferenceIngestTests {
         #expect((validate.stdout + validate.stderr).contains("taxonomy.csv:\(line):1: error: \(message)"), "\(validate.stdout)\(validate.stderr)")
     }
 
+    @Test("a labels line with an empty side of its _, or a species labelled twice: refused at its line, exit 1",
+          arguments: [
+              ("Ardea cinerea_\n", 2, "expected \"Scientific name_Common name\", found \"Ardea cinerea_\""),
+              ("_Graureiher\n", 2, "expected \"Scientific name_Common name\", found \"_Graureiher\""),
+              ("Anas platyrhynchos_Hausente\n", 2, "a species labelled twice (expected each scientific name once; found Anas platyrhynchos on line 1 too)"),
+          ])
+    func labelLines(second: String, line: Int, message: String) throws {
+        let out = try TestPaths.temporaryDirectory("birds-label-lines")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let labels = out.appendingPathComponent("Labels_de.txt").path
+        try ("Anas platyrhynchos_Stockente\n" + second).write(toFile: labels, atomically: true, encoding: .utf8)
+        let error = #expect(throws: LocatedError.self) { try LocalizedLabels.read(labels) }
+        #expect(error?.description == "\(labels):\(line): \(message)")
+        let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", labels])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("Labels_de.txt:\(line): \(message)"), "\(run.stderr)")
+    }
+
     @Test("season dates: calendar dates only, leap days by their year")
     func seasonDates() {
         #expect(SpeciesSeasonRow.monthDay("2023-05-17") == 517)

@@ -22,22 +22,29 @@ public struct LocalizedLabels: Sendable {
     /// The lines that were not UTF-8 and were read as Latin-1.
     public var latin1Readings: [Latin1Reading] = []
 
-    /// Reads a labels file; a line without `_` is refused with its line number.
+    /// Reads a labels file; a line without a name on each side of its `_`, or a scientific name
+    /// labelled twice, is refused with its line number.
     public static func read(_ path: String) throws(LocatedError) -> LocalizedLabels {
         var bytes = try BoundedRead.bytes(atPath: path, limit: BoundedRead.labelsFileBytes, what: "a labels file")
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var labels = LocalizedLabels(file: path, language: language(ofFile: path), names: [:], lines: 0)
+        var firstLines: [String: Int] = [:]   // each scientific name's line
         for (index, raw) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let (text, isLatin1) = FileText.decode(raw)
             let line = Self.trimmed(text)
             if line.isEmpty { continue }
             if isLatin1 { labels.latin1Readings.append(Latin1Reading(file: path, line: index + 1, field: "label", value: line)) }
-            guard let underscore = Self.firstUnderscore(line) else {
+            guard let underscore = Self.firstUnderscore(line), underscore != line.startIndex, line.index(after: underscore) != line.endIndex else {
                 throw LocatedError(.malformed, file: path, line: index + 1, message: "expected \"Scientific name_Common name\", found \"\(line)\"")
             }
             labels.lines += 1
             let scientific = String(line[..<underscore]), common = String(line[line.index(after: underscore)...])
-            if labels.names[scientific] == nil { labels.names[scientific] = common }
+            // One name a species in one language: a second would be dropped or kept by chance.
+            if let earlier = firstLines.updateValue(index + 1, forKey: scientific) {
+                throw LocatedError(.malformed, file: path, line: index + 1, expected: "each scientific name once",
+                                   found: "\(scientific) on line \(earlier) too", message: "a species labelled twice")
+            }
+            labels.names[scientific] = common
         }
         return labels
     }
