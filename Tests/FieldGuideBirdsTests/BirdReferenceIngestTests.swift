@@ -87,6 +87,19 @@ struct BirdReferenceIngestTests {
 
     /// A frequency is the share of checklists reporting the taxon: finite, from 0 to 1. `Double`
     /// reads `inf`, `nan` and `1e400` (infinity) too, and they reached the artifact before.
+    /// A reference file refused where a user meets it: by its reader (`read`, with the whole
+    /// description) and through `ingest-birds OPTION FILE` (exit `status`, the message on stderr).
+    static func expectRefused(_ file: String, line: Int, message: String, option: String, status: Int32 = 1,
+                              inputs: String = "input/birds", read: (String) throws -> Void) throws {
+        let error = #expect(throws: LocatedError.self) { try read(file) }
+        #expect(error?.description == "\(file):\(line): \(message)")
+        let output = (file as NSString).deletingLastPathComponent + "-cli"
+        let run = try TestPaths.run("ingest-birds", [inputs, "--output", output, option, file])
+        #expect(run.status == status, "\(run.stderr)")
+        #expect(run.stderr.contains("\((file as NSString).lastPathComponent):\(line): \(message)"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output + "/taxa.csv"))
+    }
+
     @Test("a bar chart's value out of range, not finite, or a taxon listed twice: refused at its line and period, exit 1",
           arguments: [
               ("1.5", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found 1.5)"),
@@ -110,13 +123,7 @@ struct BirdReferenceIngestTests {
         let chart = out.appendingPathComponent("barchart-x.txt").path
         try ("Sample Size:\t" + samples.joined(separator: "\t") + "\t\n" + row + (value == "twice" ? row : ""))
             .write(toFile: chart, atomically: true, encoding: .utf8)
-        let error = #expect(throws: LocatedError.self) { try EBirdBarChart.read(chart, region: "X") }
-        #expect(error?.description == "\(chart):\(line): \(message)")
-        #expect(error?.kind == .invalidValue)
-        let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--barchart", chart])
-        #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("barchart-x.txt:\(line): \(message)"), "\(run.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out.path + "/cli/bar-charts.csv"))
+        try Self.expectRefused(chart, line: line, message: message, option: "--barchart") { _ = try EBirdBarChart.read($0, region: "X") }
     }
 
     /// A Status & Trends run's dates, flag and species, each checked: `2023-02-30` used to become
@@ -140,12 +147,10 @@ struct BirdReferenceIngestTests {
         lines[2] = fields.joined(separator: ",")
         let seasons = out.appendingPathComponent("runs.csv").path
         try lines.joined(separator: "\n").write(toFile: seasons, atomically: true, encoding: .utf8)
-        var latin1: [Latin1Reading] = []
-        let error = #expect(throws: LocatedError.self) { try SpeciesSeasonRow.read(seasons, latin1: &latin1) }
-        #expect(error?.description == "\(seasons):3: \(message)")
-        let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--seasons", seasons])
-        #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("runs.csv:3: \(message)"), "\(run.stderr)")
+        try Self.expectRefused(seasons, line: 3, message: message, option: "--seasons") { path in
+            var latin1: [Latin1Reading] = []
+            _ = try SpeciesSeasonRow.read(path, latin1: &latin1)
+        }
     }
 
     /// The species code keys a taxon: a second row of one was linked or dropped by chance.
@@ -165,11 +170,8 @@ struct BirdReferenceIngestTests {
         try FileManager.default.createDirectory(atPath: out.path + "/tax", withIntermediateDirectories: true)
         let taxonomy = out.path + "/tax/taxonomy.csv"
         try lines.joined(separator: "\n").write(toFile: taxonomy, atomically: true, encoding: .utf8)
-        let error = #expect(throws: LocatedError.self) { try Taxonomy.read(fileAt: taxonomy) }
-        #expect(error?.description == "\(taxonomy):\(line): \(message)")
-        let ingest = try TestPaths.run("ingest-birds", ["input/birds/bird_database.json", "--taxonomy", taxonomy, "--output", out.path + "/cli"])
-        #expect(ingest.status == 2, "\(ingest.stderr)")
-        #expect(ingest.stderr.contains("taxonomy.csv:\(line): \(message)"), "\(ingest.stderr)")
+        try Self.expectRefused(taxonomy, line: line, message: message, option: "--taxonomy", status: 2,
+                               inputs: "input/birds/bird_database.json") { _ = try Taxonomy.read(fileAt: $0) }
         let validate = try TestPaths.run("validate", [out.path + "/tax"])
         #expect(validate.status == 1, "\(validate.stdout)\(validate.stderr)")
         #expect((validate.stdout + validate.stderr).contains("taxonomy.csv:\(line):1: error: \(message)"), "\(validate.stdout)\(validate.stderr)")
@@ -186,11 +188,7 @@ struct BirdReferenceIngestTests {
         defer { try? FileManager.default.removeItem(at: out) }
         let labels = out.appendingPathComponent("Labels_de.txt").path
         try ("Anas platyrhynchos_Stockente\n" + second).write(toFile: labels, atomically: true, encoding: .utf8)
-        let error = #expect(throws: LocatedError.self) { try LocalizedLabels.read(labels) }
-        #expect(error?.description == "\(labels):\(line): \(message)")
-        let run = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", labels])
-        #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("Labels_de.txt:\(line): \(message)"), "\(run.stderr)")
+        try Self.expectRefused(labels, line: line, message: message, option: "--labels") { _ = try LocalizedLabels.read($0) }
     }
 
     @Test("season dates: calendar dates only, leap days by their year")
