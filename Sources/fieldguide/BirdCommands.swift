@@ -22,8 +22,17 @@ func known(_ what: String, _ value: String, among vocabulary: [String]) throws {
     let folded = value.lowercased()
     guard !vocabulary.contains(where: { $0.lowercased() == folded }) else { return }
     let closest = EditDistance.closest(to: value, among: vocabulary)
+    // A value holding a comma ("Pune, India", a county level) is quoted, or the list reads wrong.
+    func listed(_ values: some Sequence<String>) -> String { values.map { $0.contains(",") ? "\"\($0)\"" : $0 }.joined(separator: ", ") }
     throw StageFailure(.usageOrIO, "unknown \(what) \(value)"
-        + (closest.isEmpty ? "; known: \(vocabulary.prefix(12).joined(separator: ", "))" : "; did you mean \(closest.joined(separator: ", "))?"))
+        + (closest.isEmpty ? "; known: \(listed(vocabulary.prefix(12)))" : "; did you mean \(listed(closest))?"))
+}
+
+/// An argument with something in it: a blank one is refused as what it is, a usage error,
+/// before the bundle is asked (`unknown region ; did you mean …`, `no bird named  in the bundle`).
+func requireText(_ value: String?, _ name: String, _ expected: String) throws {
+    guard let value, !value.contains(where: { !$0.isWhitespace }) else { return }
+    throw ValidationError("\(name): expected \(expected), found \"\(value)\"")
 }
 
 extension FieldGuideCommand {
@@ -101,6 +110,8 @@ extension FieldGuideCommand {
         func validate() throws {
             let modes = [region != nil, near != nil, named != nil].filter { $0 }.count
             guard modes == 1 else { throw ValidationError("give one of --region (with --month or --week), --near LAT,LON, or --named TEXT") }
+            try requireText(region, "--region", "a region (Svalbard, US-NY)")
+            try requireText(named, "--named", "a name or a species code")
             if region != nil, [month, week, period].compactMap({ $0 }).count != 1 { throw ValidationError("--region needs one of --month, --week or --period") }
             if near != nil, week != nil, period != nil { throw ValidationError("--near takes --week or --period, not both") }
             if let month, !(1...12).contains(month) { throw ValidationError("--month: expected 1–12, found \(month)") }
@@ -183,6 +194,8 @@ extension FieldGuideCommand {
 
         func validate() throws {
             if let period, !(1...48).contains(period) { throw ValidationError("--period: expected 1–48, found \(period)") }
+            try requireText(taxon, "<taxon>", "a name or a species code")
+            try requireText(region, "--region", "a region (Svalbard, US-NY)")
         }
 
         func run() throws {

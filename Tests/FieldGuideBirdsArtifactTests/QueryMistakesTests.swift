@@ -6,19 +6,27 @@ import TestSupport
 /// "nothing found" or the top-level usage.
 @Suite("fieldguide: mistakes named, with the closest values")
 struct QueryMistakesTests {
-    @Test("unknown vocabulary, bad values and an empty result, over the real birds artifact and input/faa")
+    @Test("unknown vocabulary, bad values, blank arguments and an empty result, over the real birds artifact and input/faa")
     func mistakes() throws {
         guard let built = RealBirds.built else { return }
         let birds = ["--bundle", built.bundle.path]
         let shape = try TestPaths.run("fieldguide", ["identify", "--shape", "Corvid"] + birds)
         #expect(shape.status == 2 && shape.stderr.contains("unknown shape Corvid; did you mean Corvidae?"), "\(shape.stderr)")
         let region = try TestPaths.run("fieldguide", ["species", "--region", "Pune", "--month", "1"] + birds)
-        #expect(region.status == 2 && region.stderr.contains("unknown region Pune; did you mean Pune, India?"), "\(region.stderr)")
+        #expect(region.status == 2 && region.stderr.contains("unknown region Pune; did you mean \"Pune, India\"?"), "\(region.stderr)")
         let period = try TestPaths.run("fieldguide", ["frequency", "Ivory Gull", "--region", "Svalbard", "--period", "49"] + birds)
         #expect(period.status == 2 && period.stderr.contains("--period: expected 1–48, found 49"))
         #expect(period.stderr.contains("Usage: fieldguide frequency"))
         let date = try TestPaths.run("fieldguide", ["identify", "--date", "15/01/2026"] + birds)
         #expect(date.status == 2 && date.stderr.contains("Usage: fieldguide identify"))
+        // Blank arguments: refused as such before the bundle is asked, not "unknown region ;".
+        for (arguments, message) in [(["species", "--region", "", "--month", "1"], "--region: expected a region (Svalbard, US-NY), found \"\""),
+                                     (["species", "--named", " "], "--named: expected a name or a species code, found \" \""),
+                                     (["frequency", "", "--region", "Svalbard"], "<taxon>: expected a name or a species code, found \"\"")] {
+            let blank = try TestPaths.run("fieldguide", arguments + birds)
+            #expect(blank.status == 2 && blank.stderr.contains(message), "\(arguments): \(blank.stderr)")
+            #expect(!blank.stderr.contains("in the bundle") && !blank.stderr.contains("unknown region"), "\(blank.stderr)")
+        }
         let codes = try TestPaths.run("fieldguide", ["codes", "nonsense"])
         #expect(codes.status == 2 && codes.stderr.contains("unknown code table nonsense") && codes.stderr.contains("Usage: fieldguide codes"))
 
