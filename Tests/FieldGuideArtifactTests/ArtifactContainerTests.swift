@@ -196,12 +196,17 @@ struct ArtifactContainerTests {
         #expect(section == "header")
     }
 
-    @Test("the wrong kind of artifact is refused")
+    @Test("the wrong kind of artifact is refused, both kinds named in words")
     func wrongKind() throws {
         let path = try write(sampleBytes())
         #expect(throws: ArtifactError.wrongKind(path: path, expected: "ACFT", found: "TEST")) {
             try ArtifactFile(path: path, expectedKind: AircraftSchema.kind)
         }
+        // In words, the kinds FieldGuide writes by name (a birds artifact given as --aircraft).
+        #expect(ArtifactError.wrongKind(path: "b.fgb", expected: "ACFT", found: "BIRD").description
+                == "b.fgb: expected an aircraft artifact (ACFT), found a birds artifact (BIRD)")
+        #expect(ArtifactError.wrongKind(path: path, expected: "ACIX", found: "TEST").description
+                == "\(path): expected a manufacturer index (ACIX), found an artifact of kind \"TEST\"")
     }
 
     @Test("a row table whose size is not whole rows is malformed")

@@ -26,7 +26,7 @@ public enum ArtifactError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupportedVersion(path, major, minor, supported):
             return "\(path): artifact format \(major).\(minor) is newer than this reader (major \(supported))"
         case let .wrongKind(path, expected, found):
-            return "\(path): expected a \(expected) artifact, found \(found)"
+            return "\(path): expected \(kindName(expected)), found \(kindName(found))"
         case let .truncated(path, expected, found):
             return "\(path): truncated: expected \(expected) bytes, found \(found)"
         case let .checksumMismatch(path, section, expected, found):
@@ -35,6 +35,12 @@ public enum ArtifactError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): section \(section): \(reason)"
         }
     }
+}
+
+/// An artifact kind in words: `an aircraft artifact (ACFT)`; an unknown one by its code.
+private func kindName(_ kind: String) -> String {
+    let names = ["ACFT": "an aircraft artifact", "BIRD": "a birds artifact", "ACIX": "a manufacturer index", "HIST": "a history artifact"]
+    return names[kind].map { "\($0) (\(kind))" } ?? "an artifact of kind \"\(kind)\""
 }
 
 private func hex(_ value: UInt32) -> String {
