@@ -103,6 +103,27 @@ struct DefinitionTests {
         #expect(error?.description.hasPrefix("p.yaml:4:1:") == true, "\(error?.description ?? "")")
     }
 
+    @Test("nesting past libyaml's bound is said in plain words; a file past 1 MiB is refused before it is read (pipeline check: exit 2)")
+    func bounds() throws {
+        let deep = parseError("name: t\nx: " + String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000) + "\n")
+        #expect(deep?.kind == .usage)
+        #expect(deep?.description.hasPrefix("p.yaml:2:") == true && deep?.message.hasPrefix("expected lists and mappings nested at most 1,000 deep, found deeper") == true,
+                "\(deep?.description ?? "")")
+        #expect(deep?.message.contains("yaml_set_max_nest_level") == false)
+
+        let directory = try TestPaths.temporaryDirectory("pipeline-bounds")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("big.yaml").path
+        try (Self.yaml(stages: "  - name: a") + "#" + String(repeating: "x", count: 1 << 20)).write(toFile: big, atomically: true, encoding: .utf8)
+        let error = #expect(throws: LocatedError.self) { try PipelineDefinition.load(path: big) }
+        #expect(error?.kind == .usage)
+        #expect(error?.description == "\(big): expected a pipeline file of at most 1 MiB, found 1.1 MiB; refused before reading it")
+        let check = try TestPaths.run("pipeline", ["check", big])
+        #expect(check.status == 2 && check.stderr.contains("expected a pipeline file of at most 1 MiB"), "\(check.stderr)")
+        let missing = try TestPaths.run("pipeline", ["check", directory.path + "/none.yaml"])
+        #expect(missing.status == 2 && missing.stderr.contains("none.yaml: cannot read the pipeline file: No such file or directory"), "\(missing.stderr)")
+    }
+
     @Test("an unknown key is an error at its line, with the keys allowed")
     func unknownKey() {
         let error = parseError(Self.yaml(stages: """

@@ -16,6 +16,8 @@ public enum BoundedRead {
     public static let seedFileBytes = 128 << 20
     /// The largest BirdNET labels list read: 16 MiB (the real ones are about 250 KB).
     public static let labelsFileBytes = 16 << 20
+    /// The largest pipeline file read: 1 MiB (`pipelines/nightly.yaml` is about 10 KB).
+    public static let pipelineFileBytes = 1 << 20
 
     /// The file's bytes; `.tooLarge` when it holds more than `limit`, `.missingFile` or
     /// `.unreadable` in the system's words when it cannot be read.
@@ -27,13 +29,13 @@ public enum BoundedRead {
             let size = try handle.seekToEnd()
             guard size <= UInt64(limit) else {
                 throw LocatedError(.tooLarge, file: path,
-                                   message: "expected \(what) of at most \(limit >> 20) MiB, found \(size >> 20) MiB; refused before reading it")
+                                   message: "expected \(what) of at most \(mebibytes(limit)), found \(mebibytes(Int(size))); refused before reading it")
             }
             try handle.seek(toOffset: 0)
             // One more byte than the limit: a file that grew while read is refused too.
             let data = try handle.read(upToCount: limit + 1) ?? Data()
             guard data.count <= limit else {
-                throw LocatedError(.tooLarge, file: path, message: "expected \(what) of at most \(limit >> 20) MiB, found more (it grew while read)")
+                throw LocatedError(.tooLarge, file: path, message: "expected \(what) of at most \(mebibytes(limit)), found more (it grew while read)")
             }
             return [UInt8](data)
         } catch let error as LocatedError {
@@ -42,4 +44,11 @@ public enum BoundedRead {
             throw LocatedError(path, failed: error)
         }
     }
+}
+
+/// `16 MiB`, `1.5 MiB`: whole mebibytes as such, others to a tenth (never "found 1 MiB" for a
+/// file over a 1 MiB bound).
+private func mebibytes(_ bytes: Int) -> String {
+    let tenths = (bytes * 10 + (1 << 20) - 1) >> 20   // rounded up: past the bound shows past it
+    return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
 }

@@ -16,11 +16,16 @@ extension PipelineDefinition {
     /// nightly.stages.map(\.name)   // ["ingest-faa", "emit-aircraft", …]
     /// ```
     public static func load(path: String) throws(LocatedError) -> PipelineDefinition {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw LocatedError(path, failed: error, doing: "cannot read the pipeline file")
+        let data: [UInt8]
+        do throws(LocatedError) {
+            data = try BoundedRead.bytes(atPath: path, limit: BoundedRead.pipelineFileBytes, what: "a pipeline file")
+        } catch {
+            if error.kind == .tooLarge { throw error.asOptionError() }   // the command's program: a usage error
+            var unread = error
+            unread.message = "cannot read the pipeline file: " + error.message
+            throw unread
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw LocatedError(.usage, file: path, message: "not UTF-8 text")
         }
         return try parse(text, path: path)
@@ -125,7 +130,9 @@ struct Document {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
             let within = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
-            return LocatedError(.usage, file: path, line: mark.line, column: mark.column, message: problem + within)
+            // libyaml's bound on nesting, in its words an instruction to its caller.
+            let words = problem.hasPrefix("Maximum nesting level reached") ? "expected lists and mappings nested at most 1,000 deep, found deeper" : problem
+            return LocatedError(.usage, file: path, line: mark.line, column: mark.column, message: words + within)
         case let .duplicatedKeysInMapping(duplicates, context):
             return LocatedError(.usage, file: path, line: context.mark.line, column: context.mark.column,
                                 message: "duplicated keys \(duplicates.sorted().map { "'\($0)'" }.joined(separator: ", "))")
