@@ -49,6 +49,15 @@ struct EBDExecutableTests {
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("aggregate-ebd: error: \(header):1: not an eBird EBD header: missing column GROUP IDENTIFIER (expected the EBD header with"))
 
+        // A column the aggregation reads, named twice: refused, not read from whichever came first.
+        let twice = try EBDFixtures.write([lines[0] + "\tCOMMON NAME"] + lines.dropFirst().map { $0 + "\tx" }, named: "twice.txt", in: out)
+        let repeated = try TestPaths.run("aggregate-ebd", [twice, "--output", out.path + "/t"])
+        #expect(repeated.status == 1)
+        let columns = lines[0].split(separator: "\t", omittingEmptySubsequences: false)
+        let common = columns.firstIndex(of: "COMMON NAME")! + 1
+        #expect(repeated.stderr.contains("\(twice):1: not an eBird EBD header: a column named twice (expected each column once; found COMMON NAME as fields \(common) and \(columns.count + 1))"),
+                "\(repeated.stderr)")
+
         let short = try EBDFixtures.write(lines.prefix(5) + [lines[5].split(separator: "\t").prefix(30).joined(separator: "\t")] + lines.dropFirst(6),
                                           named: "short.txt", in: out)
         let rejected = try TestPaths.run("aggregate-ebd", [short, "--output", out.path + "/b"])
