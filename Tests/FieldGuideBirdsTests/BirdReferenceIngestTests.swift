@@ -135,6 +135,7 @@ struct BirdReferenceIngestTests {
               ("breeding_end", "", "breeding_end: not a season date (expected a calendar date YYYY-MM-DD beside breeding_start's; found none)"),
               ("is_resident", "maybe", "is_resident: not a flag (expected True or False; found maybe)"),
               ("species_code", "mallar3", "species_code: a species listed twice (expected each species once; found mallar3 on line 2 too)"),
+              ("header", "is_resident", "a column named twice (expected each column once; found is_resident as fields 4 and 31)"),
           ])
     func seasonRows(column: String, value: String, message: String) throws {
         let out = try TestPaths.temporaryDirectory("birds-season-rows")
@@ -142,12 +143,16 @@ struct BirdReferenceIngestTests {
         var lines = try String(contentsOfFile: projectPath("input/birds/ebird/ebirdst_runs_example.csv"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        var fields = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        fields[header.firstIndex(of: column)!] = value
-        lines[2] = fields.joined(separator: ",")
+        if column == "header" {   // a column named twice: the header and every row one field longer
+            lines = lines.enumerated().map { $1.isEmpty ? $1 : $1 + "," + ($0 == 0 ? value : "") }
+        } else {
+            var fields = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[header.firstIndex(of: column)!] = value
+            lines[2] = fields.joined(separator: ",")
+        }
         let seasons = out.appendingPathComponent("runs.csv").path
         try lines.joined(separator: "\n").write(toFile: seasons, atomically: true, encoding: .utf8)
-        try Self.expectRefused(seasons, line: 3, message: message, option: "--seasons") { path in
+        try Self.expectRefused(seasons, line: column == "header" ? 1 : 3, message: message, option: "--seasons") { path in
             var latin1: [Latin1Reading] = []
             _ = try SpeciesSeasonRow.read(path, latin1: &latin1)
         }
@@ -158,6 +163,7 @@ struct BirdReferenceIngestTests {
           arguments: [
               ("twice", 3, "SPECIES_CODE: a species code listed twice (expected each code once; found mallar3 on line 2 too)"),
               ("order", 2, "TAXON_ORDER: not a taxon order (expected a whole number; found 1O0)"),
+              ("header", 1, "a column named twice (expected each column once; found SCI_NAME as fields 6 and 11)"),
           ])
     func taxonomyRows(change: String, line: Int, message: String) throws {
         let out = try TestPaths.temporaryDirectory("birds-taxonomy-rows")
@@ -165,8 +171,11 @@ struct BirdReferenceIngestTests {
         // By line feeds (the file's lines end in CR LF, one Character to a String's split).
         var lines = try String(contentsOfFile: projectPath("input/birds/taxonomy/taxonomy.csv"), encoding: .utf8).utf8
             .split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        if change == "twice" { lines.insert(lines[1].replacingOccurrences(of: "Mallard", with: "Mallard Two"), at: 2) }
-        else { lines[1] = lines[1].replacingOccurrences(of: "100,", with: "1O0,") }
+        switch change {
+        case "twice": lines.insert(lines[1].replacingOccurrences(of: "Mallard", with: "Mallard Two"), at: 2)
+        case "order": lines[1] = lines[1].replacingOccurrences(of: "100,", with: "1O0,")
+        default: lines[0] = lines[0].replacingOccurrences(of: "\r", with: "") + ",SCI_NAME\r"
+        }
         try FileManager.default.createDirectory(atPath: out.path + "/tax", withIntermediateDirectories: true)
         let taxonomy = out.path + "/tax/taxonomy.csv"
         try lines.joined(separator: "\n").write(toFile: taxonomy, atomically: true, encoding: .utf8)

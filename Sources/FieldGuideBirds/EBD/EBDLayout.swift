@@ -91,19 +91,13 @@ public struct EBDColumns: Sendable {
     /// Finds the columns in a header record; a header without them is a `wrongHeader` error
     /// naming every missing column.
     public init(header: CSVRecord, kind: EBDFileKind, level: EBDRegionLevel, file: String) throws(LocatedError) {
-        var index: [String: Int] = [:]
-        var twice: [(name: String, first: Int, second: Int)] = []
-        for i in 0..<header.count {
-            var name = header[i]
-            if name.hasSuffix("\r") { name.removeLast() }
-            if let first = index[name] { twice.append((name, first, i)) } else { index[name] = i }
-        }
         let wanted = Self.checklistColumns + [level.column] + (kind == .observations ? Self.observationColumns : [])
-        // A column read twice in the header: which one holds the values would be chance.
-        if let repeated = twice.first(where: { wanted.contains($0.name) }) {
-            throw LocatedError(.wrongHeader, file: file, line: header.line, expected: "each column once",
-                               found: "\(repeated.name) as fields \(repeated.first + 1) and \(repeated.second + 1)",
-                               message: "not an eBird \(kind.rawValue) header: a column named twice")
+        let names = (0..<header.count).map { i in header[i].hasSuffix("\r") ? String(header[i].dropLast()) : header[i] }
+        let index: [String: Int]
+        do throws(LocatedError) { index = try CSVTable.columns(of: names, reading: wanted, file: file, line: header.line) } catch {
+            var repeated = error
+            repeated.message = "not an eBird \(kind.rawValue) header: " + error.message
+            throw repeated
         }
         let missing = wanted.filter { index[$0] == nil }
         guard missing.isEmpty else {

@@ -24,7 +24,7 @@ package struct CSVTable: Sendable {
         var table = CSVTable(file: path, columns: [:], rows: [])
         try records(at: path) { record throws(LocatedError) in
             if record.index == 0 {
-                for (i, name) in record.fields.enumerated() where table.columns[name] == nil { table.columns[name] = i }
+                table.columns = try columns(of: record.fields, reading: required, file: path, line: record.line)
                 let missing = required.filter { table.columns[$0] == nil }
                 guard missing.isEmpty else {
                     throw LocatedError(.wrongHeader, file: path, line: record.line,
@@ -46,6 +46,20 @@ package struct CSVTable: Sendable {
         }
         if table.columns.isEmpty { throw LocatedError(.empty, file: path, line: 1, message: "expected a header, found an empty file") }
         return table
+    }
+
+    /// Each header field's first index; a column the reader reads (`reading`) named twice is
+    /// a malformed header (the right kind of file, written wrong), naming both fields: which
+    /// one holds the values would be chance.
+    package static func columns(of header: [String], reading: [String], file: String, line: Int) throws(LocatedError) -> [String: Int] {
+        var columns: [String: Int] = [:]
+        for (i, name) in header.enumerated() {
+            guard let first = columns[name] else { columns[name] = i; continue }
+            guard reading.contains(name) else { continue }
+            throw LocatedError(.malformed, file: file, line: line, expected: "each column once",
+                               found: "\(name) as fields \(first + 1) and \(i + 1)", message: "a column named twice")
+        }
+        return columns
     }
 
     /// Streams the RFC 4180 records of `path` (header included) to `body`; a file that cannot

@@ -91,7 +91,8 @@ public struct Taxonomy: Sendable {
             try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
                 if record.index == 0 {
                     let fields = record.fields.map(\.trimmingSpaces)
-                    for (index, field) in fields.enumerated() where columns[field] == nil { columns[field] = index }
+                    columns = try CSVTable.columns(of: fields, reading: requiredColumns + ["TAXON_ORDER", "TAXON_CONCEPT_ID", "ORDER", "ORDER1", "SPECIES_GROUP", "REPORT_AS"],
+                                                   file: name, line: record.line)
                     let missing = requiredColumns.filter { columns[$0] == nil }
                     guard missing.isEmpty else {
                         throw LocatedError(.wrongHeader, file: name, line: record.line,
