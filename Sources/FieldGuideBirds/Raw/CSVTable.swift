@@ -18,8 +18,9 @@ package struct CSVTable: Sendable {
     /// The values that were not UTF-8 and were read as Latin-1.
     package var latin1Readings: [Latin1Reading] = []
 
-    /// Reads `path`; a header without every `required` column is refused with its line. A value
-    /// that is not UTF-8 is read as Latin-1 and listed in `latin1Readings`.
+    /// Reads `path`; a header without every `required` column, or with one of them named twice,
+    /// is refused with its line. A value that is not UTF-8 is read as Latin-1 and listed in
+    /// `latin1Readings`.
     package static func read(_ path: String, required: [String]) throws(LocatedError) -> CSVTable {
         var table = CSVTable(file: path, columns: [:], rows: [])
         try records(at: path) { record throws(LocatedError) in
