@@ -28,13 +28,6 @@ func known(_ what: String, _ value: String, among vocabulary: [String]) throws {
         + (closest.isEmpty ? "; known: \(listed(vocabulary.prefix(12)))" : "; did you mean \(listed(closest))?"))
 }
 
-/// An argument with something in it: a blank one is refused as what it is, a usage error,
-/// before the bundle is asked (`unknown region ; did you mean …`, `no bird named  in the bundle`).
-func requireText(_ value: String?, _ name: String, _ expected: String) throws {
-    guard let value, !value.contains(where: { !$0.isWhitespace }) else { return }
-    throw ValidationError("\(name): expected \(expected), found \"\(value)\"")
-}
-
 extension FieldGuideCommand {
     struct Identify: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -77,10 +77,11 @@ func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> Str
     }
 }
 
-/// A code argument with something in it (the lookups trim spaces): a blank one is a usage error,
-/// not "no model  in the bundle".
-func requireCode(_ code: String, _ expected: String) throws {
-    guard code.contains(where: { !$0.isWhitespace }) else { throw ValidationError("<code>: expected \(expected), found \"\(code)\"") }
+/// An argument with something in it: a blank one is refused as what it is, a usage error,
+/// before the bundle is asked (`no model  in the bundle`, `unknown region ; did you mean …`).
+func requireText(_ value: String?, _ name: String, _ expected: String) throws {
+    guard let value, !value.contains(where: { !$0.isWhitespace }) else { return }
+    throw ValidationError("\(name): expected \(expected), found \"\(value)\"")
 }
 
 func notFound(_ what: String) -> StageFailure { StageFailure(.dataRejected, "no \(what) in the bundle") }
@@ -176,7 +177,7 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Look up an aircraft model by ACFTREF code (0020901).")
         @Argument var code: String
         @OptionGroup var options: AircraftOptions
-        func validate() throws { try requireCode(code, "an ACFTREF code (0020901)") }
+        func validate() throws { try requireText(code, "<code>", "an ACFTREF code (0020901)") }
         func run() throws { try options.show("model \(code)", { $0.model(code: code)?.info }, text: describe) }
     }
 
@@ -202,7 +203,7 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Look up an engine by ENGINE code (17020).")
         @Argument var code: String
         @OptionGroup var options: AircraftOptions
-        func validate() throws { try requireCode(code, "an ENGINE code (17020)") }
+        func validate() throws { try requireText(code, "<code>", "an ENGINE code (17020)") }
         func run() throws {
             try options.show("engine \(code)", { $0.engine(code: code)?.info }) { e in
                 lines([("Code", e.code), ("Manufacturer", e.manufacturer), ("Model", e.model), ("Engine type", describe(e.engineType)),

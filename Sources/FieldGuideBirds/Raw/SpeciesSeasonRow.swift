@@ -38,12 +38,13 @@ public struct SpeciesSeasonRow: Sendable, Hashable {
             func range(_ name: String) throws(LocatedError) -> (start: Int, end: Int)? {
                 let start = table.field(row, name + "_start"), end = table.field(row, name + "_end")
                 if start.isEmpty && end.isEmpty { return nil }
-                for (field, text) in [(name + "_start", start), (name + "_end", end)] where monthDay(text) == nil {
+                let (s, e) = (monthDay(start), monthDay(end))
+                for (field, text, day) in [(name + "_start", start, s), (name + "_end", end, e)] where day == nil {
                     throw LocatedError(.invalidValue, file: path, line: row.line, field: field,
                                        expected: "a calendar date YYYY-MM-DD" + (text.isEmpty ? " beside \(name)_\(field.hasSuffix("start") ? "end" : "start")'s" : ""),
                                        found: text.isEmpty ? "none" : text, message: "not a season date")
                 }
-                return (monthDay(start)!, monthDay(end)!)
+                return (s!, e!)
             }
             let code = table.field(row, "species_code")
             guard !code.isEmpty else { throw LocatedError(.invalidValue, file: path, line: row.line, message: "expected a species_code, found none") }
