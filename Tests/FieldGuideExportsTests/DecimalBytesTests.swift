@@ -34,4 +34,23 @@ struct DecimalBytesTests {
         let error = #expect(throws: LocatedError.self) { try PropertyListReader.values(path: try plist(["1", "x1"])) { _, _ in } }
         #expect(error?.message.contains("<real>x1</real>: expected a real number") == true)
     }
+
+    @Test("positions and elevations written as nan, inf or hexadecimal are refused as not numbers, not read as values",
+          arguments: ["nan", "inf", "-infinity", "0x1p3", "0x10"])
+    func spelledNumbers(_ spelled: String) throws {
+        let gpx = try readExport(try ExportFixtures.write("""
+            <?xml version="1.0"?>
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+            <wpt lat="\(spelled)" lon="2"><name>a</name></wpt>
+            <wpt lat="1" lon="2"><ele>\(spelled)</ele><name>b</name></wpt>
+            <wpt lat="1" lon="2"><ele>1.5e2</ele><name>c</name></wpt>
+            </gpx>
+            """, name: "spelled.gpx"))
+        #expect(gpx.observations.map(\.subject) == ["c"] && gpx.observations.first?.elevation == 150)
+        #expect(gpx.issues.map { "\($0.line) \($0.field) \($0.value) \($0.reason)" }
+                == ["3 lat \(spelled) expected decimal degrees", "4 ele \(spelled) expected metres as a decimal number"])
+        #expect(throws: LocatedError.self) { try Coordinate.xmpDegrees("\(spelled),30N", axis: .latitude, field: "f") }
+        #expect(throws: LocatedError.self) { try Coordinate.xmpDegrees(spelled, axis: .longitude, ref: "E", field: "f") }
+        #expect(PropertyListValue.string(spelled).double == nil && PropertyListValue.string(" -1.5e1 ").double == -15)
+    }
 }

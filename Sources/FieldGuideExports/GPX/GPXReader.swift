@@ -175,7 +175,7 @@ public enum GPXReader {
             if let elevation = p.elevation {
                 observation.elevation = elevation
             } else if let ele = p.ele, !ele.isEmpty {
-                guard let value = Double(decimal: ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
+                guard let value = Double(numeral: ele), value.isFinite else { throw LocatedError.badValue(field: "ele", value: ele, reason: "expected metres as a decimal number") }
                 observation.elevation = value
             }
             if let time = p.time, !time.isEmpty {

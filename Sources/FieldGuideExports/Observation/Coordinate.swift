@@ -30,8 +30,8 @@ public struct Coordinate: Sendable, Hashable, Codable {
         if lat.isEmpty && lon.isEmpty { return nil }
         guard !lat.isEmpty else { throw LocatedError.badValue(field: latitudeField, value: "", reason: "longitude given without latitude") }
         guard !lon.isEmpty else { throw LocatedError.badValue(field: longitudeField, value: "", reason: "latitude given without longitude") }
-        guard let la = Double(decimal: lat) else { throw LocatedError.badValue(field: latitudeField, value: latitude, reason: "expected decimal degrees") }
-        guard let lo = Double(decimal: lon) else { throw LocatedError.badValue(field: longitudeField, value: longitude, reason: "expected decimal degrees") }
+        guard let la = Double(numeral: lat) else { throw LocatedError.badValue(field: latitudeField, value: latitude, reason: "expected decimal degrees") }
+        guard let lo = Double(numeral: lon) else { throw LocatedError.badValue(field: longitudeField, value: longitude, reason: "expected decimal degrees") }
         do { return try validated(latitude: la, longitude: lo, field: latitudeField) } catch {
             throw LocatedError.badValue(field: error.message.hasPrefix("latitude") ? latitudeField : longitudeField,
                                         value: error.message.hasPrefix("latitude") ? latitude : longitude, reason: error.message)
@@ -65,7 +65,7 @@ public struct Coordinate: Sendable, Hashable, Codable {
         if let hemisphere, !allowed.contains(hemisphere) {
             throw LocatedError.badValue(field: field, value: text, reason: "hemisphere \(hemisphere) does not fit a \(axis == .latitude ? "latitude" : "longitude")")
         }
-        let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmedASCII) }
+        let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { Double(numeral: $0.trimmedASCII) }
         guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil }) else {
             throw LocatedError.badValue(field: field, value: text, reason: "expected DDD,MM.mmmmH, DDD,MM,SSH or decimal degrees")
         }

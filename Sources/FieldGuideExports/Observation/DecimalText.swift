@@ -21,6 +21,28 @@ extension Double {
         if let value = short { self = value } else if let value = Double(text) { self = value } else { return nil }
     }
 
+    /// `text` as a number when it is written as one: digits with an optional sign, `.` and
+    /// exponent (`52.5`, `-.5`, `1.2e3`), read by `init(decimal:)`; nil for the other spellings
+    /// `Double(_:)` takes (`nan`, `inf`, hexadecimal `0x1p3`), which no export writes for a
+    /// position or an elevation and which would otherwise pass as a value.
+    ///
+    /// ```swift
+    /// Double(numeral: "-13.404954")   // -13.404954
+    /// Double(numeral: "0x1p3")        // nil (Double("0x1p3") is 8.0)
+    /// ```
+    init?(numeral text: some StringProtocol) {
+        var digits = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            default: return nil
+            }
+        }
+        guard digits else { return nil }
+        self.init(decimal: text)
+    }
+
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
     /// `-?D+(.D+)?` with at most 15 digits in all, or nil. An index loop over the bytes in place

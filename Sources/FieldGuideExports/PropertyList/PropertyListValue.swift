@@ -119,7 +119,7 @@ public enum PropertyListValue: Sendable, Hashable {
         switch self {
         case .real(let d): d
         case .integer(let n): Double(n)
-        case .string(let s): Double(decimal: s.trimmedASCII)
+        case .string(let s): Double(numeral: s.trimmedASCII)
         default: nil
         }
     }
