@@ -86,7 +86,7 @@ struct BirdReferenceIngestTests {
     }
 
     /// A frequency is the share of checklists reporting the taxon: finite, from 0 to 1. `Double`
-    /// reads `inf`, `nan` and `1e400` (infinity) too, and they reached the artifact before.
+    /// reads `inf`, `nan`, `1e400` (infinity) and hexadecimal (`0x0.8`, a half) too, and they reached the artifact before.
     /// A reference file refused where a user meets it: by its reader (`read`, with the whole
     /// description) and through `ingest-birds OPTION FILE` (exit `status`, the message on stderr).
     static func expectRefused(_ file: String, line: Int, message: String, option: String, status: Int32 = 1,
@@ -107,6 +107,7 @@ struct BirdReferenceIngestTests {
               ("inf", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found inf)"),
               ("nan", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found nan)"),
               ("1e400", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found 1e400)"),
+              ("0x0.8", 2, "Snow Bunting period 3 (Jan 3): not a frequency (expected a frequency from 0 to 1; found 0x0.8)"),
               ("sample -3", 1, "Sample Size period 3 (Jan 3): not a sample size (expected a sample size of 0 or more; found -3)"),
               ("twice", 3, "name: a taxon listed twice (expected each taxon once; found \"Snow Bunting\" on line 2 too)"),
           ])

@@ -113,7 +113,9 @@ struct OperatorGuardTests {
         #expect(set.minRows["MASTER"] == GuardLimit(refuse: 250_000))
         #expect(set.freshness["MASTER"] == GuardLimit(warn: 3))
         #expect(try spec.resolved(["FLOOR": "", "STALE": ""], file: "p.yaml").minRows.isEmpty)
-        #expect(throws: PipelineError.self) { try spec.resolved(["FLOOR": "many", "STALE": ""], file: "p.yaml") }
+        for bad in ["many", "nan", "inf", "0x3D090"] {   // the last three, numbers to Double(_:)
+            #expect(throws: PipelineError.self, "\(bad)") { try spec.resolved(["FLOOR": bad, "STALE": ""], file: "p.yaml") }
+        }
         do {
             _ = try spec.resolved(["FLOOR": "1", "STALE": "2"], file: "p.yaml")
             Issue.record("a refusal before the warning was accepted")

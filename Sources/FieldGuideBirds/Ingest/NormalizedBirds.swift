@@ -246,7 +246,7 @@ public struct HandOffRow<Column: HandOffColumn> {
     /// A number field that must be there.
     public func double(_ column: Column) throws(LocatedError) -> Double {
         let text = self[column]
-        guard let n = Double(text) else { throw invalid(column, "a number", text) }
+        guard text.isNumeral, let n = Double(text) else { throw invalid(column, "a number", text) }
         return n
     }
 

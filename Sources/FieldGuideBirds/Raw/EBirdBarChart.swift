@@ -73,7 +73,7 @@ public struct EBirdBarChart: Sendable {
         }
         return try fields.dropFirst().enumerated().map { (index, field) throws(LocatedError) -> Double in
             let text = field.trimmingCharacters(in: .whitespaces)
-            if let value = Double(text), value.isFinite, value >= 0, value <= limit ?? .infinity { return value }
+            if text.isNumeral, let value = Double(text), value.isFinite, value >= 0, value <= limit ?? .infinity { return value }
             let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
             throw LocatedError(.invalidValue, file: path, line: line, field: "\(name.hasSuffix(":") ? String(name.dropLast()) : name) period \(index + 1) (\(months[index / 4]) \(index % 4 + 1))",
                                expected: limit.map { "a frequency from 0 to \(Int($0))" } ?? "a sample size of 0 or more", found: text,

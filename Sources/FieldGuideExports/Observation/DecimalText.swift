@@ -1,3 +1,5 @@
+import FieldGuideCore
+
 extension Double {
     /// `text` as a number: exactly what `Double(text)` gives, with a short path for the plain
     /// decimals exports are full of (`52.520008`, `-0.5`, `1724.6`).
@@ -21,25 +23,17 @@ extension Double {
         if let value = short { self = value } else if let value = Double(text) { self = value } else { return nil }
     }
 
-    /// `text` as a number when it is written as one: digits with an optional sign, `.` and
-    /// exponent (`52.5`, `-.5`, `1.2e3`), read by `init(decimal:)`; nil for the other spellings
-    /// `Double(_:)` takes (`nan`, `inf`, hexadecimal `0x1p3`), which no export writes for a
-    /// position or an elevation and which would otherwise pass as a value.
+    /// `text` as a number when it is written as one (`isNumeral`: digits with an optional sign,
+    /// `.` and exponent), read by `init(decimal:)`; nil for the other spellings `Double(_:)`
+    /// takes (`nan`, `inf`, hexadecimal `0x1p3`), which no export writes for a position or an
+    /// elevation.
     ///
     /// ```swift
     /// Double(numeral: "-13.404954")   // -13.404954
     /// Double(numeral: "0x1p3")        // nil (Double("0x1p3") is 8.0)
     /// ```
     init?(numeral text: some StringProtocol) {
-        var digits = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits = true
-            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
-            default: return nil
-            }
-        }
-        guard digits else { return nil }
+        guard text.isNumeral else { return nil }
         self.init(decimal: text)
     }
 

@@ -55,7 +55,7 @@ public enum XMPReader {
             base.position = Coordinate(latitude: lat, longitude: lon)
         }
         if let rating = sidecar.value("xmp:Rating") {
-            if let value = Double(rating), value == value.rounded(), (-1...5).contains(value) {
+            if let value = Double(numeral: rating), value == value.rounded(), (-1...5).contains(value) {
                 base.rating = Int(value)
             } else {
                 sink?.warn(file: file, line: sidecar.line, LocatedError.badValue(field: "xmp:Rating", value: rating, reason: "expected a rating −1…5; left empty"))

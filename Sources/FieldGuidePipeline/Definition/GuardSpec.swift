@@ -1,3 +1,4 @@
+import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
 
@@ -178,7 +179,7 @@ public struct GuardLimit: Sendable, Equatable, Decodable, ExpressibleByFloatLite
         for (key, text) in references.sorted(by: { $0.key < $1.key }) {
             let value = PipelinePlan.expand(text, parameters).trimmingCharacters(in: .whitespaces)
             if value.isEmpty { continue }
-            guard let number = Double(value), number.isFinite else { return (nil, value) }
+            guard value.isNumeral, let number = Double(value), number.isFinite else { return (nil, value) }
             if key == "warn" { out.warn = number } else { out.refuse = number }
         }
         return (out, "")
