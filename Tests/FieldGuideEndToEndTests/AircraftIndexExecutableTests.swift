@@ -32,7 +32,7 @@ struct AircraftIndexExecutableTests {
         #expect(search.stdout.hasPrefix("1.000  model         AEROMARINE WORKS SKYLARK 2 (1000101)    exact name\n"), "\(search.stdout)")
     }
 
-    @Test("a designator table or a Mode S table of the wrong shape, an empty ACFTREF: the file, what was found, exit 1")
+    @Test("a designator table or a Mode S table of the wrong shape or with a key twice, an empty ACFTREF: the file, what was found, exit 1")
     func badTables() throws {
         let (root, stage) = try Self.handOff("index-bad")
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -55,6 +55,11 @@ struct AircraftIndexExecutableTests {
             (#"{"A1B2C3": ["N250JT", "C25A"],\#n "XYZ": ["N1", "B738", "00"]}"#, "--modes", "table.json:2:2: not a Mode S table: a key is six hex digits"),
             (#"{"A1B2C3": ["N250JT", "boeing", "00"]}"#, "--modes", "the second value is a type designator"),
             (#"{"A1B2C3": ["N250JT", "C25A", "00"]"#, "--modes", "table.json:1:36: not a table of Mode S addresses (expected ',' or '}' after the entry A1B2C3; found the end of the file)"),
+            (#"{"A1B2C3": ["N250JT", "C25A", "00"],\#n "a1b2c3": ["N250JT", "B738", "00"]}"#, "--modes",
+             "table.json:2:2: a Mode S address listed twice (expected each address once; found a1b2c3 listed before)"),
+            (#"{"A00001": ["N1", "", "00"], "A00001": ["N1", "", "00"]}"#, "--modes", "table.json:1:30: a Mode S address listed twice"),
+            (#"{"C172": ["CESSNA 172", "L1P", "L"],\#n"B738": ["BOEING 737-800", "L2J", "M"],\#n"C172": ["CESSNA 172S", "L1P", "L"]}"#, "--icao-types",
+             "table.json:3:1: a type designator listed twice (expected each designator once; found C172 on line 1 too)"),
             ("{}", "--modes", "table.json: no Mode S addresses (expected {\"A1B2C3\": [registration, type designator, flags]}; found an empty table)"),
         ]
         for (content, option, message) in cases {

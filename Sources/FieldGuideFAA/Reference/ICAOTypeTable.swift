@@ -44,10 +44,10 @@ public struct ICAOTypeTable: Sendable {
     }
 
     /// Reads the table at `path` (streamed: a file of another shape is refused at its first
-    /// entry, `file:line:column`, naming what it holds). At most `ModeSTypeTable.maximumFileSize` bytes.
+    /// entry, `file:line:column`, naming what it holds; a designator given twice at its second). At most `ModeSTypeTable.maximumFileSize` bytes.
     public init(path: String) throws(LocatedError) {
         let data = try ModeSTypeTable.contents(of: path, what: "an ICAO type table")
-        var list: [Entry] = []
+        var list: [Entry] = [], seen: [String: Int] = [:]
         try ModeSTypeTable.withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(LocatedError) in
             try StringTableJSON.read(bytes, file: path, what: "ICAO type designators") { (designator, fields, line, column) throws(LocatedError) in
                 if let problem = Self.problem(designator, fields) {
@@ -55,6 +55,10 @@ public struct ICAOTypeTable: Sendable {
                     throw Self.looksLikeModeS(designator, fields)
                         ? LocatedError(.wrongKind, file: path, line: line, column: column, message: "expected ICAO type designators, found a Mode S address table (\(designator) → \(fields)); pass it as the Mode S table, not --icao-types")
                         : LocatedError(.unrecognized, file: path, line: line, column: column, message: "expected ICAO type designators {\"B738\": [name, description, wake class]}, found \(designator) → \(fields): \(problem)")
+                }
+                if let first = seen.updateValue(line, forKey: designator) {
+                    throw LocatedError(.invalidValue, file: path, line: line, column: column, expected: "each designator once",
+                                       found: "\(designator) on line \(first) too", message: "a type designator listed twice")
                 }
                 list.append(Entry(designator: designator, name: fields[0], description: fields[1], wakeClass: fields[2]))
             }

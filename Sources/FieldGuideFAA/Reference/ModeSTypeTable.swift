@@ -4,7 +4,8 @@ import Foundation
 
 /// Mode S (ICAO 24-bit) addresses → ICAO type designators, from the Mictronics table
 /// `{"A1B2C3": ["N250JT", "C25A", "00"], …}` (registration, type designator, flags; a fourth
-/// value is allowed). Addresses with an empty designator are read and not kept.
+/// value is allowed). Addresses with an empty designator are read and not kept; an address
+/// given twice (`A1B2C3` and `a1b2c3` too) is refused at its second entry.
 ///
 /// The crosswalk of the manufacturer index comes from it: a registration in MASTER has a model
 /// code and a Mode S address; the address's designator here names the model's ICAO type.
@@ -23,16 +24,19 @@ public struct ModeSTypeTable: Sendable {
     public let source: StageReport.Source
     /// The distinct designators, in order of first appearance.
     private let designators: [String]
+    /// Each address's designator by its index in `designators`, or `noDesignator`: an address
+    /// without one is kept too, so that one given twice is found with a single lookup.
     private let addresses: [UInt32: UInt16]
-
-    public var count: Int { addresses.count }
+    private static let noDesignator = UInt16.max   // designators stop below it
+    /// The addresses with a designator.
+    public let count: Int
 
     /// Reads the table at `path`; a file of another shape is a located error naming what it holds.
     public init(path: String) throws(LocatedError) {
         let data = try Self.contents(of: path, what: "a Mode S table")
         var read = 0
         var designatorIndex: [String: UInt16] = [:]
-        var designators: [String] = [], addresses: [UInt32: UInt16] = [:]
+        var designators: [String] = [], addresses: [UInt32: UInt16] = [:], unlisted = 0
         try Self.withBytes(data) { (bytes: UnsafeRawBufferPointer) throws(LocatedError) in
             try StringTableJSON.read(bytes, file: path, what: "Mode S addresses") { (key, values, line, column) throws(LocatedError) in
                 read += 1
@@ -40,8 +44,7 @@ public struct ModeSTypeTable: Sendable {
                     throw Self.wrongShape(key, values, file: path, line: line, column: column)
                 }
                 let designator = values[1]
-                if designator.isEmpty { return }
-                var index = designatorIndex[designator]
+                var index = designator.isEmpty ? Self.noDesignator : designatorIndex[designator]
                 if index == nil {
                     guard designators.count < Int(UInt16.max) else {
                         throw LocatedError(.tooLarge, file: path, line: line, column: column, message: "more than 65,535 distinct type designators")
@@ -50,7 +53,8 @@ public struct ModeSTypeTable: Sendable {
                     designatorIndex[designator] = index
                     designators.append(designator)
                 }
-                addresses[address] = index
+                guard addresses.updateValue(index!, forKey: address) == nil else { throw Self.listedTwice(key, file: path, line: line, column: column) }
+                if index == Self.noDesignator { unlisted += 1 }
             }
         }
         guard read > 0 else {
@@ -59,13 +63,14 @@ public struct ModeSTypeTable: Sendable {
         }
         self.designators = designators
         self.addresses = addresses
+        count = addresses.count - unlisted
         source = StageReport.Source(file: (path as NSString).lastPathComponent, bytes: data.count, sha256: data.withUnsafeBytes { FileDigest.sha256($0) },
-                                 rows: .init(read: read, kept: addresses.count))
+                                 rows: .init(read: read, kept: count))
     }
 
     /// The designator of the aircraft with this address, if the table names one.
     public func designator(address: UInt32) -> String? {
-        addresses[address].map { designators[Int($0)] }
+        addresses[address].flatMap { $0 == Self.noDesignator ? nil : designators[Int($0)] }
     }
 
     /// The bytes of a table file, its size checked first (`what` names the table in the refusal).
@@ -104,6 +109,12 @@ public struct ModeSTypeTable: Sendable {
     /// Empty, or 2–4 capital letters and digits.
     static func isDesignator(_ text: String) -> Bool {
         text.isEmpty || ((2...4).contains(text.utf8.count) && text.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) })
+    }
+
+    /// An address given twice (either case): which of its designators is meant is not known.
+    static func listedTwice(_ key: String, file: String, line: Int, column: Int) -> LocatedError {
+        LocatedError(.invalidValue, file: file, line: line, column: column, expected: "each address once",
+                     found: "\(key) listed before", message: "a Mode S address listed twice")
     }
 
     /// An entry that is not an address's: the ICAO type table passed by mistake, or an unknown shape.
