@@ -62,6 +62,8 @@ extension FieldGuideCommand {
         @Option(help: "At most this many models.") var limit: Int = 20
         @OptionGroup var options: IndexOptions
 
+        func validate() throws { try requireText(designator, "<designator>", "an ICAO type designator (B738)") }
+
         struct Output: Encodable {
             let type: TypeDesignatorInfo
             let models: [Model]
@@ -103,7 +105,8 @@ extension FieldGuideCommand {
         @OptionGroup var options: IndexOptions
 
         func validate() throws {
-            let single = [designator, manufacturer, model].contains { !($0 ?? "").isEmpty }
+            // A field left empty (or blank) is absent, as in a capture row without it.
+            let single = [designator, manufacturer, model].contains { $0?.contains { !$0.isWhitespace } == true }
             if captures != nil && single { throw ValidationError("--captures takes no --designator, --manufacturer or --model") }
             if captures == nil && !single { throw ValidationError("expected --captures FILE, or --designator, --manufacturer or --model") }
             if output != nil && captures == nil { throw ValidationError("--output is for --captures") }

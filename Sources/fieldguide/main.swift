@@ -136,7 +136,9 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Look up a registration by N-number (N90, n90 or 90).")
         @Argument var registration: String
         @OptionGroup var options: AircraftOptions
-        func validate() throws {
+        func validate() throws { try Self.requireRegistration(registration) }
+        /// What the lookup reads as an N-number (`N90`, `n90`, `90`), else a usage error.
+        static func requireRegistration(_ registration: String) throws {
             guard AircraftBundle.normalizedRegistration(registration) != nil else {
                 throw ValidationError("<registration>: expected a US N-number (N90, n90 or 90), found \(registration)")
             }
@@ -217,6 +219,7 @@ extension FieldGuideCommand {
         @Argument var registration: String
         @Option(help: "Airline code shown before the manufacturer (UAL).") var airline: String?
         @OptionGroup var options: AircraftOptions
+        func validate() throws { try Aircraft.requireRegistration(registration) }
         func run() throws {
             try options.show("registration \(registration)", { $0.sightingLines(registration: registration, airlineCode: airline) }) {
                 [$0.title, $0.subtitle].compactMap { $0 }.joined(separator: "\n")

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Ordinary mistakes get an answer that names what is wrong, with the documented exit status.
-@Suite("Mistakes named: missing rules file, a directory as an artifact, an unwritable output, a blank code")
+@Suite("Mistakes named: missing rules file, a directory as an artifact, an unwritable output, a blank code or designator")
 struct UserMistakeMessagesTests {
     @Test("watchlist --rules with a file that is not there: the file named, exit 2 (not 'expected JSON')")
     func missingRulesFile() throws {
@@ -42,6 +42,20 @@ struct UserMistakeMessagesTests {
                 #expect(run.stderr.contains("<code>: expected \(expected), found \"\(code)\""), "\(run.stderr)")
                 #expect(!run.stderr.contains("no-such.fgb") && !run.stderr.contains("in the bundle"), "\(run.stderr)")
             }
+        }
+    }
+
+    @Test("type with a blank designator, sighting with a blank registration, match with only blank fields: usage errors, exit 2, nothing opened")
+    func blankLookups() throws {
+        let cases: [([String], String)] = [
+            (["type", " "], "<designator>: expected an ICAO type designator (B738), found \" \""),
+            (["sighting", ""], "<registration>: expected a US N-number (N90, n90 or 90), found"),
+            (["match", "--manufacturer", " "], "expected --captures FILE, or --designator, --manufacturer or --model"),
+        ]
+        for (arguments, expected) in cases {
+            let run = try TestPaths.run("fieldguide", arguments + ["--bundle", "no-such.fgb"])
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(expected) && !run.stderr.contains("no-such.fgb"), "\(arguments): \(run.stderr)")
         }
     }
 }
