@@ -93,6 +93,19 @@ struct StageExecutableTests {
         let rejected = try run("emit-aircraft", [out + "/faa", "--output", out + "/a"])
         #expect(rejected.status == 1)
         #expect(rejected.stderr.contains("faa-ingest.json: ingest rejected its input, nothing to emit: MASTER.txt: too many rejects"), "\(rejected.stderr)")
+
+        // A hand-off directory that is not there (a mistaken path: exit 2), or a file; an empty directory (no report: exit 1).
+        for (tool, producer) in [("emit-aircraft", "ingest-faa"), ("emit-aircraft-index", "ingest-faa"), ("emit-birds", "ingest-birds")] {
+            let missing = try run(tool, [out + "/nowhere", "--output", out + "/x"])
+            #expect(missing.status == 2, "\(tool): \(missing.stderr)")
+            #expect(missing.stderr.contains(out + "/nowhere: not a hand-off directory (expected the hand-off directory of \(producer); found nothing there)"), "\(missing.stderr)")
+        }
+        let file = try run("emit-aircraft", [out + "/faa/engines.csv", "--output", out + "/x"])
+        #expect(file.status == 2 && file.stderr.contains("engines.csv: not a hand-off directory (expected the hand-off directory of ingest-faa; found a file)"), "\(file.stderr)")
+        try FileManager.default.createDirectory(atPath: out + "/empty", withIntermediateDirectories: true)
+        let empty = try run("emit-aircraft", [out + "/empty", "--output", out + "/x"])
+        #expect(empty.status == 1 && empty.stderr.contains("empty/faa-ingest.json: expected the ingest report of ingest-faa, found none (run ingest-faa first)"), "\(empty.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/x"))
     }
 
     @Test("only the files a stage reads are checked: a changed DEREG hand-off stops emit-aircraft, not emit-aircraft-index")

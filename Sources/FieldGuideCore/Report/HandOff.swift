@@ -34,6 +34,13 @@ package struct HandOff: Sendable {
                 streamed: Set<String> = []) throws(LocatedError) {
         self.directory = directory
         reportPath = directory + "/" + file
+        // A directory that is not there is a mistaken path (exit 2), not a stage that left no report.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw LocatedError(.missingFile, file: directory, expected: "the hand-off directory of \(producer)",
+                               found: FileManager.default.fileExists(atPath: directory) ? "a file" : "nothing there",
+                               message: "not a hand-off directory")
+        }
         guard FileManager.default.fileExists(atPath: reportPath) else {
             throw LocatedError(.badHandOff, file: reportPath, message: "expected the ingest report of \(producer), found none (run \(producer) first)")
         }
