@@ -83,6 +83,8 @@ struct BirdReferenceIngestTests {
         #expect(run.status == 1)
         #expect(run.stderr.contains("barchart-x.txt:2: a row of the wrong length (expected 48 periods"), "\(run.stderr)")
         #expect(try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", "/nonexistent_de.txt"]).status == 2)
+        let folder = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", "input/birds"])
+        #expect(folder.status == 2 && folder.stderr.contains("input/birds: not a file to read (expected a labels file; found a directory)"), "\(folder.stderr)")
     }
 
     /// A frequency is the share of checklists reporting the taxon: finite, from 0 to 1. `Double`

@@ -70,6 +70,8 @@ struct AircraftIndexExecutableTests {
             for dump in ["DecodingError", "NSCocoaErrorDomain", "Context("] { #expect(!run.stderr.contains(dump)) }
         }
         #expect(try emit(["--modes", "/nonexistent/modes.json"]).status == 2)
+        let folder = try emit(["--icao-types", "input/aircraft"])   // was "input/aircraft: failed"
+        #expect(folder.status == 2 && folder.stderr.contains("input/aircraft: not a file to read (expected an ICAO type table; found a directory)"), "\(folder.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/aircraft-index.fgb"))
     }
 

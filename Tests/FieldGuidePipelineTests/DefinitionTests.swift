@@ -122,6 +122,9 @@ struct DefinitionTests {
         #expect(check.status == 2 && check.stderr.contains("expected a pipeline file of at most 1 MiB"), "\(check.stderr)")
         let missing = try TestPaths.run("pipeline", ["check", directory.path + "/none.yaml"])
         #expect(missing.status == 2 && missing.stderr.contains("none.yaml: cannot read the pipeline file: No such file or directory"), "\(missing.stderr)")
+        // A directory's size is the largest offset: it once overflowed the size message (a trap, exit 133).
+        let folder = try TestPaths.run("pipeline", ["check", directory.path])
+        #expect(folder.status == 2 && folder.stderr.contains("cannot read the pipeline file: not a file to read (expected a pipeline file; found a directory)"), "\(folder.stderr)")
     }
 
     @Test("an unknown key is an error at its line, with the keys allowed")

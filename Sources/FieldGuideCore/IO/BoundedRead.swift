@@ -20,11 +20,23 @@ public enum BoundedRead {
     public static let pipelineFileBytes = 1 << 20
 
     /// The file's bytes; `.tooLarge` when it holds more than `limit`, `.missingFile` or
-    /// `.unreadable` in the system's words when it cannot be read.
+    /// `.unreadable` in the system's words when it cannot be read, `.unreadable` for a
+    /// directory or anything else that is not a regular file.
     public static func bytes(atPath path: String, limit: Int, what: String) throws(LocatedError) -> [UInt8] {
+        [UInt8](try data(atPath: path, limit: limit, what: what))
+    }
+
+    /// The same as ``bytes(atPath:limit:what:)``, as `Data`.
+    public static func data(atPath path: String, limit: Int, what: String) throws(LocatedError) -> Data {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch { throw LocatedError(path, failed: error) }
         defer { try? handle.close() }
+        // Its size is what the bound is checked on: a directory's "size" is the largest offset.
+        var info = stat()
+        guard fstat(handle.fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LocatedError(.unreadable, file: path, expected: what, found: (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file",
+                               message: "not a file to read")
+        }
         do {
             let size = try handle.seekToEnd()
             guard size <= UInt64(limit) else {
@@ -37,7 +49,7 @@ public enum BoundedRead {
             guard data.count <= limit else {
                 throw LocatedError(.tooLarge, file: path, message: "expected \(what) of at most \(mebibytes(limit)), found more (it grew while read)")
             }
-            return [UInt8](data)
+            return data
         } catch let error as LocatedError {
             throw error
         } catch {
@@ -49,6 +61,7 @@ public enum BoundedRead {
 /// `16 MiB`, `1.5 MiB`: whole mebibytes as such, others to a tenth (never "found 1 MiB" for a
 /// file over a 1 MiB bound).
 private func mebibytes(_ bytes: Int) -> String {
-    let tenths = (bytes * 10 + (1 << 20) - 1) >> 20   // rounded up: past the bound shows past it
+    // Rounded up, so that past the bound shows past it; whole mebibytes first, so no size overflows.
+    let tenths = bytes >> 20 * 10 + ((bytes & ((1 << 20) - 1)) * 10 + (1 << 20) - 1) >> 20
     return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
 }

@@ -75,15 +75,7 @@ public struct ModeSTypeTable: Sendable {
 
     /// The bytes of a table file, its size checked first (`what` names the table in the refusal).
     static func contents(of path: String, what: String) throws(LocatedError) -> Data {
-        let size: Int
-        do { size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0 } catch {
-            throw LocatedError(path, failed: error)
-        }
-        guard size <= maximumFileSize else {
-            throw LocatedError(.tooLarge, file: path, expected: "at most \(formatCount(maximumFileSize)) bytes", found: "\(formatCount(size)) bytes",
-                               message: "too large for \(what)")
-        }
-        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw LocatedError(path, failed: error) }
+        try BoundedRead.data(atPath: path, limit: maximumFileSize, what: what)
     }
 
     /// `body` over the bytes of `data` (its only error is `body`'s).
