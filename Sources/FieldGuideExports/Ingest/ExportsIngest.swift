@@ -72,6 +72,12 @@ public struct ExportsIngest {
                 }
                 files.sort { $0.0 < $1.0 }
             } else {
+                // A device or a pipe has no end to hash or read to (`/dev/zero` ran for ever).
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                    throw LocatedError(.unreadable, file: path, expected: "an export file or a directory of them",
+                                       found: "a device, pipe or socket", message: "not a file to read")
+                }
                 files = [(path, path)]
             }
             for file in files where seen.insert(file.0).inserted { found.append(file) }
