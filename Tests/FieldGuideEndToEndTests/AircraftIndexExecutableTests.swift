@@ -132,6 +132,11 @@ struct AircraftIndexExecutableTests {
         let ebird = try TestPaths.run("fieldguide", ["match", "--captures", "input/exports/ebird/MyEBirdData.csv", "--bundle", index])
         #expect(ebird.status == 1)
         #expect(ebird.stderr.contains("input/exports/ebird/MyEBirdData.csv:1:1: not a capture export (expected an aircraft capture header (icao, manufacturer, model, …)"), "\(ebird.stderr)")
+        let twice = root + "/twice.csv"   // "Model" read as the model before: the first of the two
+        try Data("icao,manufacturer,model,registration,Model\nC172,Cessna,172S,N1,Skyhawk\n".utf8).write(to: URL(fileURLWithPath: twice))
+        let repeated = try TestPaths.run("fieldguide", ["match", "--captures", twice, "--bundle", index])
+        #expect(repeated.status == 1)
+        #expect(repeated.stderr.contains("twice.csv:1: a column named twice (expected each column once; found Model as fields 3 and 5)"), "\(repeated.stderr)")
         if let real = TestPaths.shared("aircraft/airplane-id/AirplaneID-TestData.csv") {
             let all = try TestPaths.run("fieldguide", ["match", "--captures", real.path, "--bundle", index])
             #expect(all.status == 0 && all.stdout.split(separator: "\n").count == 2_001)

@@ -21,6 +21,16 @@ struct IngestExportsExecutableTests {
         #expect(try TestPaths.run("ingest-exports", ["--help"]).status == 0)
         #expect(try TestPaths.run("ingest-exports", ["--output", out]).status == 2)
         #expect(try TestPaths.run("ingest-exports", ["/nonexistent", "--output", out]).status == 2)
+        // An eBird export naming Latitude twice (the first was read): the file refused, the others imported.
+        let header = try String(contentsOfFile: "input/exports/ebird/MyEBirdData.csv", encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: out + "/twice-in", withIntermediateDirectories: true)
+        try header.replacingOccurrences(of: "ML Catalog Numbers", with: "latitude")
+            .write(toFile: out + "/twice-in/MyEBirdData.csv", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: "input/exports/gpx", toPath: out + "/twice-in/gpx")
+        let twice = try TestPaths.run("ingest-exports", [out + "/twice-in", "--output", out + "/twice"])
+        #expect(twice.status == 1)
+        #expect(twice.stderr.contains("MyEBirdData.csv:1: a column named twice (expected each column once; found latitude as fields 10 and 23)"), "\(twice.stderr)")
+        #expect(try String(contentsOfFile: out + "/twice/observations.csv", encoding: .utf8).contains(",gpx,"))
         let device = try TestPaths.run("ingest-exports", ["input/exports", "/dev/zero", "--output", out + "/device"])   // hashed for ever before
         #expect(device.status == 2 && device.stderr.contains("/dev/zero: not a file to read (expected an export file or a directory of them; found a device, pipe or socket)"), "\(device.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out + "/device"))

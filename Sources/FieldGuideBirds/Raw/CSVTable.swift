@@ -51,12 +51,16 @@ package struct CSVTable: Sendable {
 
     /// Each header field's first index; a column the reader reads (`reading`) named twice is
     /// a malformed header (the right kind of file, written wrong), naming both fields: which
-    /// one holds the values would be chance.
-    package static func columns(of header: [String], reading: [String], file: String, line: Int) throws(LocatedError) -> [String: Int] {
+    /// one holds the values would be chance. Names are compared, and keyed, as `folding`
+    /// gives them (`lowercased` for readers that ignore case).
+    package static func columns(of header: [String], reading: [String], file: String, line: Int,
+                                folding: (String) -> String = { $0 }) throws(LocatedError) -> [String: Int] {
         var columns: [String: Int] = [:]
+        let reading = Set(reading.map(folding))
         for (i, name) in header.enumerated() {
-            guard let first = columns[name] else { columns[name] = i; continue }
-            guard reading.contains(name) else { continue }
+            let key = folding(name)
+            guard let first = columns[key] else { columns[key] = i; continue }
+            guard reading.contains(key) else { continue }
             throw LocatedError(.malformed, file: file, line: line, expected: "each column once",
                                found: "\(name) as fields \(first + 1) and \(i + 1)", message: "a column named twice")
         }

@@ -15,6 +15,8 @@ import FieldGuideDiagnostics
 /// ```
 public enum CaptureExport {
     static let required = ["icao", "registration", "latitude", "longitude", "capture_date", "capture_time"]
+    /// Every column the reader reads: none may be named twice.
+    static let columns = required + ["manufacturer", "model", "near_airport"]
 
     static func reader(_ columns: HeaderMap) -> (CSVRecord, String, RecordSink) -> Void {
         { record, file, sink in
@@ -75,6 +77,7 @@ extension CaptureExport {
                                            expected: "an aircraft capture header (\(needed.joined(separator: ", ")), …)",
                                            found: record.fields.prefix(6).joined(separator: ","), message: "not a capture export")
                     }
+                    try map.refuseRepeated(needed + ["registration"], file: file, line: record.line)
                     columns = map
                     return
                 }

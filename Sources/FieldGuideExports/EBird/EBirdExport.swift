@@ -17,6 +17,8 @@ import FieldGuideDiagnostics
 /// ```
 public enum EBirdExport {
     static let required = ["Submission ID", "Common Name", "Scientific Name", "Count", "Latitude", "Longitude", "Date", "Time"]
+    /// Every column the reader reads: none may be named twice.
+    static let columns = required + ["Location ID", "Location", "State/Province", "County", "Observation Details", "Species Comments"]
 
     static func reader(_ columns: HeaderMap) -> (CSVRecord, String, RecordSink) -> Void {
         let commentColumn = columns.has("Observation Details") ? "Observation Details" : "Species Comments"

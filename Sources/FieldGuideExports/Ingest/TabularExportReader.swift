@@ -1,3 +1,4 @@
+import FieldGuideBirds
 import FieldGuideCSV
 import FieldGuideDiagnostics
 
@@ -39,8 +40,14 @@ public enum TabularExportReader {
 
     static func chooseHandler(header: CSVRecord, file: String) throws(LocatedError) -> TabularHandler {
         let columns = HeaderMap(header)
-        if columns.has(EBirdExport.required) { return TabularHandler(format: .ebird, columns: columns, row: EBirdExport.reader(columns)) }
-        if columns.has(CaptureExport.required) { return TabularHandler(format: .capture, columns: columns, row: CaptureExport.reader(columns)) }
+        if columns.has(EBirdExport.required) {
+            try columns.refuseRepeated(EBirdExport.columns, file: file, line: header.line)
+            return TabularHandler(format: .ebird, columns: columns, row: EBirdExport.reader(columns))
+        }
+        if columns.has(CaptureExport.required) {
+            try columns.refuseRepeated(CaptureExport.columns, file: file, line: header.line)
+            return TabularHandler(format: .capture, columns: columns, row: CaptureExport.reader(columns))
+        }
         throw LocatedError(.unrecognized, file: file, line: header.line, column: 1,
                                message: "expected an eBird \"My eBird Data\" header (\(EBirdExport.required.joined(separator: ", "))) or an aircraft capture header (\(CaptureExport.required.joined(separator: ", "))), found \(header.fields.prefix(6).joined(separator: ","))")
     }
@@ -63,6 +70,12 @@ struct HeaderMap {
         var index: [String: Int] = [:]
         for (i, name) in names.enumerated() where index[name.lowercased()] == nil { index[name.lowercased()] = i }
         self.index = index
+    }
+
+    /// Refuses the header when a column in `reading` (the reader's) is named twice, in any
+    /// case: the first was read, without a word, before.
+    func refuseRepeated(_ reading: [String], file: String, line: Int) throws(LocatedError) {
+        _ = try CSVTable.columns(of: names, reading: reading, file: file, line: line) { $0.lowercased() }
     }
 
     func has(_ required: [String]) -> Bool { required.allSatisfy { index[$0.lowercased()] != nil } }
