@@ -137,10 +137,11 @@ extension FieldGuideCommand {
         @Argument var registration: String
         @OptionGroup var options: AircraftOptions
         func validate() throws { try Self.requireRegistration(registration) }
-        /// What the lookup reads as an N-number (`N90`, `n90`, `90`), else a usage error.
+        /// A US N-number as the lookup reads it (`N90`, `n90`, `90`), else a usage error:
+        /// `ZZZ` or `N0` names no aircraft, and saying so beats "no registration in the bundle".
         static func requireRegistration(_ registration: String) throws {
-            guard AircraftBundle.normalizedRegistration(registration) != nil else {
-                throw ValidationError("<registration>: expected a US N-number (N90, n90 or 90), found \(registration)")
+            guard let nNumber = AircraftBundle.normalizedRegistration(registration), USModeS.isValid(nNumber: nNumber) else {
+                throw ValidationError("<registration>: expected a US N-number (N90, n90 or 90: \(AircraftBundle.nNumberForm)), found \(registration)")
             }
         }
         func run() throws {

@@ -68,17 +68,19 @@ struct RegistryCommandTests {
     @Test("enrich --from: a list (comments, blank lines, bad values), a CSV with registration and Mode S columns, JSON lines")
     func batch() throws {
         try Self.withArtifact { bundle, directory in
-            let (list, csv) = try Self.enrich("N250JT\r\n# seen at PANC\r\n\r\n100a\r\nA1B2C3\r\nADF7C7\r\nnot an id\r\n", "list.txt",
+            let (list, csv) = try Self.enrich("N250JT\r\n# seen at PANC\r\n\r\n100a\r\nA1B2C3\r\nADF7C7\r\nnot an id\r\nZZZ\r\nN0123\r\n", "list.txt",
                                               in: directory, bundle: bundle)
             #expect(csv.status == 0, "\(csv.stderr)")
             let rows = csv.stdout.split(separator: "\n").map(String.init)
-            #expect(rows.count == 6 && rows[0].hasPrefix("line,input,status,matched_by,registration,mode_s_hex,"))
+            #expect(rows.count == 8 && rows[0].hasPrefix("line,input,status,matched_by,registration,mode_s_hex,"))
             #expect(rows[1].hasPrefix("1,N250JT,found,registration,N250JT,A1B2C3,BH9-0005,BLUEHERON AIRCRAFT CO,BH-900 JET,2019,"))
             #expect(rows[2].hasPrefix("4,100a,found,registration,N100A,A00001,") && rows[2].contains(",Individual,no,PETERSEN MARGIT A,14 LARKSPUR LN,"))
             #expect(rows[3].hasPrefix("5,A1B2C3,found,mode_s,N250JT,"))
             #expect(rows[4] == "6,ADF7C7,not_found" + String(repeating: ",", count: 23))
             #expect(rows[5].hasPrefix("7,not an id,invalid,"))
-            #expect(csv.stderr.contains("enriched 3 of 5 inputs from \(list) (1 not found, 1 invalid)"))
+            // Not US N-numbers (letters only; a leading 0): invalid, never "not found" (they were).
+            #expect(rows[6].hasPrefix("8,ZZZ,invalid,") && rows[7].hasPrefix("9,N0123,invalid,"), "\(rows)")
+            #expect(csv.stderr.contains("enriched 3 of 7 inputs from \(list) (1 not found, 3 invalid)"))
 
             let json = try Self.enrich("icao,manufacturer,registration,mode_s_hex\nB738,Boeing,N250JT,\nC172,Cessna,,a00002\n", "captures.csv",
                                        in: directory, bundle: bundle, ["--format", "json"]).run

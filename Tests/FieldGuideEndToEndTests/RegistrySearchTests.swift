@@ -137,6 +137,8 @@ struct RegistrySearchTests {
         }
         #expect(bundle.aircraft(identifier: "ADF7C7") == nil)   // N99999: not registered
         #expect(AircraftIdentifierKind("hello world") == nil && AircraftIdentifierKind("N123456") == nil)
+        #expect(AircraftIdentifierKind("ZZZ") == nil && AircraftIdentifierKind("N0") == nil && AircraftIdentifierKind("NI1") == nil)
+        #expect(AircraftIdentifierKind("n1-2ab") == .registration && AircraftIdentifierKind("0xa1b2c3") == .modeS)
         #expect(AircraftIdentifierKind("123456") == .modeS && AircraftIdentifierKind("12345") == .registration)
     }
 

@@ -45,11 +45,13 @@ struct UserMistakeMessagesTests {
         }
     }
 
-    @Test("type with a blank designator, sighting with a blank registration, match with only blank fields: usage errors, exit 2, nothing opened")
+    @Test("type with a blank designator, sighting with a blank registration, aircraft or enrich with no US N-number, match with only blank fields: usage errors, exit 2, nothing opened")
     func blankLookups() throws {
         let cases: [([String], String)] = [
             (["type", " "], "<designator>: expected an ICAO type designator (B738), found \" \""),
-            (["sighting", ""], "<registration>: expected a US N-number (N90, n90 or 90), found"),
+            (["sighting", ""], "<registration>: expected a US N-number (N90, n90 or 90: N, a digit 1-9, "),
+            (["aircraft", "ZZZ"], "<registration>: expected a US N-number (N90, n90 or 90: N, a digit 1-9, up to four more digits, then up to two letters (not I or O), at most five characters after the N), found ZZZ"),
+            (["enrich", "N0"], "<identifier>: expected an N-number (N250JT) or a Mode S address (A1B2C3), found N0"),
             (["match", "--manufacturer", " "], "expected --captures FILE, or --designator, --manufacturer or --model"),
         ]
         for (arguments, expected) in cases {

@@ -134,15 +134,16 @@ public enum AircraftIdentifierKind: String, Sendable, Hashable, Codable {
     /// By the N-number computed from a US Mode S address MASTER does not list.
     case computedRegistration = "computed_registration"
 
-    /// What `text` is: an N-number (at most five characters after an optional `N`), a Mode S
-    /// address (six hex digits, optionally `0x`-prefixed), or neither (nil). An N-number is
-    /// never six characters without its `N`, so the two cannot be confused.
+    /// What `text` is: an N-number (the US form, `AircraftBundle.nNumberForm`, after an
+    /// optional `N`; case, spaces and dashes ignored), a Mode S address (six hex digits,
+    /// optionally `0x`-prefixed), or neither (nil: `ZZZ` can name no US aircraft). An N-number
+    /// is never six characters without its `N`, so the two cannot be confused.
     public init?(_ text: String) {
         var hex = AircraftBundle.trimmedASCII(text, uppercase: true)
         if hex.starts(with: Array("0X".utf8)) { hex.removeFirst(2) }
         if hex.count == 6, hex.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) }) {
             self = .modeS
-        } else if AircraftBundle.registrationKey(text) != nil {
+        } else if let key = AircraftBundle.registrationKey(text), USModeS.isValid(nNumber: key.text) {
             self = .registration
         } else {
             return nil
