@@ -128,8 +128,14 @@ extension FieldGuideCommand {
 
         /// The threshold and lists given.
         func filter() throws -> SpeciesFilter {
-            SpeciesFilter(threshold: minFrequency, include: try include.map { try SpeciesFilter.list(contentsOf: $0) },
-                          exclude: try exclude.map { try SpeciesFilter.list(contentsOf: $0) } ?? [])
+            /// A list file's names; its error says which option named it.
+            func list(_ path: String, _ option: String) throws -> Set<String> {
+                do { return try SpeciesFilter.list(contentsOf: path) } catch {
+                    throw StageFailure(error.kind.isUsageOrIO || error.kind == .tooLarge ? .usageOrIO : .dataRejected, "\(option): \(error.description)")
+                }
+            }
+            return SpeciesFilter(threshold: minFrequency, include: try include.map { try list($0, "--include") },
+                                 exclude: try exclude.map { try list($0, "--exclude") } ?? [])
         }
 
         func run() throws {
@@ -286,7 +292,10 @@ extension FieldGuideCommand {
 
 /// `--near LAT,LON` as a point (spaces allowed around the numbers).
 func point(_ text: String) throws -> (latitude: Double, longitude: Double) {
-    let parts = text.split(separator: ",").map { Double($0.filter { $0 != " " }) }
+    let parts = text.split(separator: ",").map { part -> Double? in
+        let number = part.filter { $0 != " " }
+        return number.isNumeral ? Double(number) : nil   // not 0x10 (16) or nan
+    }
     guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
         throw ValidationError("--near: expected LAT,LON, found \(text)")
     }

@@ -77,6 +77,10 @@ struct ObservedSourceTests {
         #expect(malformed.status == 2)
         #expect(malformed.stderr.contains("expected LAT,LON"))
         #expect(try TestPaths.run("fieldguide", ["observed", "--near", "52,0", "--radius", "900"] + bundle).status == 2)
+        for spelled in ["0x34,0", "nan,0", "52,inf"] {   // Double(_:) reads these: 0x34 is 52
+            let run = try TestPaths.run("fieldguide", ["observed", "--near", spelled] + bundle)
+            #expect(run.status == 2 && run.stderr.contains("--near: expected LAT,LON, found \(spelled)"), "\(run.stderr)")
+        }
     }
 
     @Test("the real eBird export: state, county and country all answer (stored as \"US-MD, Prince George's\")")

@@ -74,7 +74,15 @@ struct RarityTests {
         #expect(try TestPaths.run("fieldguide", ["species", "--region", "Svalbard", "--period", "49", "--bundle", built.bundle.path]).status == 2)
         #expect(try TestPaths.run("fieldguide", base + ["--min-frequency", "2"]).status == 2)
         let missing = try TestPaths.run("fieldguide", base + ["--include", "/nonexistent/list.txt"])
-        #expect(missing.status == 2 && missing.stderr.contains("/nonexistent/list.txt"))
+        #expect(missing.status == 2 && missing.stderr.contains("--include: /nonexistent/list.txt: no such file or directory"), "\(missing.stderr)")
+        // A directory, a device (no bound could hold), a Latin-1 list: each named with its option.
+        let folder = try TestPaths.run("fieldguide", base + ["--exclude", list.deletingLastPathComponent().path])
+        #expect(folder.status == 2 && folder.stderr.contains("not a file to read (expected a list of taxa, one a line; found a directory)"), "\(folder.stderr)")
+        #expect(try TestPaths.run("fieldguide", base + ["--include", "/dev/zero"]).stderr.contains("--include: /dev/zero: not a file to read"))
+        let latin1 = list.deletingLastPathComponent().appendingPathComponent("latin1.txt")
+        try Data([0x4D, 0xF6, 0x77, 0x65, 0x0A]).write(to: latin1)   // "Möwe" in Latin-1
+        let encoding = try TestPaths.run("fieldguide", base + ["--exclude", latin1.path])
+        #expect(encoding.status == 1 && encoding.stderr.contains("--exclude: \(latin1.path): not UTF-8 text"), "\(encoding.stderr)")
     }
 
     @Test("a chart aggregate-ebd computed: read by ingest-birds under its region code, classed by the sample-size floor")

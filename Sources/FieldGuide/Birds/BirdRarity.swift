@@ -99,13 +99,41 @@ public struct SpeciesFilter: Sendable {
         self.exclude = Set(exclude.map(Self.folded))
     }
 
+    /// The largest list file read: 16 MiB, as a BirdNET labels file (the real ones are about
+    /// 250 KB); checked from its size before it is read.
+    public static let maximumListBytes = 16 << 20
+
     /// The names of a list file (see the type's summary), each label's two halves both kept.
+    /// A file that is not there, not a regular file, over `maximumListBytes` or not UTF-8 is
+    /// refused, naming the file.
     public static func list(contentsOf path: String) throws(LocatedError) -> Set<String> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LocatedError.query("list", "cannot read \(path)")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw LocatedError(.missingFile, file: path, message: "no such file or directory")
         }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard !isDirectory.boolValue, attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw LocatedError(.unreadable, file: path, expected: "a list of taxa, one a line",
+                               found: isDirectory.boolValue ? "a directory" : "not a regular file", message: "not a file to read")
+        }
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumListBytes else {
+            throw LocatedError(.tooLarge, file: path, expected: "a list of at most \(maximumListBytes >> 20) MiB", found: "\(size) bytes",
+                               message: "too large for a list of taxa; refused before reading it")
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= maximumListBytes else {
+            throw LocatedError(.unreadable, file: path, message: "could not be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LocatedError(.encoding, file: path, message: "not UTF-8 text (a Latin-1 or other legacy encoding?); save it as UTF-8")
+        }
+        return list(text: text)
+    }
+
+    /// The names of a list's text (see the type's summary).
+    public static func list(text: String) -> Set<String> {
         var names: Set<String> = []
-        for raw in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+        for raw in text.split(whereSeparator: \.isNewline) {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
             names.insert(line)
