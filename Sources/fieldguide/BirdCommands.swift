@@ -233,8 +233,7 @@ extension FieldGuideCommand {
         func run() throws {
             let text: String
             if FileManager.default.fileExists(atPath: rules) {
-                let data: Data
-                do { data = try Data(contentsOf: URL(fileURLWithPath: rules)) } catch { throw LocatedError(rules, failed: error) }
+                let data = try BoundedRead.data(atPath: rules, limit: BoundedRead.rulesFileBytes, what: "a rules file")
                 text = String(decoding: data, as: UTF8.self)
             } else if let first = rules.trimmingCharacters(in: .whitespaces).first, first == "[" || first == "{" {
                 text = rules

@@ -11,6 +11,17 @@ struct UserMistakeMessagesTests {
         #expect(run.status == 2)
         #expect(run.stderr.contains("no-such-rules.json: No such file or directory"), "\(run.stderr)")
         #expect(!run.stderr.contains("expected JSON"))
+        // A directory said "input: failed", a device "Permission denied"; a large file was read whole.
+        let directory = try TestPaths.temporaryDirectory("rules-bounds")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("rules.json")
+        try Data(("[" + String(repeating: " ", count: 1 << 20) + "]").utf8).write(to: big)
+        for (rules, status, message) in [("input", Int32(2), "input: not a file to read (expected a rules file; found a directory)"),
+                                         ("/dev/zero", 2, "/dev/zero: not a file to read (expected a rules file; found not a regular file)"),
+                                         (big.path, 1, "rules.json: expected a rules file of at most 1 MiB, found 1.1 MiB; refused before reading it")] {
+            let run = try TestPaths.run("fieldguide", ["watchlist", "--rules", rules, "--bundle", "no-such.fgb"])
+            #expect(run.status == status && run.stderr.contains(message) && !run.stderr.contains("no-such.fgb"), "\(rules): \(run.stderr)")
+        }
     }
 
     @Test("inspect or query a directory: 'is a directory', exit 2 (not 'mmap failed: No such device')")

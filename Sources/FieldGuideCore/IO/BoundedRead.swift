@@ -18,6 +18,9 @@ public enum BoundedRead {
     public static let labelsFileBytes = 16 << 20
     /// The largest pipeline file read: 1 MiB (`pipelines/nightly.yaml` is about 10 KB).
     public static let pipelineFileBytes = 1 << 20
+    /// The largest watchlist rules file read (`fieldguide watchlist --rules`): 1 MiB (a
+    /// watchlist's rules are a few hundred bytes).
+    public static let rulesFileBytes = 1 << 20
 
     /// The file's bytes; `.tooLarge` when it holds more than `limit`, `.missingFile` or
     /// `.unreadable` in the system's words when it cannot be read, `.unreadable` for a
