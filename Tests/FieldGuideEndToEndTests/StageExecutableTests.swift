@@ -105,6 +105,18 @@ struct StageExecutableTests {
         try FileManager.default.createDirectory(atPath: out + "/empty", withIntermediateDirectories: true)
         let empty = try run("emit-aircraft", [out + "/empty", "--output", out + "/x"])
         #expect(empty.status == 1 && empty.stderr.contains("empty/faa-ingest.json: expected the ingest report of ingest-faa, found none (run ingest-faa first)"), "\(empty.stderr)")
+        // A report past its bound (sparse: no disk spent) is refused from its size; a directory in its place is not a file
+        // (both a broken hand-off: exit 1).
+        FileManager.default.createFile(atPath: out + "/empty/faa-ingest.json", contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: out + "/empty/faa-ingest.json"))
+        try handle.truncate(atOffset: UInt64(StageReport.maximumBytes + 1))
+        try handle.close()
+        let huge = try run("emit-aircraft", [out + "/empty", "--output", out + "/x"])
+        #expect(huge.status == 1 && huge.stderr.contains("faa-ingest.json: expected a stage report of at most 64 MiB, found 64.1 MiB; refused before reading it"), "\(huge.stderr)")
+        try FileManager.default.removeItem(atPath: out + "/empty/faa-ingest.json")
+        try FileManager.default.createDirectory(atPath: out + "/empty/faa-ingest.json", withIntermediateDirectories: true)
+        let folder = try run("emit-aircraft", [out + "/empty", "--output", out + "/x"])
+        #expect(folder.status == 1 && folder.stderr.contains("faa-ingest.json: not a file to read (expected a stage report; found a directory)"), "\(folder.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out + "/x"))
     }
 

@@ -182,13 +182,19 @@ public struct StageReport: Codable, Sendable, Equatable {
         try AtomicFile.write(try encoded(), to: path)
     }
 
-    /// Reads a report; a file that is missing or is not a stage report is a located error.
+    /// The largest report read: 64 MiB (the nightly's are a few KB; `ingest-exports` lists
+    /// each file it read, some 300 bytes a file).
+    public static let maximumBytes = 64 << 20
+
+    /// Reads a report; a file that is missing, past `maximumBytes`, or not a stage report is a
+    /// located error.
     /// `document` names the report in the error of a file that is not JSON at all (`the ingest
     /// report is not valid JSON`).
     public static func read(from path: String, as document: String = "the stage report") throws(LocatedError) -> StageReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw LocatedError(.missingFile, file: path, message: "expected a stage report, found none")
         }
+        let data = try BoundedRead.data(atPath: path, limit: maximumBytes, what: "a stage report")
         do { return try JSONDecoder().decode(StageReport.self, from: data) } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             throw LocatedError(.malformed, file: path, message: "\(document) is not valid JSON")
         } catch {
