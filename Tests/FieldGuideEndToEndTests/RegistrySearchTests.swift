@@ -139,6 +139,13 @@ struct RegistrySearchTests {
         #expect(AircraftIdentifierKind("hello world") == nil && AircraftIdentifierKind("N123456") == nil)
         #expect(AircraftIdentifierKind("ZZZ") == nil && AircraftIdentifierKind("N0") == nil && AircraftIdentifierKind("NI1") == nil)
         #expect(AircraftIdentifierKind("n1-2ab") == .registration && AircraftIdentifierKind("0xa1b2c3") == .modeS)
+        // The packed-key check agrees with USModeS on every spelling of up to three marks from a mixed alphabet.
+        let marks = Array("019AHIOZ")
+        var spellings = marks.map { String($0) }
+        for _ in 0..<2 { spellings += spellings.flatMap { prefix in marks.map { prefix + String($0) } } }
+        for text in Set(spellings) + ["12345", "1234A", "123AB", "12ABC", "99999", "1A2"] {
+            #expect((AircraftIdentifierKind("N" + text) == .registration) == USModeS.isValid(nNumber: text), "\(text)")
+        }
         #expect(AircraftIdentifierKind("123456") == .modeS && AircraftIdentifierKind("12345") == .registration)
     }
 

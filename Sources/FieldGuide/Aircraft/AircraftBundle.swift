@@ -253,6 +253,23 @@ public final class AircraftBundle: FieldGuideBundle {
         var bytes: [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: packed >> (56 - 8 * $0)) } }
         /// The N-number as text.
         var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        /// Whether the N-number has the US form (`USModeS.isValid(nNumber:)`: a digit 1-9, up
+        /// to four more digits, then up to two letters, not I or O), read from the packed bytes
+        /// without making a string: `AircraftIdentifierKind` asks it of every identifier.
+        var hasUSForm: Bool {
+            var letters = 0
+            for i in 1..<count {
+                let byte = UInt8(truncatingIfNeeded: packed >> (56 - 8 * i))
+                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                    guard letters == 0, i > 1 || byte != UInt8(ascii: "0") else { return false }
+                } else {
+                    guard i > 1, byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z"), byte != UInt8(ascii: "I"), byte != UInt8(ascii: "O") else { return false }
+                    letters += 1
+                }
+            }
+            return letters <= 2
+        }
     }
 
     /// The N-number of `text` (trimmed, upper-cased, dashes and a leading `N` dropped, then `N`

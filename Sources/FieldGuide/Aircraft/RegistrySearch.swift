@@ -143,7 +143,7 @@ public enum AircraftIdentifierKind: String, Sendable, Hashable, Codable {
         if hex.starts(with: Array("0X".utf8)) { hex.removeFirst(2) }
         if hex.count == 6, hex.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) }) {
             self = .modeS
-        } else if let key = AircraftBundle.registrationKey(text), USModeS.isValid(nNumber: key.text) {
+        } else if AircraftBundle.registrationKey(text)?.hasUSForm == true {
             self = .registration
         } else {
             return nil

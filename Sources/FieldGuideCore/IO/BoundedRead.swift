@@ -65,6 +65,6 @@ public enum BoundedRead {
 /// file over a 1 MiB bound).
 private func mebibytes(_ bytes: Int) -> String {
     // Rounded up, so that past the bound shows past it; whole mebibytes first, so no size overflows.
-    let tenths = bytes >> 20 * 10 + ((bytes & ((1 << 20) - 1)) * 10 + (1 << 20) - 1) >> 20
+    let tenths = (bytes >> 20) * 10 + ((bytes & ((1 << 20) - 1)) * 10 + (1 << 20) - 1) >> 20
     return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
 }
