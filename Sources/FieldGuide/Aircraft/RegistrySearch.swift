@@ -137,16 +137,17 @@ public enum AircraftIdentifierKind: String, Sendable, Hashable, Codable {
     /// What `text` is: an N-number (the US form, `AircraftBundle.nNumberForm`, after an
     /// optional `N`; case, spaces and dashes ignored), a Mode S address (six hex digits,
     /// optionally `0x`-prefixed), or neither (nil: `ZZZ` can name no US aircraft). An N-number
-    /// is never six characters without its `N`, so the two cannot be confused.
+    /// is never six characters without its `N`, so the two cannot be confused, and the N-number
+    /// is tried first: its key is read in place, where the address check makes an array.
     public init?(_ text: String) {
+        if let key = AircraftBundle.registrationKey(text) {
+            guard key.hasUSForm else { return nil }
+            self = .registration
+            return
+        }
         var hex = AircraftBundle.trimmedASCII(text, uppercase: true)
         if hex.starts(with: Array("0X".utf8)) { hex.removeFirst(2) }
-        if hex.count == 6, hex.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) }) {
-            self = .modeS
-        } else if AircraftBundle.registrationKey(text)?.hasUSForm == true {
-            self = .registration
-        } else {
-            return nil
-        }
+        guard hex.count == 6, hex.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) }) else { return nil }
+        self = .modeS
     }
 }
