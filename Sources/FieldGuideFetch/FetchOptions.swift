@@ -72,8 +72,8 @@ public struct FetchOptions: Sendable, Equatable {
             throw .usage("expected an http:// or https:// address, found '\(url)'")
         }
         func check(_ ok: Bool, _ message: String) throws(FetchError) { if !ok { throw .usage(message) } }
-        try check(timeout > 0 && timeout <= 3600, "--timeout must be between 0 and 3600 seconds, found \(timeout)")
-        try check(maxTime > 0 && maxTime <= 86_400, "--max-time must be between 0 and 86400 seconds, found \(maxTime)")
+        try check(timeout > 0 && timeout <= 3600, "--timeout must be above 0 and at most 3600 seconds, found \(timeout)")
+        try check(maxTime > 0 && maxTime <= 86_400, "--max-time must be above 0 and at most 86400 seconds, found \(maxTime)")
         try check((0...Self.maxRetries).contains(retries), "--retries must be between 0 and \(Self.maxRetries), found \(retries)")
         try check(retryDelay >= 0 && retryDelay <= Self.maxRetryDelay,
                   "--retry-delay must be between 0 and \(Int(Self.maxRetryDelay)) seconds, found \(retryDelay)")

@@ -219,7 +219,7 @@ struct FetchExecutableTests {
         #expect(try FileDigest.sha256(ofFileAt: out + "/downloads/" + kept[0]).digest == FetchFixtures.sha256(zip))
     }
 
-    @Test("usage mistakes: not an http(s) address, a bad --max-bytes, --keep out of range, nothing listening: exit 2")
+    @Test("usage mistakes: not an http(s) address, a bad --max-bytes, --keep or --timeout out of range, nothing listening: exit 2")
     func usage() throws {
         let out = try output()
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -229,6 +229,8 @@ struct FetchExecutableTests {
         #expect(bytes.status == 2 && bytes.stderr.contains("--max-bytes: expected a byte count such as 1G, 512M or 4096, found 'lots'"))
         let keep = try FetchFixtures.run("http://127.0.0.1:9/x.zip", output: out, ["--keep", "50"])
         #expect(keep.status == 2 && keep.stderr.contains("--keep must be between 1 and 20, found 50"))
+        let timeout = try FetchFixtures.run("http://127.0.0.1:9/x.zip", output: out, ["--timeout", "0"])   // said "between 0 and 3600"
+        #expect(timeout.status == 2 && timeout.stderr.contains("--timeout must be above 0 and at most 3600 seconds, found 0.0"), "\(timeout.stderr)")
         // Port 9 (discard) has no listener here: every attempt fails to connect.
         let closed = try FetchFixtures.run("http://127.0.0.1:9/x.zip", output: out, ["--retries", "1", "--timeout", "0.5"])
         #expect(closed.status == 2, "\(closed.stderr)")
