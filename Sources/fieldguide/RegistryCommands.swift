@@ -49,13 +49,17 @@ extension FieldGuideCommand {
             do { found = try bundle.registrations(matching: query, offset: offset, limit: limit) } catch { throw error.asOption() }
             let page = Page(query: query, total: found.total, offset: offset, limit: limit, models: found.models.map(\.code),
                             registrations: found.records.map(\.info))
-            try options.emit(page) { Self.text(found, query: query) }
+            // Nothing found: say whether the state alone finds nothing (`ZZ`, or a state with no aircraft).
+            let emptyState = found.total == 0 && state != nil
+                && (try? bundle.registrations(matching: RegistrationQuery(state: state), limit: 1).total) == 0
+            try options.emit(page) { Self.text(found, query: query, emptyState: emptyState) }
         }
 
         /// A count line, then one line per registration: N-number, model, owner, city and state.
-        static func text(_ found: RegistrationMatches, query: RegistrationQuery) -> String {
+        static func text(_ found: RegistrationMatches, query: RegistrationQuery, emptyState: Bool = false) -> String {
+            let state = query.state.map { "state \($0.uppercased())" + (emptyState ? " (no registration in this bundle has it)" : "") }
             var filters = [query.owner.map { "owner \"\($0)\"" }, query.model.map { "model \"\($0)\"" },
-                           query.state.map { "state \($0.uppercased())" }, query.serialNumber.map { "serial \($0)" }].compactMap { $0 }
+                           state, query.serialNumber.map { "serial \($0)" }].compactMap { $0 }
             if let model = query.model {
                 if !found.models.isEmpty {
                     filters.append("\(formatCount(found.models.count)) ACFTREF model\(found.models.count == 1 ? "" : "s")")

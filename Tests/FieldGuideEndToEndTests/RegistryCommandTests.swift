@@ -34,6 +34,11 @@ struct RegistryCommandTests {
                 """)
             let none = try TestPaths.run("fieldguide", ["registrations", "--model", "B738", "--bundle", bundle])
             #expect(none.status == 0 && none.stdout.contains("0 registrations: model \"B738\", no ACFTREF code or model name matches \"B738\" (this bundle holds no ICAO type designators)"))
+            // A state no registration has is said to be empty (it read like any filter that matched nothing).
+            let zz = try TestPaths.run("fieldguide", ["registrations", "--state", "zz", "--owner", "c", "--bundle", bundle])
+            #expect(zz.status == 0 && zz.stdout == "0 registrations: owner \"c\", state ZZ (no registration in this bundle has it)\n", "\(zz.stdout)")
+            let ksOther = try TestPaths.run("fieldguide", ["registrations", "--state", "ks", "--owner", "ramstream", "--bundle", bundle])
+            #expect(ksOther.stdout == "0 registrations: owner \"ramstream\", state KS\n", "\(ksOther.stdout)")
             let json = try TestPaths.run("fieldguide", ["registrations", "--state", "ks", "--model", "bh", "--format", "json", "--bundle", bundle])
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             #expect(object["total"] as? Int == 1 && object["limit"] as? Int == 20)
