@@ -62,7 +62,7 @@ struct BirdReferenceIngestTests {
         #expect(waxwing.prebreedingMigration?.start == 308 && waxwing.prebreedingMigration?.end == 517)
     }
 
-    @Test("a malformed bar chart is rejected at ingest with file:line; earlier outputs stay; the executable exits 1")
+    @Test("a malformed bar chart is rejected at ingest with file:line; earlier outputs stay; the executable exits 1; two charts of a region or lists of a language exit 2")
     func malformedBarChart() throws {
         let out = try TestPaths.temporaryDirectory("birds-bad-chart")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -83,6 +83,16 @@ struct BirdReferenceIngestTests {
         #expect(run.status == 1)
         #expect(run.stderr.contains("barchart-x.txt:2: a row of the wrong length (expected 48 periods"), "\(run.stderr)")
         #expect(try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", "/nonexistent_de.txt"]).status == 2)
+        // Two charts of one region (both were kept, every row twice), two lists of one language: refused, naming both files.
+        let charts = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/twice", "--barchart",
+                                                         "input/birds/ebird/barchart-fenland.txt", "fenland=" + chart])
+        #expect(charts.status == 2 && charts.stderr.contains("barchart-x.txt: a second bar chart for one region (expected one bar chart per region; found region fenland in input/birds/ebird/barchart-fenland.txt too)"), "\(charts.stderr)")
+        let german = out.appendingPathComponent("Other_de.txt").path
+        try FileManager.default.copyItem(atPath: "input/birds/names/BirdNET_Labels_de.txt", toPath: german)
+        let labels = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/twice", "--labels",
+                                                         "input/birds/names/BirdNET_Labels_de.txt", "input/birds/names/BirdNET_Labels_fr.txt", german])
+        #expect(labels.status == 2 && labels.stderr.contains("Other_de.txt: a second labels list for one language (expected one labels list per language; found language de in input/birds/names/BirdNET_Labels_de.txt too)"), "\(labels.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path + "/twice/taxa.csv"))
         let folder = try TestPaths.run("ingest-birds", ["input/birds", "--output", out.path + "/cli", "--labels", "input/birds"])
         #expect(folder.status == 2 && folder.stderr.contains("input/birds: not a file to read (expected a labels file; found a directory)"), "\(folder.stderr)")
     }

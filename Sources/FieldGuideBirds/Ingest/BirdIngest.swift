@@ -174,6 +174,22 @@ public struct BirdIngest: Sendable {
               line: finding.line, column: finding.column, message: finding.message)
     }
 
+    /// Which file gave each region (or language): a second file for one is refused, naming
+    /// both, before either is read. Which of two would be read, or both merged row by row (as
+    /// two charts of one region were), is no answer to give for the operator.
+    struct Claims {
+        let what: String, of: String
+        private var files: [String: String] = [:]
+
+        init(what: String, of: String) { (self.what, self.of) = (what, of) }
+
+        mutating func claim(_ key: String, by path: String) throws(LocatedError) {
+            guard let first = files.updateValue(path, forKey: key.uppercased()) else { return }
+            throw LocatedError(.usage, file: path, expected: "one \(what) per \(of)", found: "\(of) \(key) in \(first) too",
+                               message: "a second \(what) for one \(of)")
+        }
+    }
+
     /// The reference files, read, and each as a report source.
     struct References {
         var barCharts: [EBirdBarChart] = []
@@ -194,17 +210,21 @@ public struct BirdIngest: Sendable {
                                             rows: .init(read: read, kept: kept)))
         }
         if let taxonomyPath, let taxonomy { try source(taxonomyPath, read: taxonomy.taxa.count, kept: taxonomy.taxa.count) }
-        var computedRegions: Set<String> = []
+        var computedRegions: Set<String> = [], claimed = Claims(what: "bar chart", of: "region")
         for path in try Self.computedChartFiles(in: computedBarCharts) {
-            let chart = try EBirdBarChart.read(path, region: EBirdBarChart.regionName(fromFile: path))
+            let region = EBirdBarChart.regionName(fromFile: path)
+            try claimed.claim(region, by: path)
+            let chart = try EBirdBarChart.read(path, region: region)
             computedRegions.insert(chart.region)
             references.barCharts.append(chart)
             references.latin1 += chart.latin1Readings
             try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1, prefix: "aggregate-ebd/")
         }
         var replaced = 0
+        claimed = Claims(what: "bar chart", of: "region")   // a downloaded chart may share a computed one's region: it is replaced
         for argument in barCharts {
             let (path, region) = EBirdBarChart.argument(argument)
+            try claimed.claim(region, by: path)
             guard !computedRegions.contains(region) else { replaced += 1; continue }
             let chart = try EBirdBarChart.read(path, region: region)
             references.barCharts.append(chart)
@@ -219,7 +239,9 @@ public struct BirdIngest: Sendable {
             references.seasons = try SpeciesSeasonRow.read(seasons, latin1: &references.latin1)
             try source(seasons, read: references.seasons.count, kept: references.seasons.count)
         }
+        var languages = Claims(what: "labels list", of: "language")
         for path in labels {
+            try languages.claim(LocalizedLabels.language(ofFile: path), by: path)
             let file = try LocalizedLabels.read(path)
             references.labels.append(file)
             references.latin1 += file.latin1Readings
