@@ -47,6 +47,6 @@ public enum EditDistance {
             if folded.hasPrefix(target) || target.hasPrefix(folded) { scored.append((0, candidate)); continue }
             if let d = distance(target, folded, limit: limit) { scored.append((d, candidate)) }
         }
-        return scored.sorted { $0 < $1 }.prefix(count).map(\.1)
+        return scored.sorted { $0 < $1 }.prefix(max(0, count)).map(\.1)   // prefix(-1) traps
     }
 }

@@ -31,6 +31,7 @@ extension FieldGuideCommand {
         @OptionGroup var options: IndexOptions
 
         func validate() throws {
+            try requireLimit(limit)
             for k in kind where AircraftSearchResult.Kind(rawValue: k) == nil {
                 throw ValidationError("--kind: expected type, model or manufacturer, found \(k)")
             }
@@ -62,7 +63,10 @@ extension FieldGuideCommand {
         @Option(help: "At most this many models.") var limit: Int = 20
         @OptionGroup var options: IndexOptions
 
-        func validate() throws { try requireText(designator, "<designator>", "an ICAO type designator (B738)") }
+        func validate() throws {
+            try requireText(designator, "<designator>", "an ICAO type designator (B738)")
+            try requireLimit(limit)
+        }
 
         struct Output: Encodable {
             let type: TypeDesignatorInfo
@@ -110,6 +114,7 @@ extension FieldGuideCommand {
             if captures != nil && single { throw ValidationError("--captures takes no --designator, --manufacturer or --model") }
             if captures == nil && !single { throw ValidationError("expected --captures FILE, or --designator, --manufacturer or --model") }
             if output != nil && captures == nil { throw ValidationError("--output is for --captures") }
+            try requireLimit(limit)
         }
 
         func run() throws {

@@ -84,6 +84,11 @@ func requireText(_ value: String?, _ name: String, _ expected: String) throws {
     throw ValidationError("\(name): expected \(expected), found \"\(value)\"")
 }
 
+/// A `--limit` of at least one: 0 answered as if nothing matched (`none: no manufacturer starts with a`).
+func requireLimit(_ limit: Int) throws {
+    guard limit >= 1 else { throw ValidationError("--limit: expected 1 or more, found \(limit)") }
+}
+
 func notFound(_ what: String) -> StageFailure { StageFailure(.dataRejected, "no \(what) in the bundle") }
 
 func lines(_ pairs: [(String, String?)]) -> String {
@@ -190,6 +195,7 @@ extension FieldGuideCommand {
         @Option(help: "At most this many manufacturers.") var limit: Int = 50
         @OptionGroup var options: AircraftOptions
         struct Entry: Encodable { let name: String; let models: [ModelInfo] }
+        func validate() throws { try requireLimit(limit) }
         func run() throws {
             let bundle = try options.open()
             let found = bundle.manufacturers(prefix: prefix, limit: limit)
@@ -301,6 +307,9 @@ extension FieldGuideCommand {
         @Argument(help: "The newer artifact or build directory.") var new: String
         @Option(help: "Output format: text (Markdown) or json.") var format: OutputFormat = .text
         @Option(help: "At most this many keys per list in text output.") var limit: Int = 50
+        func validate() throws {
+            guard limit >= 0 else { throw ValidationError("--limit: expected 0 or more, found \(limit)") }
+        }
 
         func run() throws {
             var pairs: [(String, String)] = [(old, new)]

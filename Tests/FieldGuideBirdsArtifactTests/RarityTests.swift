@@ -28,6 +28,7 @@ struct RarityTests {
         #expect(BirdsBundle.week(ofPeriod: 26) == 27)     // 8 July: day 189
         #expect(BirdsBundle.week(ofPeriod: 48) == 51)     // 22 December: day 356
         for period in 1...48 { #expect(BirdsBundle.barChartPeriod(week: BirdsBundle.week(ofPeriod: period)) <= period) }
+        #expect(BirdsBundle.week(ofPeriod: -3) == 1 && BirdsBundle.week(ofPeriod: 99) == 51)   // -3 trapped on prefix(-1)
     }
 
     @Test("Svalbard, 8–14 July: classes by frequency, the threshold and the lists")

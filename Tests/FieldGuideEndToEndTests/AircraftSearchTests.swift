@@ -19,6 +19,10 @@ struct AircraftSearchTests {
         #expect(results[0].first?.code == "2100200" && results[0].first?.exact == .name && results[0].first?.score == 1)
         #expect(try index.search("bh90").first?.designator == "BH90")
         #expect(try index.search("bh90").first?.exact == .designator)
+        // Limits past what an index holds read as `maximumResults` (Int.max trapped on `limit * 3`); 0 or less give none.
+        #expect(try index.search("bh90", limit: .max) == index.search("bh90", limit: AircraftIndex.maximumResults))
+        #expect(try index.search("bh90", limit: 0).isEmpty && index.search("bh90", limit: .min).isEmpty)
+        #expect(index.closestDesignators(to: "BH9", count: -1).isEmpty && index.closestDesignators(to: "BH9", count: .max).contains("BH90"))
     }
 
     @Test("an exact designator or name ranks first; then the share of words matched; one typo in a long word")

@@ -44,6 +44,7 @@ struct ChangeReportTests {
         #expect(registrationSection.counts["ownerChanged"] == 1)
         #expect(report.markdown().contains("20 records: 1 added, 1 deregistered, 1 changed (1 with a new owner)"))
         #expect(report.markdown().contains("### Deregistered\n- N18"))
+        #expect(report.markdown(listLimit: -1).contains("### Deregistered\n- … and 1 more"))   // prefix(-1) trapped
         #expect(!report.markdown().contains("ownerChanged"))
 
         let same = ChangeReport.aircraft(old: before, new: try AircraftBundle(path: try buildArtifact(from: FAAFixtures.inputDirectory)))

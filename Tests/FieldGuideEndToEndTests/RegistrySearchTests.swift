@@ -100,6 +100,9 @@ struct RegistrySearchTests {
             let pages = try (0..<whole.total).map { try bundle.registrations(matching: query, offset: $0, limit: 1) }
             #expect(pages.flatMap { $0.records.map(\.nNumber) } == whole.records.map(\.nNumber) && pages.allSatisfy { $0.total == whole.total })
             #expect(try bundle.registrations(matching: query, offset: whole.total).records.isEmpty)
+            // An offset near Int.max trapped on the direct page's arithmetic.
+            let far = try bundle.registrations(matching: query, offset: .max, limit: RegistrationQuery.maxLimit)
+            #expect(far.records.isEmpty && far.total == whole.total)
         }
     }
 

@@ -56,12 +56,16 @@ struct UserMistakeMessagesTests {
         }
     }
 
-    @Test("type with a blank designator, sighting with a blank registration, aircraft or enrich with no US N-number, match with only blank fields: usage errors, exit 2, nothing opened")
+    @Test("type with a blank designator, sighting with a blank registration, aircraft or enrich with no US N-number, match with only blank fields, a --limit of 0: usage errors, exit 2, nothing opened")
     func blankLookups() throws {
         let cases: [([String], String)] = [
             (["type", " "], "<designator>: expected an ICAO type designator (B738), found \" \""),
             (["sighting", ""], "<registration>: expected a US N-number (N90, n90 or 90: N, a digit 1-9, "),
             (["aircraft", "ZZZ"], "<registration>: expected a US N-number (N90, n90 or 90: N, a digit 1-9, up to four more digits, then up to two letters (not I or O), at most five characters after the N), found ZZZ"),
+            (["search", "cessna", "--limit", "0"], "--limit: expected 1 or more, found 0"),
+            (["manufacturers", "a", "--limit", "0"], "--limit: expected 1 or more, found 0"),
+            (["type", "C172", "--limit", "0"], "--limit: expected 1 or more, found 0"),
+            (["match", "--model", "172", "--limit", "0"], "--limit: expected 1 or more, found 0"),
             (["enrich", "N0"], "<identifier>: expected an N-number (N250JT) or a Mode S address (A1B2C3), found N0"),
             (["match", "--manufacturer", " "], "expected --captures FILE, or --designator, --manufacturer or --model"),
         ]
@@ -70,5 +74,7 @@ struct UserMistakeMessagesTests {
             #expect(run.status == 2, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(expected) && !run.stderr.contains("no-such.fgb"), "\(arguments): \(run.stderr)")
         }
+        let diff = try TestPaths.run("fieldguide", ["diff", "a.fgb", "b.fgb", "--limit=-1"])   // a negative list limit trapped
+        #expect(diff.status == 2 && diff.stderr.contains("--limit: expected 0 or more, found -1"), "\(diff.stderr)")
     }
 }

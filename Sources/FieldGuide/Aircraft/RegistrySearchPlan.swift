@@ -132,7 +132,9 @@ struct RegistrySearchPlan {
     func directPage(driving driver: Int, offset: Int, limit: Int) -> (total: Int, rows: [Int])? {
         guard sets.count == 1, sets[driver].ranges.count == 1 else { return nil }
         let set = sets[driver], range = set.ranges[0]
-        let page = min(range.lowerBound + offset, range.upperBound)..<min(range.lowerBound + offset + limit, range.upperBound)
+        // Offsets past the end (up to Int.max) give an empty page, never an overflow.
+        let start = range.lowerBound + min(offset, range.count)
+        let page = start..<(start + min(limit, range.upperBound - start))
         return (range.count, page.map { Int(set.table.value($0, .registrationRow)) }.filter { $0 < registrations.count })
     }
 

@@ -60,6 +60,9 @@ extension AircraftIndex {
     /// Longest query accepted (bytes) and most words: past either, the query is a usage error.
     public static let maximumQueryLength = 256
     public static let maximumQueryWords = 16
+    /// The most results one search gives: a larger `limit` reads as this (the real index has
+    /// 2,788 types, 94,069 models and 48,794 manufacturers, of which a query ranks a few).
+    public static let maximumResults = 10_000
 
     /// Ranked type designators, models and manufacturers for free text as a person or an image
     /// recognizer writes it. Case, punctuation, hyphens and spacing do not matter (`SR22` finds
@@ -75,6 +78,7 @@ extension AircraftIndex {
     /// try index.search("Cessna 172S", kinds: [.model]).first?.code
     /// ```
     public func search(_ text: String, limit: Int = 10, kinds: Set<AircraftSearchResult.Kind> = Set(AircraftSearchResult.Kind.allCases)) throws(LocatedError) -> [AircraftSearchResult] {
+        let limit = min(max(0, limit), Self.maximumResults)   // `limit * 3` below overflowed past Int.max / 3
         let query = try SearchQuery(text)
         let candidates = SearchCandidates(index: self, query: query)
         let scoring = SearchScoring(index: self, query: query)
@@ -82,7 +86,7 @@ extension AircraftIndex {
         // Positions sorted by plain keys, not the evaluations: they hold arrays, and moving them costs.
         let keys = evaluations.map(SearchScoring.RankKey.init)
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
-        return order.prefix(max(0, limit)).map { scoring.result(evaluations[$0]) }
+        return order.prefix(limit).map { scoring.result(evaluations[$0]) }
     }
 }
 

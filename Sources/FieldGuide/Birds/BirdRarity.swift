@@ -67,8 +67,10 @@ extension BirdsBundle {
         return collector.result(region: region, period: "period \(period)")
     }
 
-    /// The week of the year (1–53, days 7(w−1)+1 … 7w) holding the first day of a bar-chart period.
+    /// The week of the year (1–53, days 7(w−1)+1 … 7w) holding the first day of a bar-chart
+    /// period (1–48; one outside reads as the nearest, so a bad period never traps).
     public static func week(ofPeriod period: Int) -> Int {
+        let period = min(max(period, 1), 48)
         let monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         let month = (period - 1) / 4, day = (period - 1) % 4 * 7 + 1
         let dayOfYear = monthDays.prefix(month).reduce(0, +) + day

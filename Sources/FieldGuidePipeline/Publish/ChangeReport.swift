@@ -50,8 +50,9 @@ public struct ChangeReport: Sendable, Codable, Equatable {
                 guard !items.isEmpty else { return }
                 out.append("")
                 out.append("### \(title)")
-                for item in items.prefix(listLimit) { out.append("- \(item)") }
-                if items.count > listLimit { out.append("- … and \(items.count - listLimit) more") }
+                let shown = max(0, listLimit)   // prefix(-1) traps
+                for item in items.prefix(shown) { out.append("- \(item)") }
+                if items.count > shown { out.append("- … and \(items.count - shown) more") }
             }
             list("Added", s.added)
             let removed = s.removedAs ?? "removed"
