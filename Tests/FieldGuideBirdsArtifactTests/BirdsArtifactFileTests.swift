@@ -36,6 +36,26 @@ import TestSupport
         #expect(result.entry.counts["species"] == 8)
     }
 
+    @Test("every query taking a month, week or period answers one out of range (nothing, or nil), never traps")
+    func outOfRangeTimes() throws {
+        let directory = try TestPaths.temporaryDirectory("birds-times")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let birds = try BirdsBundle(path: FixtureBirds.build(into: directory).artifactPath)
+        for n in [Int.min, -1, 0, 54, 99, Int.max] {   // out of every range: month, week and period
+            _ = birds.observedSpecies(inRegion: "Fenland", month: n, week: n)
+            _ = birds.occurrence(inRegion: "Fenland", month: n)
+            _ = birds.occurrence(inRegion: "Fenland", week: n)
+            _ = birds.occurrence(inRegion: "Fenland", period: n)
+            _ = birds.rarity(of: "Mallard", region: "Fenland", period: n)
+            _ = birds.species(inRegion: "Woodland", month: n)
+            _ = birds.species(inRegion: "Woodland", week: n)
+            _ = birds.presentSpecies(inRegion: "Woodland", month: n)
+            _ = birds.presentSpecies(inRegion: "Woodland", week: n)
+            #expect(birds.frequency(of: "Mallard", region: "Fenland", period: n) == nil, "\(n)")
+            _ = try? birds.species(near: (52.2, 0.12), radiusKm: 5, week: n)
+        }
+    }
+
     @Test func fixtureArtifactAnswersEveryQuery() throws {
         let directory = try TestPaths.temporaryDirectory("birds-fixture")
         defer { try? FileManager.default.removeItem(at: directory) }
