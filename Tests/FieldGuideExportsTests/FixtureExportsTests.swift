@@ -70,6 +70,21 @@ struct FixtureExportsTests {
         #expect(o.time?.local == "2024-08-02T14:05:33" && o.time?.zone == ObservationTime.noZone)  // empty DateTimeOriginal skipped
     }
 
+    @Test("a capture's registration that has no US N-number form is said to be none, not looked up (N0123, NZZ)")
+    func registrationForm() throws {
+        let out = try TestPaths.temporaryDirectory("exports-form").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let csv = try ExportFixtures.write("icao,manufacturer,model,registration,latitude,longitude,capture_date,capture_time\n"
+                                           + "C172,Cessna,172S,N0123,,,2024-08-02,14:05:33\nC172,Cessna,172S,NZZ,,,2024-08-02,14:06:00\n"
+                                           + "C172,Cessna,172S,N99999,,,2024-08-02,14:07:00\n", name: "captures-form.csv")
+        _ = try ExportsIngest(options: .init(aircraft: try fixtureBundle())).run(paths: [csv], outputDirectory: out)
+        let resolution = try JSON.decode(ResolutionReport.self, fromFileAt: out + "/" + ExportsIngest.resolutionFile)
+        func reason(_ text: String) -> String? { resolution.subjects.first { $0.kind == .aircraftRegistration && $0.text == text }?.resolution.reason }
+        #expect(reason("N0123") == "not a US N-number (the FAA registry holds only those)")
+        #expect(reason("NZZ") == "not a US N-number (the FAA registry holds only those)")
+        #expect(reason("N99999") == "not in the FAA registry")
+    }
+
     @Test("aircraft resolve through the artifact and the ICAO table; the app's enrichment fields are filled")
     func aircraftResolution() throws {
         let bundle = try fixtureBundle()

@@ -165,7 +165,7 @@ public final class SubjectResolver {
         guard let aircraft else { return ObservationResolution(status: .unresolved, reason: Self.noAircraft) }
         let trimmed = text.trimmedASCII
         guard let first = trimmed.first, first == "N" || first == "n" || first.isNumber,
-              AircraftBundle.normalizedRegistration(trimmed) != nil else {
+              AircraftIdentifierKind(trimmed) == .registration else {   // the US form: N0123 is none
             return ObservationResolution(status: .unknown, reason: "not a US N-number (the FAA registry holds only those)")
         }
         guard let record = aircraft.aircraft(registration: trimmed) else {
