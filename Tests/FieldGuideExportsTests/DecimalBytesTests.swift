@@ -33,6 +33,11 @@ struct DecimalBytesTests {
         #expect(values == [.real(52.5), .real(-0.125), .real(1000), .real(2), .real(0.5), .real(Double("123456789012345678")!)])
         let error = #expect(throws: LocatedError.self) { try PropertyListReader.values(path: try plist(["1", "x1"])) { _, _ in } }
         #expect(error?.message.contains("<real>x1</real>: expected a real number") == true)
+        // An integer past 64 bits is said to be one (it read as "expected an integer").
+        let wide = try ExportFixtures.write("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array><integer>-99999999999999999999</integer>"
+                                            + "<integer>0x10</integer></array></plist>\n", name: "integers.plist")
+        let tooWide = #expect(throws: LocatedError.self) { try PropertyListReader.values(path: wide) { _, _ in } }
+        #expect(tooWide?.message == "<integer>-99999999999999999999</integer>: expected an integer that fits in 64 bits", "\(tooWide?.message ?? "")")
     }
 
     @Test("positions and elevations written as nan, inf or hexadecimal are refused as not numbers, not read as values",

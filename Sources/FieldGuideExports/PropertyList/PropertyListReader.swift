@@ -203,7 +203,10 @@ public enum PropertyListReader {
         }
         switch name {
         case .integer:
-            guard let n = Int64(trimmed) ?? (trimmed.hasPrefix("+") ? Int64(trimmed.dropFirst()) : nil) else { throw bad("an integer") }
+            guard let n = Int64(trimmed) ?? (trimmed.hasPrefix("+") ? Int64(trimmed.dropFirst()) : nil) else {
+                let digits = trimmed.drop { $0 == "-" || $0 == "+" }
+                throw bad(!digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber } ? "an integer that fits in 64 bits" : "an integer")
+            }
             return .integer(n)
         case .real:
             guard let d = Double(decimal: trimmed) else { throw bad("a real number") }
