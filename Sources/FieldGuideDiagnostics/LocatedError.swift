@@ -131,8 +131,10 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
         kind.isUsageOrIO ? self : reclassified(as: .usage)
     }
 
-    /// A found value is shown as written, up to 80 characters.
-    static func shortened(_ text: String) -> String {
+    /// A found value is shown as written, up to 80 characters: `String(repeating: "x", count: 100)`
+    /// reads as 77 `x` and `...`. Messages that echo an argument use it too, so a pasted file
+    /// does not come back whole.
+    public static func shortened(_ text: String) -> String {
         text.count <= 80 ? text : String(text.prefix(77)) + "..."
     }
 }

@@ -24,7 +24,7 @@ func known(_ what: String, _ value: String, among vocabulary: [String]) throws {
     let closest = EditDistance.closest(to: value, among: vocabulary)
     // A value holding a comma ("Pune, India", a county level) is quoted, or the list reads wrong.
     func listed(_ values: some Sequence<String>) -> String { values.map { $0.contains(",") ? "\"\($0)\"" : $0 }.joined(separator: ", ") }
-    throw StageFailure(.usageOrIO, "unknown \(what) \(value)"
+    throw StageFailure(.usageOrIO, "unknown \(what) \(shown(value))"
         + (closest.isEmpty ? "; known: \(listed(vocabulary.prefix(12)))" : "; did you mean \(listed(closest))?"))
 }
 
@@ -46,7 +46,7 @@ extension FieldGuideCommand {
 
         func validate() throws {
             if let size, !(0...4).contains(size) { throw ValidationError("--size: expected 0…4, found \(size)") }
-            if let date, BirdIdentificationQuery.month(ofISODate: date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, found \(date)") }
+            if let date, BirdIdentificationQuery.month(ofISODate: date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, found \(shown(date))") }
         }
 
         func run() throws {
@@ -105,6 +105,7 @@ extension FieldGuideCommand {
             guard modes == 1 else { throw ValidationError("give one of --region (with --month or --week), --near LAT,LON, or --named TEXT") }
             try requireText(region, "--region", "a region (Svalbard, US-NY)")
             try requireText(named, "--named", "a name or a species code")
+            if let near { _ = try point(near) }   // a usage error before the bundle is opened
             if region != nil, [month, week, period].compactMap({ $0 }).count != 1 { throw ValidationError("--region needs one of --month, --week or --period") }
             if near != nil, week != nil, period != nil { throw ValidationError("--near takes --week or --period, not both") }
             if let month, !(1...12).contains(month) { throw ValidationError("--month: expected 1–12, found \(month)") }
@@ -164,7 +165,7 @@ extension FieldGuideCommand {
                 }
             } else if let named {
                 let found = bundle.species(named: named)
-                guard !found.isEmpty else { throw notFound("bird named \(named)") }
+                guard !found.isEmpty else { throw notFound("bird named \(shown(named))") }
                 let value = found.map { hit in
                     Named(speciesCode: hit.taxon.speciesCode, commonName: hit.taxon.commonName, scientificName: hit.taxon.scientificName,
                           category: hit.taxon.category, matchedName: hit.matchedName, form: hit.form, bird: hit.taxon.bird.map(BirdSummary.init),
@@ -200,7 +201,7 @@ extension FieldGuideCommand {
         func run() throws {
             let bundle = try options.open()
             try known("region", region, among: bundle.barChartRegions)
-            guard let all = bundle.frequencies(of: taxon, region: region) else { throw notFound("bar-chart row for \(taxon) in \(region)") }
+            guard let all = bundle.frequencies(of: taxon, region: region) else { throw notFound("bar-chart row for \(shown(taxon)) in \(shown(region))") }
             let samples = bundle.sampleSizes(region: region) ?? []
             let periods = period.map { [$0] } ?? Array(1...48)
             let value = Value(taxon: taxon, region: region, periods: periods, frequencies: periods.map { all[$0 - 1] },
@@ -296,7 +297,7 @@ func point(_ text: String) throws -> (latitude: Double, longitude: Double) {
         return number.isNumeral ? Double(number) : nil   // not 0x10 (16) or nan
     }
     guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
-        throw ValidationError("--near: expected LAT,LON, found \(text)")
+        throw ValidationError("--near: expected LAT,LON, found \(shown(text))")
     }
     return (lat, lon)
 }

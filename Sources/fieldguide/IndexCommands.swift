@@ -33,7 +33,7 @@ extension FieldGuideCommand {
         func validate() throws {
             try requireLimit(limit)
             for k in kind where AircraftSearchResult.Kind(rawValue: k) == nil {
-                throw ValidationError("--kind: expected type, model or manufacturer, found \(k)")
+                throw ValidationError("--kind: expected type, model or manufacturer, found \(shown(k))")
             }
         }
 
@@ -78,7 +78,7 @@ extension FieldGuideCommand {
             let index = try options.open()
             guard let type = index.type(designator: designator) else {
                 let closest = index.closestDesignators(to: designator)
-                throw StageFailure(.dataRejected, "no designator \(designator.uppercased()) in \(options.bundle)"
+                throw StageFailure(.dataRejected, "no designator \(shown(designator.uppercased())) in \(options.bundle)"
                     + (closest.isEmpty ? "" : "; closest: " + closest.map { d in index.type(designator: d).map { $0.name.isEmpty ? d : "\(d) (\($0.name))" } ?? d }.joined(separator: ", ")))
             }
             let models = type.models.prefix(limit).map { Output.Model(model: $0.model.info, registrations: $0.registrations, modelRegistrations: $0.modelRegistrations) }

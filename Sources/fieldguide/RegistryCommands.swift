@@ -105,7 +105,7 @@ extension FieldGuideCommand {
             case (nil, nil): throw ValidationError("expected an N-number or Mode S address, or --from FILE; found neither")
             case (_?, _?): throw ValidationError("expected an N-number or Mode S address, or --from FILE; found both")
             case let (text?, nil) where AircraftIdentifierKind(text) == nil:
-                throw ValidationError("<identifier>: expected an N-number (N250JT) or a Mode S address (A1B2C3), found \(text)")
+                throw ValidationError("<identifier>: expected an N-number (N250JT) or a Mode S address (A1B2C3), found \(shown(text))")
             default: break
             }
         }
@@ -113,7 +113,7 @@ extension FieldGuideCommand {
         func run() throws {
             let bundle = try options.open()
             if let from { return try EnrichBatch.run(file: from, bundle: bundle, format: options.format) }
-            guard let found = bundle.aircraft(identifier: identifier!) else { throw notFound("registration or Mode S address \(identifier!)") }
+            guard let found = bundle.aircraft(identifier: identifier!) else { throw notFound("registration or Mode S address \(shown(identifier!))") }
             let e = bundle.enrichment(for: found.record)
             let withheld: String? = e.ownerWithheld ? "withheld" : nil
             try options.emit(e) {

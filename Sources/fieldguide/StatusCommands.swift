@@ -40,7 +40,7 @@ extension FieldGuideCommand {
             }
             try options.emit(entries) { entries.map(Self.render).joined(separator: "\n") }
             if let bad = entries.first(where: { $0.status == .invalid }) {
-                throw StageFailure(.usageOrIO, "<registrations>: \(bad.input): \(bad.problem ?? "not a US N-number")")
+                throw StageFailure(.usageOrIO, "<registrations>: \(shown(bad.input)): \(bad.problem ?? "not a US N-number")")
             }
         }
 
@@ -108,7 +108,7 @@ extension FieldGuideCommand {
 
         func validate() throws {
             for text in registrations where !USModeS.isValid(nNumber: AircraftBundle.normalizedRegistration(text) ?? text) {
-                throw ValidationError("<registrations>: \(text): not a US N-number (expected \(AircraftBundle.nNumberForm))")
+                throw ValidationError("<registrations>: \(shown(text)): not a US N-number (expected \(AircraftBundle.nNumberForm))")
             }
         }
 

@@ -4,6 +4,7 @@ import ArgumentParser
 import FieldGuide
 import FieldGuideArtifact
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 import StageCLI
 
@@ -81,13 +82,17 @@ func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> Str
 /// before the bundle is asked (`no model  in the bundle`, `unknown region ; did you mean …`).
 func requireText(_ value: String?, _ name: String, _ expected: String) throws {
     guard let value, !value.contains(where: { !$0.isWhitespace }) else { return }
-    throw ValidationError("\(name): expected \(expected), found \"\(value)\"")
+    throw ValidationError("\(name): expected \(expected), found \"\(shown(value))\"")
 }
 
 /// A `--limit` of at least one: 0 answered as if nothing matched (`none: no manufacturer starts with a`).
 func requireLimit(_ limit: Int) throws {
     guard limit >= 1 else { throw ValidationError("--limit: expected 1 or more, found \(limit)") }
 }
+
+/// An argument as a message echoes it: as written, up to 80 characters (a pasted file does not
+/// come back whole).
+func shown(_ value: String) -> String { LocatedError.shortened(value) }
 
 func notFound(_ what: String) -> StageFailure { StageFailure(.dataRejected, "no \(what) in the bundle") }
 
@@ -146,7 +151,7 @@ extension FieldGuideCommand {
         /// `ZZZ` or `N0` names no aircraft, and saying so beats "no registration in the bundle".
         static func requireRegistration(_ registration: String) throws {
             guard let nNumber = AircraftBundle.normalizedRegistration(registration), USModeS.isValid(nNumber: nNumber) else {
-                throw ValidationError("<registration>: expected a US N-number (N90, n90 or 90: \(AircraftBundle.nNumberForm)), found \(registration)")
+                throw ValidationError("<registration>: expected a US N-number (N90, n90 or 90: \(AircraftBundle.nNumberForm)), found \(shown(registration))")
             }
         }
         func run() throws {
@@ -163,7 +168,7 @@ extension FieldGuideCommand {
         @OptionGroup var options: AircraftOptions
         func validate() throws {
             guard address.count == 6, UInt32(address, radix: 16) != nil else {
-                throw ValidationError("<address>: expected six hex digits (AC6CD2), found \(address)")
+                throw ValidationError("<address>: expected six hex digits (AC6CD2), found \(shown(address))")
             }
         }
         func run() throws {
@@ -186,7 +191,7 @@ extension FieldGuideCommand {
         @Argument var code: String
         @OptionGroup var options: AircraftOptions
         func validate() throws { try requireText(code, "<code>", "an ACFTREF code (0020901)") }
-        func run() throws { try options.show("model \(code)", { $0.model(code: code)?.info }, text: describe) }
+        func run() throws { try options.show("model \(shown(code))", { $0.model(code: code)?.info }, text: describe) }
     }
 
     struct Manufacturers: ParsableCommand {
@@ -201,7 +206,7 @@ extension FieldGuideCommand {
             let found = bundle.manufacturers(prefix: prefix, limit: limit)
             let entries = found.map { Entry(name: $0.name, models: $0.models.map(\.info)) }
             try options.emit(entries) {
-                entries.isEmpty ? "none: no manufacturer starts with \(prefix)" : entries.map { e in
+                entries.isEmpty ? "none: no manufacturer starts with \(shown(prefix))" : entries.map { e in
                     "\(e.name) (\(e.models.count) models)\n" + e.models.map { "  \($0.code)  \($0.model)" }.joined(separator: "\n")
                 }.joined(separator: "\n")
             }
@@ -214,7 +219,7 @@ extension FieldGuideCommand {
         @OptionGroup var options: AircraftOptions
         func validate() throws { try requireText(code, "<code>", "an ENGINE code (17020)") }
         func run() throws {
-            try options.show("engine \(code)", { $0.engine(code: code)?.info }) { e in
+            try options.show("engine \(shown(code))", { $0.engine(code: code)?.info }) { e in
                 lines([("Code", e.code), ("Manufacturer", e.manufacturer), ("Model", e.model), ("Engine type", describe(e.engineType)),
                        ("Horsepower", e.horsepower.map(String.init)), ("Thrust", e.thrustPounds.map { "\($0) lbs" })])
             }

@@ -14,6 +14,12 @@ struct QueryMistakesTests {
         #expect(shape.status == 2 && shape.stderr.contains("unknown shape Corvid; did you mean Corvidae?"), "\(shape.stderr)")
         let region = try TestPaths.run("fieldguide", ["species", "--region", "Pune", "--month", "1"] + birds)
         #expect(region.status == 2 && region.stderr.contains("unknown region Pune; did you mean \"Pune, India\"?"), "\(region.stderr)")
+        // A pasted paragraph is echoed as its first 77 characters, not whole.
+        let paragraph = String(repeating: "Pune ", count: 1000)
+        for arguments in [["species", "--region", paragraph, "--month", "1"], ["species", "--named", paragraph]] {
+            let long = try TestPaths.run("fieldguide", arguments + birds)
+            #expect(long.stderr.contains(String(paragraph.prefix(77)) + "...") && long.stderr.utf8.count < 1000, "\(long.stderr.prefix(300))")
+        }
         let period = try TestPaths.run("fieldguide", ["frequency", "Ivory Gull", "--region", "Svalbard", "--period", "49"] + birds)
         #expect(period.status == 2 && period.stderr.contains("--period: expected 1–48, found 49"))
         #expect(period.stderr.contains("Usage: fieldguide frequency"))

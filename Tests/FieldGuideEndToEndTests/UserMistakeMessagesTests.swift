@@ -78,3 +78,42 @@ struct UserMistakeMessagesTests {
         #expect(diff.status == 2 && diff.stderr.contains("--limit: expected 0 or more, found -1"), "\(diff.stderr)")
     }
 }
+
+/// An argument echoed in a message comes back as written up to 80 characters: a pasted file
+/// (ARG_MAX allows 128 KiB an argument) is not printed back whole.
+@Suite("Long arguments: echoed shortened in every message")
+struct LongArgumentEchoTests {
+    static let long = "N1" + String(repeating: "9", count: 5000)
+
+    @Test("usage errors and not-found answers echo a 5,000-character argument as its first 77 characters and '...'")
+    func shortenedEchoes() throws {
+        let shown = String(Self.long.prefix(77)) + "..."
+        let usage: [([String], String)] = [
+            (["aircraft", Self.long], "found \(shown)"),
+            (["modes", Self.long], "found \(shown)"),
+            (["enrich", Self.long], "found \(shown)"),
+            (["species", "--near", Self.long], "--near: expected LAT,LON, found \(shown)"),
+        ]
+        for (arguments, message) in usage {
+            let run = try TestPaths.run("fieldguide", arguments + ["--bundle", "no-such.fgb"])
+            #expect(run.status == 2 && run.stderr.contains(message), "\(arguments[0]): \(run.stderr.prefix(300))")
+            #expect(run.stderr.utf8.count < 2000, "\(arguments[0]): \(run.stderr.utf8.count) bytes of error")
+        }
+        let directory = try TestPaths.temporaryDirectory("long-arguments")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try TestPaths.run("ingest-faa", ["input/faa", "--output", directory.path + "/stage"]).status == 0)
+        #expect(try TestPaths.run("emit-aircraft", [directory.path + "/stage", "--output", directory.path]).status == 0)
+        let bundle = ["--bundle", directory.path + "/aircraft.fgb"]
+        for (command, message, status) in [("model", "no model \(shown) in the bundle", Int32(1)),
+                                           ("engine", "no engine \(shown) in the bundle", 1)] {
+            let run = try TestPaths.run("fieldguide", [command, Self.long] + bundle)
+            #expect(run.status == status && run.stderr.contains(message) && run.stderr.utf8.count < 2000, "\(command): \(run.stderr.prefix(300))")
+        }
+        // status answers every registration it is given, then names the first invalid one.
+        let status = try TestPaths.run("fieldguide", ["status", Self.long] + bundle)
+        #expect(status.status == 2 && status.stderr.contains("<registrations>: \(shown): not a US N-number"), "\(status.stderr.prefix(300))")
+        #expect(status.stderr.utf8.count < 2000)
+        let none = try TestPaths.run("fieldguide", ["manufacturers", Self.long] + bundle)
+        #expect(none.status == 0 && none.stdout == "none: no manufacturer starts with \(shown)\n", "\(none.stdout.prefix(300))")
+    }
+}
