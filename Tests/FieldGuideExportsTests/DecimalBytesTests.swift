@@ -40,6 +40,24 @@ struct DecimalBytesTests {
         #expect(tooWide?.message == "<integer>-99999999999999999999</integer>: expected an integer that fits in 64 bits", "\(tooWide?.message ?? "")")
     }
 
+    @Test("a plist <integer> as Apple's and Python's readers take it: signed decimal or 0x hexadecimal, the 64-bit edges exact")
+    func integers() throws {
+        let cases: [(String, PropertyListReader.IntegerText)] = [
+            ("42", .value(42)), ("+7", .value(7)), ("-0", .value(0)), ("0x1F", .value(31)), ("0XFF", .value(255)), ("-0x10", .value(-16)),
+            ("9223372036854775807", .value(.max)), ("-9223372036854775808", .value(.min)), ("0x7FFFFFFFFFFFFFFF", .value(.max)),
+            ("9223372036854775808", .tooWide), ("0x8000000000000000", .tooWide), ("0x10000000000000000", .tooWide),
+            ("", .notInteger), ("-", .notInteger), ("0x", .notInteger), ("1.5", .notInteger), ("0x1G", .notInteger), ("1e3", .notInteger),
+            ("--1", .notInteger), ("+-1", .notInteger), ("\u{0661}", .notInteger), ("0b101", .notInteger),
+        ]
+        for (text, expected) in cases { #expect(PropertyListReader.integer(text) == expected, "\(text)") }
+        // Through the reader: a hexadecimal count reads as its value, not as a malformed file.
+        let path = try ExportFixtures.write("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array><integer> 0x10 </integer>"
+                                            + "<integer>-12</integer></array></plist>\n", name: "hex-integers.plist")
+        var values: [PropertyListValue] = []
+        try PropertyListReader.values(path: path) { value, _ in values.append(value) }
+        #expect(values == [.integer(16), .integer(-12)])
+    }
+
     @Test("positions and elevations written as nan, inf or hexadecimal are refused as not numbers, not read as values",
           arguments: ["nan", "inf", "-infinity", "0x1p3", "0x10"])
     func spelledNumbers(_ spelled: String) throws {

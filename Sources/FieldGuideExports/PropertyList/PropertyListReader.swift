@@ -195,6 +195,23 @@ public enum PropertyListReader {
         }
     }
 
+    enum IntegerText: Equatable { case value(Int64), tooWide, notInteger }
+
+    /// An `<integer>` as Apple's and Python's plist readers take it: decimal digits with an
+    /// optional sign, or hexadecimal digits after `0x` (`0x1F` is 31, `-0x10` is -16).
+    static func integer(_ text: String) -> IntegerText {
+        var body = Substring(text)
+        let negative = body.first == "-"
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let hex = body.hasPrefix("0x") || body.hasPrefix("0X")
+        let digits = hex ? body.dropFirst(2) : body
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && (hex ? $0.isHexDigit : $0.isNumber) }) else { return .notInteger }
+        // The magnitude first: -9223372036854775808 fits, 9223372036854775808 does not.
+        guard let magnitude = UInt64(digits, radix: hex ? 16 : 10),
+              magnitude <= UInt64(Int64.max) + (negative ? 1 : 0) else { return .tooWide }
+        return .value(negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude))
+    }
+
     static func value(_ name: Scalar, _ text: String, line: Int, file: String) throws(LocatedError) -> PropertyListValue {
         if name == .string { return .string(text) }
         let trimmed = text.trimmedASCII
@@ -203,11 +220,11 @@ public enum PropertyListReader {
         }
         switch name {
         case .integer:
-            guard let n = Int64(trimmed) ?? (trimmed.hasPrefix("+") ? Int64(trimmed.dropFirst()) : nil) else {
-                let digits = trimmed.drop { $0 == "-" || $0 == "+" }
-                throw bad(!digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber } ? "an integer that fits in 64 bits" : "an integer")
+            switch integer(trimmed) {
+            case .value(let n): return .integer(n)
+            case .tooWide: throw bad("an integer that fits in 64 bits")
+            case .notInteger: throw bad("an integer")
             }
-            return .integer(n)
         case .real:
             guard let d = Double(decimal: trimmed) else { throw bad("a real number") }
             return .real(d)
