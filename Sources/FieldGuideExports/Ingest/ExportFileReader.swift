@@ -41,8 +41,9 @@ public struct ExportFileSummary: Sendable, Hashable, Codable {
 }
 
 /// Reads any supported export file, deciding the format from its content: XML by its root
-/// element (`x:xmpmeta`/`rdf:RDF` → XMP, `gpx` → GPX, `plist` → property list), CSV by its
-/// header (eBird "My eBird Data", the aircraft app's capture export).
+/// element (`x:xmpmeta`/`rdf:RDF` → XMP, `gpx` → GPX, `plist` → property list), a binary
+/// property list by its `bplist` magic, CSV by its header (eBird "My eBird Data", the aircraft
+/// app's capture export).
 ///
 /// ```swift
 /// let summary = try ExportFileReader.read(path: "input/exports/heron.xmp", sink: RecordSink { print($0.subject) })
@@ -56,12 +57,18 @@ public enum ExportFileReader {
         switch try sniff(path: path, file: file) {
         case .xml: return try readXML(path: path, file: file, sink: sink)
         case .csv: return try TabularExportReader.read(path: path, file: file, sink: sink)
+        case .binaryPropertyList:
+            let bytes = try BoundedRead.bytes(atPath: path, limit: BinaryPropertyList.maximumBytes, what: "a binary property list")
+            var reader = try BinaryPropertyList(bytes: bytes, file: file)
+            return try PropertyListReader.records(file: file, sink: sink) { body throws(LocatedError) in try reader.stream(body) }
         }
     }
 
-    enum Shape { case xml, csv }
+    enum Shape { case xml, csv, binaryPropertyList }
 
-    /// Empty files are refused here; otherwise the first significant byte decides.
+    /// Empty files are refused here; a binary property list is known by its magic; otherwise
+    /// the first significant byte decides, and what would be CSV with a NUL byte in its first
+    /// 4 KB is refused as binary data.
     static func sniff(path: String, file: String) throws(LocatedError) -> Shape {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
@@ -73,12 +80,20 @@ public enum ExportFileReader {
             throw LocatedError(file, failed: error, doing: "cannot read")
         }
         var bytes = Array(head)
+        if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             if head.count < 4096 { throw LocatedError(.empty, file: file, line: 1, column: 1, message: "empty file: expected XML or a CSV header") }
             return .csv
         }
-        return first == UInt8(ascii: "<") ? .xml : .csv
+        if first == UInt8(ascii: "<") { return .xml }
+        // Not XML: a NUL byte in text that is not UTF-16 (whose BOM the CSV reader names) is a
+        // photo or an archive given as an export, said as such rather than as a bad CSV header.
+        if !(head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])), let nul = head.firstIndex(of: 0) {
+            throw LocatedError(.unrecognized, file: file, expected: "XML, a CSV header or a binary property list (bplist00)",
+                               found: "binary data (a NUL byte at byte \(nul + 1))", message: "not an export this reader knows")
+        }
+        return .csv
     }
 
     static func readXML(path: String, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {

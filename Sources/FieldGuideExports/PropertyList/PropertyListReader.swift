@@ -2,7 +2,8 @@ import FieldGuideXML
 import Foundation
 import FieldGuideDiagnostics
 
-/// Streams an Apple XML property list and turns its app records into observations.
+/// Streams an Apple XML property list and turns its app records into observations (a binary
+/// one, `bplist00`, is read by ``BinaryPropertyList`` into the same values).
 ///
 /// When the top-level value is an array, its elements are built and handed on one at a time,
 /// so a large export stays flat in memory; a top-level dictionary is one record. Each record
@@ -17,7 +18,9 @@ public enum PropertyListReader {
     /// value itself) with the line each starts on.
     public static func values(path: String, displayName: String? = nil, _ body: (PropertyListValue, Int) -> Void) throws(LocatedError) {
         let file = displayName ?? path
-        _ = try ExportFileReader.sniff(path: path, file: file)
+        if try ExportFileReader.sniff(path: path, file: file) == .binaryPropertyList {
+            return try BinaryPropertyList.values(path: path, displayName: file, body)
+        }
         let reader: XMLStreamReader
         do { reader = try XMLStreamReader(path: path, displayName: file) } catch { throw classifiedXMLError(error) }
         var xml = XMLCursor(reader: reader)
@@ -30,9 +33,16 @@ public enum PropertyListReader {
     }
 
     static func read(_ xml: inout XMLCursor, file: String, sink: RecordSink) throws(LocatedError) -> ExportFileSummary {
+        try records(file: file, sink: sink) { body throws(LocatedError) in try stream(&xml, file: file, body) }
+    }
+
+    /// The app records among the values `stream` hands on (XML or binary), to `sink`; the
+    /// other values counted as skipped.
+    static func records(file: String, sink: RecordSink,
+                        _ stream: ((PropertyListValue, Int) -> Void) throws(LocatedError) -> Void) throws(LocatedError) -> ExportFileSummary {
         var summary = ExportFileSummary(format: .plist)
         var keys = FoldedKeys.Cache()
-        try stream(&xml, file: file) { value, line in
+        try stream { value, line in
             let isRecord = AppRecord.observation(value, file: file, line: line, keys: &keys, observe: { observation in
                 summary.records += 1
                 sink.observe(observation)
