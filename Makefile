@@ -196,10 +196,17 @@ spark-deps-optional:
 ## fuzz: builds the libFuzzer targets (Fuzz/, with AddressSanitizer) and runs each for
 ## FUZZ_SECONDS over seeds from input/ and Tests/Fixtures; one line per target, fails on a crash.
 ## Not part of make test (CI time).
+## SwiftPM gives `-sanitize=fuzzer` to the fuzz package's own targets only: the FieldGuide
+## libraries (a dependency) got AddressSanitizer without coverage, so libFuzzer had no feedback
+## from the readers ("no interesting inputs were found"). -sanitize-coverage instruments them too;
+## each target is built as a product (with the flag, a whole-package build also compiled the
+## dependency's executables, and their main.swift as a library).
 FUZZ_SECONDS ?= 60
+FUZZ_COVERAGE = -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
 fuzz: deps
 	$(SWIFT) build
-	cd Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address
+	cd Fuzz && for target in $$(./run --targets); do \
+	  $(SWIFT) build --sanitize=fuzzer --sanitize=address $(FUZZ_COVERAGE) --product $$target || exit 2; done
 	Fuzz/run .build/debug $(BENCH_DATA)/fuzz $(FUZZ_SECONDS)
 
 ## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (each in a

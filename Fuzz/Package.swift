@@ -8,7 +8,8 @@
 //   fuzz-faa-master      MASTER.txt through the FAA ingest (beside input/faa's ACFTREF, ENGINE)
 //   fuzz-faa-files       ACFTREF, ENGINE, DEREG and RESERVED in turn through the same ingest
 //   fuzz-bird-json       the JSON parser, then the seed validator on the same bytes
-//   fuzz-xmp, fuzz-gpx, fuzz-plist        the XML reader through each export reader
+//   fuzz-xmp, fuzz-gpx, fuzz-plist        the XML reader through each export reader (fuzz-plist
+//                                         also the binary plist reader, from a bplist00 seed)
 //   fuzz-ebird-csv, fuzz-capture-csv      the tabular export readers
 //   fuzz-pipeline-file   the pipeline-file loader (YAML, checks)
 //   fuzz-bird-sources    the taxonomy, a bar chart, the Status & Trends runs and a label list
