@@ -152,7 +152,7 @@ struct BinaryPropertyListTests {
         ("a negative length", HandBuiltPlist(objects: [[0xAF, 0x13] + HandBuiltPlist.bigEndian(UInt64(bitPattern: -2), 8)]), "a negative length -2"),
         ("a length not an integer", HandBuiltPlist(objects: [[0x5F, 0x50]]), "expected a length as an integer, found the marker 0x50"),
         ("an integer of 32 bytes", HandBuiltPlist(objects: [[0x15] + Array(repeating: 0, count: 32)]), "an integer of 32 bytes"),
-        ("an integer past 64 bits", HandBuiltPlist(objects: [[0x14] + HandBuiltPlist.bigEndian(1, 8) + HandBuiltPlist.bigEndian(0, 8)]), "fits in 64 bits"),
+        ("an integer past 64 bits", HandBuiltPlist(objects: [[0x14] + HandBuiltPlist.bigEndian(1, 8) + HandBuiltPlist.bigEndian(0, 8)]), "expected a signed 64-bit integer"),
         ("a real cut short", HandBuiltPlist(objects: [[0x23, 0x40]]), "its 8 bytes run past the objects"),
         ("a NaN real", HandBuiltPlist(objects: [[0x23] + HandBuiltPlist.bigEndian(Double.nan.bitPattern, 8)]), "expected a finite real number"),
         ("a date past 9999", HandBuiltPlist(objects: [[0x33] + HandBuiltPlist.bigEndian(1e300.bitPattern, 8)]), "expected a date in years 1 to 9999"),

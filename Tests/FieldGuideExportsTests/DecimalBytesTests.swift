@@ -37,7 +37,7 @@ struct DecimalBytesTests {
         let wide = try ExportFixtures.write("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array><integer>-99999999999999999999</integer>"
                                             + "<integer>0x10</integer></array></plist>\n", name: "integers.plist")
         let tooWide = #expect(throws: LocatedError.self) { try PropertyListReader.values(path: wide) { _, _ in } }
-        #expect(tooWide?.message == "<integer>-99999999999999999999</integer>: expected an integer that fits in 64 bits", "\(tooWide?.message ?? "")")
+        #expect(tooWide?.message == "<integer>-99999999999999999999</integer>: expected a signed 64-bit integer", "\(tooWide?.message ?? "")")
     }
 
     @Test("a plist <integer> as Apple's and Python's readers take it: signed decimal or 0x hexadecimal, the 64-bit edges exact")
@@ -45,7 +45,7 @@ struct DecimalBytesTests {
         let cases: [(String, PropertyListReader.IntegerText)] = [
             ("42", .value(42)), ("+7", .value(7)), ("-0", .value(0)), ("0x1F", .value(31)), ("0XFF", .value(255)), ("-0x10", .value(-16)),
             ("9223372036854775807", .value(.max)), ("-9223372036854775808", .value(.min)), ("0x7FFFFFFFFFFFFFFF", .value(.max)),
-            ("9223372036854775808", .tooWide), ("0x8000000000000000", .tooWide), ("0x10000000000000000", .tooWide),
+            ("9223372036854775808", .tooWide), ("18446744073709551615", .tooWide), ("0x8000000000000000", .tooWide), ("0x10000000000000000", .tooWide),
             ("", .notInteger), ("-", .notInteger), ("0x", .notInteger), ("1.5", .notInteger), ("0x1G", .notInteger), ("1e3", .notInteger),
             ("--1", .notInteger), ("+-1", .notInteger), ("\u{0661}", .notInteger), ("0b101", .notInteger),
         ]

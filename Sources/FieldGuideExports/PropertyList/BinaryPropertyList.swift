@@ -193,14 +193,15 @@ public struct BinaryPropertyList {
     }
 
     /// A big-endian integer of `1 << sizeLog` bytes: 1, 2 and 4 unsigned, 8 signed, 16 when
-    /// it fits in 64 bits (how CF writes values past `Int64.max`: refused as too wide).
+    /// it fits in a signed 64-bit integer (CF writes values past `Int64.max` so: refused, as the
+    /// XML reader refuses them).
     func integer(at start: Int, sizeLog: Int, _ bad: (String) -> LocatedError) throws(LocatedError) -> Int64 {
         guard sizeLog <= 4 else { throw bad("an integer of \(1 << min(sizeLog, 15)) bytes (expected 1, 2, 4, 8 or 16)") }
         try need(start, 1 << sizeLog, bad)
         if sizeLog < 4 { return Int64(bitPattern: Self.unsigned(bytes, at: start, size: 1 << sizeLog)) }
         let high = Self.unsigned(bytes, at: start, size: 8), low = Self.unsigned(bytes, at: start + 8, size: 8)
         let value = Int64(bitPattern: low)
-        guard (high == 0 && value >= 0) || (high == .max && value < 0) else { throw bad("expected an integer that fits in 64 bits") }
+        guard (high == 0 && value >= 0) || (high == .max && value < 0) else { throw bad("expected a signed 64-bit integer") }
         return value
     }
 

@@ -232,7 +232,7 @@ public enum PropertyListReader {
         case .integer:
             switch integer(trimmed) {
             case .value(let n): return .integer(n)
-            case .tooWide: throw bad("an integer that fits in 64 bits")
+            case .tooWide: throw bad("a signed 64-bit integer")
             case .notInteger: throw bad("an integer")
             }
         case .real:
