@@ -204,7 +204,7 @@ struct BinaryPropertyListTests {
         #expect(refused > 100 && read > 100, "\(refused) refused, \(read) read")
     }
 
-    @Test("ingest-exports: a binary plist imported beside the XML ones; a cyclic one refused at its object, the others imported; other binary data named")
+    @Test("ingest-exports: a binary plist imported beside the XML ones; a cyclic one refused at its object, the others imported; other binary data and UTF-16 named")
     func throughTheExecutable() throws {
         let directory = try TestPaths.temporaryDirectory("bplist-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -219,6 +219,12 @@ struct BinaryPropertyListTests {
         #expect(bad.status == 1, "\(bad.stderr)")
         #expect(bad.stderr.contains("loop.plist: binary property list: object 0 at byte 8: it contains itself (a cycle through its references)"), "\(bad.stderr)")
         #expect(bad.stderr.contains("photo.xml: not an export this reader knows (expected XML, a CSV header or a binary property list (bplist00); found binary data (a NUL byte at byte 5))"), "\(bad.stderr)")
+        // A GPX saved as UTF-16 (Notepad's "Unicode"): named as such, not as Latin-1 in field 1.
+        let gpx = try String(contentsOfFile: ExportFixtures.input + "/gpx/lake-walk.gpx", encoding: .utf8)
+        try gpx.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"").data(using: .utf16LittleEndian)
+            .map { Data([0xFF, 0xFE]) + $0 }!.write(to: inputs.appendingPathComponent("lake16.gpx"))
+        let utf16 = try TestPaths.run("ingest-exports", [inputs.path, "--output", directory.path + "/utf16"])
+        #expect(utf16.stderr.contains("lake16.gpx:1:1: text in UTF-16; re-export as UTF-8 (expected UTF-8 text; found UTF-16 (the byte-order mark FF FE))"), "\(utf16.stderr)")
         let observations = try String(contentsOfFile: directory.path + "/bad/observations.csv", encoding: .utf8)
         #expect(observations.components(separatedBy: ",aircraft capture,").count == 4)
     }

@@ -81,15 +81,21 @@ public enum ExportFileReader {
         }
         var bytes = Array(head)
         if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
+        // UTF-16 (Notepad's "Unicode", Excel's "Unicode Text"): said as such, where the CSV reader
+        // would call its first byte "not valid UTF-8 (a Latin-1 …)".
+        if let order = [[0xFF, 0xFE]: "FF FE", [0xFE, 0xFF]: "FE FF"].first(where: { bytes.starts(with: $0.key) })?.value {
+            throw LocatedError(.encoding, file: file, line: 1, column: 1, expected: "UTF-8 text", found: "UTF-16 (the byte-order mark \(order))",
+                               message: "text in UTF-16; re-export as UTF-8")
+        }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             if head.count < 4096 { throw LocatedError(.empty, file: file, line: 1, column: 1, message: "empty file: expected XML or a CSV header") }
             return .csv
         }
         if first == UInt8(ascii: "<") { return .xml }
-        // Not XML: a NUL byte in text that is not UTF-16 (whose BOM the CSV reader names) is a
-        // photo or an archive given as an export, said as such rather than as a bad CSV header.
-        if !(head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])), let nul = head.firstIndex(of: 0) {
+        // Not XML: a NUL byte is a photo or an archive given as an export, said as such rather
+        // than as a bad CSV header.
+        if let nul = head.firstIndex(of: 0) {
             throw LocatedError(.unrecognized, file: file, expected: "XML, a CSV header or a binary property list (bplist00)",
                                found: "binary data (a NUL byte at byte \(nul + 1))", message: "not an export this reader knows")
         }
