@@ -116,7 +116,7 @@ public struct ExportsIngest {
                 if let status = observation.resolution?.status { observationStatus[status.rawValue, default: 0] += 1 }
                 counts[observation.kind, default: 0] += 1
                 writer.write(ObservationCSV.row(observation))
-                if writer.bytes.count >= 1 << 20, spoolError == nil {
+                if writer.count >= 1 << 20, spoolError == nil {   // `count`: `bytes` copies the buffer (up to 1 MiB a record)
                     do throws(LocatedError) { try Self.flush(&writer, into: spool) } catch { spoolError = error }
                 }
             }, issue: { issues.append($0) })
