@@ -148,7 +148,7 @@ bench-steps:
 	@echo "== Queries"
 	Benchmarks/.build/release/fieldguide-bench $(OUT)/bench/aircraft.fgb --master $(BENCH_DATA)/faa/MASTER.txt --acftref $(BENCH_DATA)/faa/ACFTREF.txt
 	Benchmarks/.build/release/birds-bench
-	Benchmarks/.build/release/exports-bench
+	EXPORTS_BENCH_INGEST=$(BIN)/ingest-exports Benchmarks/.build/release/exports-bench
 	Benchmarks/.build/release/birds-artifact-bench
 	@echo "== aggregate-ebd on a generated 1M-row eBird Basic Dataset: embedded against libcsv, Spark, parity"
 	@Benchmarks/ebd-bench $(BIN) Benchmarks/.build/release $(BENCH_DATA)/ebd $(OUT)/bench-ebd 1000000 \

@@ -29,10 +29,13 @@ struct BenchSummaryTests {
         XMP 10 MB                10.0 MB            1 observations    0.04 s ( 0.04 s CPU)   222.4 MB/s  peak RSS   25.6 MB
         GPX 100 MB, round 1     100.0 MB      882,217 observations    1.10 s ( 1.10 s CPU)    90.8 MB/s  peak RSS   28.6 MB
         GPX 100 MB: exports readers 90.8 MB/s (1.10 s CPU), xmllint --stream --noout 90.5 MB/s (1.08 s CPU), medians of 3; CPU share 0.98× (target ≥ 0.5×: met)
+        GPX 100 MB: ingest-exports end to end 21.4 MB/s, 4.67 s (4.52 s CPU), exit 0; CPU share of xmllint 0.39× (target ≥ 0.25×: met)
         plist 100 MB, round 1   100.0 MB      232,596 observations    1.11 s ( 1.11 s CPU)    90.0 MB/s  peak RSS   28.6 MB
         plist 100 MB: exports readers 90.0 MB/s (1.11 s CPU), xmllint --stream --noout 71.2 MB/s (1.36 s CPU), medians of 3; CPU share 1.22× (target ≥ 0.5×: met)
+        plist 100 MB: ingest-exports end to end 40.7 MB/s, 2.46 s (2.37 s CPU), exit 0; CPU share of xmllint 0.51× (target ≥ 0.25×: met)
         XMP 100 MB, round 1     100.0 MB            1 observations    0.79 s ( 0.79 s CPU)   127.2 MB/s  peak RSS   48.6 MB
         XMP 100 MB: exports readers 141.2 MB/s (0.71 s CPU), xmllint --stream --noout 142.2 MB/s (0.67 s CPU), medians of 3; CPU share 0.44× (target ≥ 0.5×: MISSED)
+        XMP 100 MB: ingest-exports end to end 163.9 MB/s, 0.61 s (0.58 s CPU), exit 0; CPU share of xmllint 1.31× (target ≥ 0.25×: met)
 
         """
 
@@ -55,6 +58,7 @@ struct BenchSummaryTests {
             "MISSED lookup + six fields / SQLite, medians 0.100× (target ≤ 0.10×)",
             "MISSED lookup + .info, median 1.04 µs (target ≤ 1 µs)",
             "MISSED export readers / xmllint --stream, CPU GPX 0.98×, plist 1.22×, XMP 0.44× (target ≥ 0.5×)",
+            "met ingest-exports end to end / xmllint, CPU GPX 0.39×, plist 0.51×, XMP 1.31× (target ≥ 0.25×)",
             "MISSED export readers, peak RSS at 10 and 100 MB GPX 25.3 → 28.6 MB, plist 25.3 → 28.6 MB, XMP 25.6 → 48.6 MB (target the 100 MB files ≤ 1.5× the 10 MB ones)",
             "MISSED nightly, first run at full size 4.24 s (target ≤ 2.0 s)",
             "met nightly, unchanged rerun 0.04 s (target ≤ 0.1 s)",
@@ -64,7 +68,7 @@ struct BenchSummaryTests {
 
     @Test("a figure the run did not print reads not measured; a median under its target with the p99 over is met")
     func notMeasured() throws {
-        let log = Self.log.split(separator: "\n").filter { !$0.contains("DuckDB") && !$0.hasPrefix("time: nightly") }
+        let log = Self.log.split(separator: "\n").filter { !$0.contains("DuckDB") && !$0.hasPrefix("time: nightly") && !$0.contains("ingest-exports") }
             .map { $0.hasPrefix("aircraft(registration:) + .info") ? $0.replacingOccurrences(of: "1.04 µs    1.99", with: "967 ns    1.99")
                 .replacingOccurrences(of: "< 1 µs  over", with: "< 1 µs  p99 over") : String($0) }
             .joined(separator: "\n")
@@ -72,6 +76,11 @@ struct BenchSummaryTests {
         #expect(status == 0)
         #expect(rows.contains("- whole FAA build / DuckDB, wall not measured (no DuckDB) (target ≤ 0.5×)"), "\(rows)")
         #expect(rows.contains("- nightly, first run at full size not measured (target ≤ 2.0 s)"), "\(rows)")
+        #expect(rows.contains("- ingest-exports end to end / xmllint, CPU not measured (target ≥ 0.25×)"), "\(rows)")
+        // A stage that failed, or ran slower than a quarter of xmllint, misses.
+        let slow = try Self.summary(of: Self.log.replacingOccurrences(of: "exit 0; CPU share of xmllint 0.51× (target ≥ 0.25×: met)",
+                                                                     with: "exit 0; CPU share of xmllint 0.03× (target ≥ 0.25×: MISSED)")).rows
+        #expect(slow.contains("MISSED ingest-exports end to end / xmllint, CPU GPX 0.39×, plist 0.03×, XMP 1.31× (target ≥ 0.25×)"), "\(slow)")
         #expect(rows.contains("met lookup + .info, median 967 ns (target ≤ 1 µs)"), "\(rows)")
     }
 
