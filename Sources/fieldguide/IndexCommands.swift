@@ -146,8 +146,14 @@ extension FieldGuideCommand {
             writer.write(["line", "icao", "manufacturer", "model", "registration", "type", "type_name", "rank1_code",
                           "rank1_manufacturer", "rank1_model", "rank1_score", "candidates", "closest_designators"])
             var resolved = 0
+            // A match depends on the three fields alone, and an export repeats them (the real
+            // 2,000 captures hold 724 triples): each is matched once (0.6 ms a match).
+            struct Key: Hashable { let icao, manufacturer, model: String }
+            var matched: [Key: CaptureMatch] = [:]
             for s in subjects {
-                let match = index.match(designator: s.icao, manufacturer: s.manufacturer, model: s.model, limit: limit)
+                let key = Key(icao: s.icao, manufacturer: s.manufacturer, model: s.model)
+                let match = matched[key] ?? index.match(designator: s.icao, manufacturer: s.manufacturer, model: s.model, limit: limit)
+                matched[key] = match
                 let best = match.best
                 if best != nil { resolved += 1 }
                 writer.write([String(s.line), s.icao, s.manufacturer, s.model, s.registration,
