@@ -172,15 +172,23 @@ struct BinaryPropertyListTests {
                 "\(name): \(error?.description ?? "read")")
     }
 
-    @Test("nested 300 deep, and 30 arrays each holding the next 14 times (14^30 values from 500 bytes): refused by the bounds, at once")
+    @Test("nested 300 deep; 30 arrays each holding the next 14 times (14^30 values from 500 bytes) in one record; 100 records of 14^4: refused by the bounds, at once")
     func bounds() {
         // References of 2 bytes, so that 300 objects can be named.
         let deepBytes = HandBuiltPlist(objects: (0..<300).map { i in i == 299 ? [0x08] : [0xA1] + HandBuiltPlist.bigEndian(UInt64(i + 1), 2) },
                                        referenceSize: 2).bytes
         #expect(Self.refusal(deepBytes)?.description.contains("nested more than 256 containers deep") == true)
-        let shared = HandBuiltPlist(objects: (0..<31).map { i in i == 30 ? [0x08] : HandBuiltPlist.array(Array(repeating: UInt8(i + 1), count: 14)) })
-        let error = Self.refusal(shared.bytes)
-        #expect(error?.kind == .tooLarge && error?.description.contains("more than 1001984 values from 31 objects") == true, "\(error?.description ?? "read")")
+        // One record: a top-level dictionary whose one value is the first of the 30 arrays.
+        var nested = (0..<31).map { i in i == 30 ? [UInt8(0x08)] : HandBuiltPlist.array(Array(repeating: UInt8(i + 2), count: 14)) }
+        nested.insert(HandBuiltPlist.dictionary([32], [1]), at: 0)
+        nested.append(HandBuiltPlist.ascii("k"))
+        let record = Self.refusal(HandBuiltPlist(objects: nested).bytes)
+        #expect(record?.kind == .tooLarge && record?.description.contains("a record of more than 1000000 values") == true, "\(record?.description ?? "read")")
+        // 100 records of 14^4 values each: each under the record bound, the file over its own.
+        var many: [[UInt8]] = [[0xAF, 0x10, 100] + Array(repeating: 1, count: 100)]   // a length past 14 follows the marker
+        many += (1...4).map { i in HandBuiltPlist.array(Array(repeating: UInt8(i + 1), count: 14)) } + [[0x08]]
+        let file = Self.refusal(HandBuiltPlist(objects: many).bytes)
+        #expect(file?.kind == .tooLarge && file?.description.contains("more than 1000384 values from 6 objects") == true, "\(file?.description ?? "read")")
     }
 
     @Test("every byte of a real export's binary form set to 0x00, 0x0F, 0x7F, 0x80 and 0xFF in turn: read or refused, never a trap")

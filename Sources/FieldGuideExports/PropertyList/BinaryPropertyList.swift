@@ -8,7 +8,9 @@ import FieldGuideDiagnostics
 /// crafted file is a `.malformed` error naming the object and its byte, never a trap or a read
 /// past the end. A reference back to a container still being read (a cycle) is refused; nesting
 /// is bounded like XML's, and so is the number of values made, since a shared object is made
-/// again each time it is referred to (a few KB of arrays sharing arrays could mean billions).
+/// again each time it is referred to (a few KB of arrays sharing arrays could mean billions): a
+/// record is built whole, so it holds at most a million values; the file, in time, a million
+/// and 64 for each of its objects.
 ///
 /// A binary file has no lines: the position a record is reported at is its place in the
 /// top-level array (1 for a top-level dictionary).
@@ -25,6 +27,9 @@ public struct BinaryPropertyList {
     /// Values made from one file, at most: a million, and 64 more for each object in it (each use
     /// of a shared object counts; a writer shares repeated keys and strings, rarely more).
     public static func maximumValues(objects: Int) -> Int { 1_000_000 + 64 * objects }
+    /// Values in one record (an element of the top-level array, or the top-level value), at most:
+    /// a million (an app record holds tens). What memory a record takes is bounded by this.
+    public static let maximumRecordValues = 1_000_000
     /// The first eight bytes of the one version read.
     static let magic = Array("bplist00".utf8)
 
@@ -34,7 +39,7 @@ public struct BinaryPropertyList {
     let offsetSize: Int, referenceSize: Int, objectCount: Int, root: Int, tableStart: Int
     /// Containers being read, innermost last (a cycle is a reference to one of them).
     private var open: [Int] = []
-    private var made = 0
+    private var made = 0, madeInRecord = 0
 
     /// Streams the records of the file at `path` (the elements of a top-level array or set, or
     /// the top-level value itself) with their positions.
@@ -79,13 +84,21 @@ public struct BinaryPropertyList {
         guard type == 0xA || type == 0xC else { return body(try value(root), 1) }
         open.append(root)
         let (count, first) = try extent(at: start, object: root, unit: referenceSize)
-        for i in 0..<count { body(try value(try reference(at: first + i * referenceSize)), i + 1) }
+        for i in 0..<count {
+            madeInRecord = 0
+            body(try value(try reference(at: first + i * referenceSize)), i + 1)
+        }
         open.removeLast()
     }
 
     /// Object `index`: its value, containers read through their references.
     mutating func value(_ index: Int) throws(LocatedError) -> PropertyListValue {
         made += 1
+        madeInRecord += 1
+        guard madeInRecord <= Self.maximumRecordValues else {
+            throw LocatedError(.tooLarge, file: file, message: "binary property list: a record of more than \(Self.maximumRecordValues) values "
+                               + "(objects shared over and over?)")
+        }
         guard made <= Self.maximumValues(objects: objectCount) else {
             throw LocatedError(.tooLarge, file: file, message: "binary property list: more than \(Self.maximumValues(objects: objectCount)) values "
                                + "from \(objectCount) objects (objects shared over and over?)")
