@@ -172,7 +172,7 @@ struct BinaryPropertyListTests {
                 "\(name): \(error?.description ?? "read")")
     }
 
-    @Test("nested 300 deep; 30 arrays each holding the next 14 times (14^30 values from 500 bytes) in one record; 100 records of 14^4: refused by the bounds, at once")
+    @Test("nested 300 deep; 30 arrays each holding the next 14 times (14^30 values from 500 bytes) in one record; 100 records of 14^4; a 1 MiB data object copied 300 and 1,100 times: refused by the bounds")
     func bounds() {
         // References of 2 bytes, so that 300 objects can be named.
         let deepBytes = HandBuiltPlist(objects: (0..<300).map { i in i == 299 ? [0x08] : [0xA1] + HandBuiltPlist.bigEndian(UInt64(i + 1), 2) },
@@ -187,6 +187,18 @@ struct BinaryPropertyListTests {
         // 100 records of 14^4 values each: each under the record bound, the file over its own.
         var many: [[UInt8]] = [[0xAF, 0x10, 100] + Array(repeating: 1, count: 100)]   // a length past 14 follows the marker
         many += (1...4).map { i in HandBuiltPlist.array(Array(repeating: UInt8(i + 1), count: 14)) } + [[0x08]]
+        // One record: an array naming a 1 MiB data object 300 times (300 MiB of copies from 1 MiB), then
+        // 1,100 records naming it once each (1.1 GiB); and an array claiming 2^28 elements in 64
+        // bytes, refused from its length before anything is made.
+        let data: [UInt8] = [0x4F, 0x12] + HandBuiltPlist.bigEndian(1 << 20, 4) + Array(repeating: 7, count: 1 << 20)
+        let copies = HandBuiltPlist(objects: [HandBuiltPlist.array([1]), [0xAF, 0x11, 0x01, 0x2C] + Array(repeating: 2, count: 300), data], offsetSize: 4)
+        let copied = Self.refusal(copies.bytes)
+        #expect(copied?.kind == .tooLarge && copied?.description.contains("more than 256 MiB of data and text in a record") == true, "\(copied?.description ?? "read")")
+        let spread = HandBuiltPlist(objects: [[0xAF, 0x11, 0x04, 0x4C] + Array(repeating: 1, count: 1_100), data], offsetSize: 4)
+        let total = Self.refusal(spread.bytes)
+        #expect(total?.kind == .tooLarge && total?.description.contains("more than 1 GiB of data and text in the file") == true, "\(total?.description ?? "read")")
+        let claimed = HandBuiltPlist(objects: [[0xAF, 0x12] + HandBuiltPlist.bigEndian(1 << 28, 4) + Array(repeating: 0, count: 64)])
+        #expect(Self.refusal(claimed.bytes)?.description.contains("run past the objects") == true)
         let file = Self.refusal(HandBuiltPlist(objects: many).bytes)
         #expect(file?.kind == .tooLarge && file?.description.contains("more than 1000384 values from 6 objects") == true, "\(file?.description ?? "read")")
     }

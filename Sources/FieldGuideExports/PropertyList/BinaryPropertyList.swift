@@ -30,6 +30,10 @@ public struct BinaryPropertyList {
     /// Values in one record (an element of the top-level array, or the top-level value), at most:
     /// a million (an app record holds tens). What memory a record takes is bounded by this.
     public static let maximumRecordValues = 1_000_000
+    /// Bytes of data and text made from one record, and from the whole file, at most: 256 MiB
+    /// and 1 GiB. A shared data object is copied each time it is referred to, and the value
+    /// bounds alone would let a record copy a large one a million times.
+    public static let maximumRecordBytes = 256 << 20, maximumFileBytesMade = 1 << 30
     /// The first eight bytes of the one version read.
     static let magic = Array("bplist00".utf8)
 
@@ -39,7 +43,7 @@ public struct BinaryPropertyList {
     let offsetSize: Int, referenceSize: Int, objectCount: Int, root: Int, tableStart: Int
     /// Containers being read, innermost last (a cycle is a reference to one of them).
     private var open: [Int] = []
-    private var made = 0, madeInRecord = 0
+    private var made = 0, madeInRecord = 0, bytesMade = 0, bytesInRecord = 0
 
     /// Streams the records of the file at `path` (the elements of a top-level array or set, or
     /// the top-level value itself) with their positions.
@@ -85,7 +89,7 @@ public struct BinaryPropertyList {
         open.append(root)
         let (count, first) = try extent(at: start, object: root, unit: referenceSize)
         for i in 0..<count {
-            madeInRecord = 0
+            (madeInRecord, bytesInRecord) = (0, 0)
             body(try value(try reference(at: first + i * referenceSize)), i + 1)
         }
         open.removeLast()
@@ -122,14 +126,17 @@ public struct BinaryPropertyList {
             return .date(text)
         case 0x4:
             let (count, first) = try extent(at: start, object: index, unit: 1)
+            try spend(count)
             return .data(Array(bytes[first..<first + count]))
         case 0x5:
             let (count, first) = try extent(at: start, object: index, unit: 1)
+            try spend(count)
             let text = bytes[first..<first + count]
             guard text.allSatisfy({ $0 < 0x80 }) else { throw bad("expected an ASCII string, found a byte past 0x7F") }
             return .string(String(decoding: text, as: UTF8.self))
         case 0x6:
             let (count, first) = try extent(at: start, object: index, unit: 2)
+            try spend(2 * count)
             let units = bytes[first..<first + 2 * count].withUnsafeBufferPointer { raw in
                 (0..<count).map { UInt16(raw[2 * $0]) << 8 | UInt16(raw[2 * $0 + 1]) }
             }
@@ -140,7 +147,7 @@ public struct BinaryPropertyList {
             let (count, first) = try enter(index, at: start, bad)
             defer { open.removeLast() }
             var items: [PropertyListValue] = []
-            items.reserveCapacity(count)
+            items.reserveCapacity(min(count, 4_096))   // not from the file's word alone: the values are counted as made
             for i in 0..<count { items.append(try value(try reference(at: first + i * referenceSize))) }
             return .array(items)
         case 0xD:
@@ -148,7 +155,7 @@ public struct BinaryPropertyList {
             defer { open.removeLast() }
             try need(first, count * referenceSize * 2, bad)   // the keys' references, then the values'
             var entries: [(key: String, value: PropertyListValue)] = []
-            entries.reserveCapacity(count)
+            entries.reserveCapacity(min(count, 4_096))
             for i in 0..<count {
                 let keyIndex = try reference(at: first + i * referenceSize)
                 guard case .string(let key) = try value(keyIndex) else { throw bad("key \(i + 1) (object \(keyIndex)) is not a string") }
@@ -167,6 +174,16 @@ public struct BinaryPropertyList {
         let extent = try extent(at: start, object: index, unit: referenceSize)
         open.append(index)
         return extent
+    }
+
+    /// Counts `count` bytes of data or text about to be copied against the record's and the file's bounds.
+    private mutating func spend(_ count: Int) throws(LocatedError) {
+        (bytesInRecord, bytesMade) = (bytesInRecord + count, bytesMade + count)   // each at most a bound plus 256 MiB: no overflow
+        guard bytesInRecord <= Self.maximumRecordBytes, bytesMade <= Self.maximumFileBytesMade else {
+            throw LocatedError(.tooLarge, file: file, message: "binary property list: more than "
+                               + (bytesInRecord > Self.maximumRecordBytes ? "256 MiB of data and text in a record" : "1 GiB of data and text in the file")
+                               + " (objects shared over and over?)")
+        }
     }
 
     /// Where object `index` starts, checked to lie among the objects.
