@@ -115,4 +115,29 @@ struct IngestExportsExecutableTests {
             #expect(result.stderr.components(separatedBy: "/icao.json").count == 2, "the path once: \(result.stderr)")
         }
     }
+
+    @Test("rejects are written as found: a file's rejected rows past the 1 MiB flush are dropped when the file then fails; another file's kept, in order")
+    func rejectsOfAFailedFile() throws {
+        let directory = try TestPaths.temporaryDirectory("exports-rejects")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputs = directory.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        func point(_ i: Int, lat: String) -> String { "<trkpt lat=\"\(lat)\" lon=\"1\"><name>P\(i)</name></trkpt>\n" }
+        let head = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+        // a.gpx: one point off the globe among good ones; b.gpx: 20,000 of them (about 1.9 MB of
+        // reject rows), then cut short.
+        try (head + point(1, lat: "95") + point(2, lat: "52") + "</trkseg></trk></gpx>\n").write(to: inputs.appendingPathComponent("a.gpx"), atomically: true, encoding: .utf8)
+        try (head + (1...20_000).map { point($0, lat: "95") }.joined()).write(to: inputs.appendingPathComponent("b.gpx"), atomically: true, encoding: .utf8)
+        let run = try TestPaths.run("ingest-exports", [inputs.path, "--output", directory.path + "/out"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let rejects = try String(contentsOfFile: directory.path + "/out/exports-rejects.csv", encoding: .utf8).split(separator: "\n")
+        #expect(rejects.count == 3, "\(rejects.prefix(5))")
+        #expect(rejects.first == "severity,file,line,field,value,reason")
+        #expect(rejects.dropFirst().first?.hasPrefix("rejected,\(inputs.path)/a.gpx,3,lat,95,latitude out of range") == true, "\(rejects.prefix(3))")
+        #expect(rejects.last?.hasPrefix("rejected,\(inputs.path)/b.gpx,") == true && rejects.last?.contains(",(file),") == true, "\(rejects.last ?? "")")
+        let report = try String(contentsOfFile: directory.path + "/out/exports-ingest.json", encoding: .utf8)
+        #expect(report.contains("\"errors\" : 2"), "\(report)")
+        // No spool left beside the outputs.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/out").filter { $0.hasPrefix(".") }.isEmpty)
+    }
 }

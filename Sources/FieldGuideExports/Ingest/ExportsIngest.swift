@@ -94,7 +94,7 @@ public struct ExportsIngest {
         var header = CSVWriter()
         header.write(ObservationCSV.header)
         try spool.append(header.bytes)
-        var rejects = RejectsReport()
+        let rejects = try RejectSpool(directory: outputDirectory, name: Self.rejectsFile)
         var files: [FileReport] = []
         var totals: [String: Int] = [:]
         var observationStatus: [String: Int] = [:]
@@ -102,10 +102,9 @@ public struct ExportsIngest {
         for input in inputs {
             var fileReport = FileReport(file: input.name)
             if let digest = try? FileDigest.sha256(ofFileAt: input.path) { (fileReport.sha256, fileReport.bytes) = (digest.digest, digest.bytes) }
-            let mark = spool.size
+            let mark = spool.size, rejectsMark = try rejects.mark()
             // Rows and issues of this file: kept only if the whole file reads.
             var writer = CSVWriter()
-            var issues: [RowIssue] = []
             var counts: [ObservationKind: Int] = [:]
             var spoolError: LocatedError?
             let statusBefore = observationStatus
@@ -119,7 +118,10 @@ public struct ExportsIngest {
                 if writer.count >= 1 << 20, spoolError == nil {   // `count`: `bytes` copies the buffer (up to 1 MiB a record)
                     do throws(LocatedError) { try Self.flush(&writer, into: spool) } catch { spoolError = error }
                 }
-            }, issue: { issues.append($0) })
+            }, issue: { issue in
+                guard spoolError == nil else { return }
+                do throws(LocatedError) { try rejects.append(issue) } catch { spoolError = error }
+            })
             do throws(LocatedError) {
                 let summary = try ExportFileReader.read(path: input.path, displayName: input.name, sink: sink)
                 if let spoolError { throw spoolError }
@@ -128,17 +130,17 @@ public struct ExportsIngest {
                 fileReport.records = summary.records
                 fileReport.skipped = summary.skipped
                 fileReport.observations = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
-                fileReport.rejected = issues.filter { $0.severity == .rejected }.count
-                fileReport.warnings = issues.count - fileReport.rejected
-                issues.forEach { rejects.append($0) }
+                fileReport.rejected = rejects.rejected - rejectsMark.rejected
+                fileReport.warnings = rejects.warnings - rejectsMark.warnings
             } catch {
                 // The spool failing to take this file's rows ends the run; a file that cannot be read does not.
                 if spoolError != nil && error.kind.isUsageOrIO { throw error }
                 try spool.rollBack(to: mark)
+                try rejects.rollBack(to: rejectsMark)
                 observationStatus = statusBefore
                 resolver.restore(entriesBefore)
                 fileReport.error = FileError(error)
-                rejects.append(RowIssue(.rejected, file: input.name, line: error.line ?? 0, field: "(file)", value: error.kind.rawValue,
+                try rejects.append(RowIssue(.rejected, file: input.name, line: error.line ?? 0, field: "(file)", value: error.kind.rawValue,
                                         reason: (error.column.map { "column \($0): " } ?? "") + error.message))
             }
             for (kind, n) in fileReport.observations { totals["observations." + kind, default: 0] += n }
@@ -183,20 +185,19 @@ public struct ExportsIngestResult: Sendable {
     public var failedFiles: Int { files.filter { $0.error != nil }.count }
 
     /// Writes the resolution and rejects reports, then the stage report.
-    mutating func finish(resolution: ResolutionReport, rejects: RejectsReport, maxFailedShare: Double,
+    mutating func finish(resolution: ResolutionReport, rejects: RejectSpool, maxFailedShare: Double,
                          outputDirectory: String) throws(LocatedError) {
         let resolutionPath = outputDirectory + "/" + ExportsIngest.resolutionFile
         let resolutionBytes = try JSON.encode(resolution, for: resolutionPath)
         try AtomicFile.write(resolutionBytes, to: resolutionPath)
         report.outputs.append(.init(file: ExportsIngest.resolutionFile, bytes: resolutionBytes.count, sha256: FileDigest.sha256(resolutionBytes)))
-        let rejectBytes = rejects.csvBytes()
-        try AtomicFile.write(rejectBytes, to: outputDirectory + "/" + ExportsIngest.rejectsFile)
-        report.outputs.append(.init(file: ExportsIngest.rejectsFile, bytes: rejectBytes.count, sha256: FileDigest.sha256(rejectBytes)))
+        let written = try rejects.commit(to: outputDirectory + "/" + ExportsIngest.rejectsFile)
+        report.outputs.append(.init(file: ExportsIngest.rejectsFile, bytes: written.bytes, sha256: written.sha256))
         report.sources = files.map {
             StageReport.Source(file: $0.file, bytes: $0.bytes ?? 0, sha256: $0.sha256 ?? "",
                                rows: .init(read: $0.records, kept: $0.observations.values.reduce(0, +), rejected: $0.rejected, warnings: $0.warnings))
         }
-        report.findings = .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning))
+        report.findings = .init(errors: rejects.rejected, warnings: rejects.warnings)
         for (status, n) in resolution.counts { report.counts["subjects." + status] = n }
         for file in files {
             if let format = file.format { report.counts["files." + format.rawValue, default: 0] += 1 }

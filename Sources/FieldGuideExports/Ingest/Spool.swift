@@ -1,5 +1,6 @@
 import FieldGuideDiagnostics
 import FieldGuideCore
+import FieldGuideCSV
 import Foundation
 
 /// A scratch file that can roll back to a mark: each input file's rows are appended, and a
@@ -65,5 +66,49 @@ final class Spool {
         }
         try writer.commit()
         return digest.finalize()
+    }
+}
+
+/// The rejects report (`exports-rejects.csv`) written as its rows are found, through a `Spool`,
+/// rather than held: a GPX whose 882,000 points all lie off the globe kept 300 MB of them.
+/// Like the observations, a file's rows are cut off again when the file fails part-way
+/// (`mark()`, `rollBack(to:)`), and the file's own reject row takes their place.
+final class RejectSpool {
+    /// Where a file's rows start, and the counts before them.
+    struct Mark { let size: off_t, rejected: Int, warnings: Int }
+
+    private let spool: Spool
+    private var writer = CSVWriter()
+    private(set) var rejected = 0, warnings = 0
+
+    init(directory: String, name: String) throws(LocatedError) {
+        spool = try Spool(directory: directory, name: name)
+        writer.write(RejectsReport.header)
+    }
+
+    /// Flushes what is written and marks the end.
+    func mark() throws(LocatedError) -> Mark {
+        try ExportsIngest.flush(&writer, into: spool)
+        return Mark(size: spool.size, rejected: rejected, warnings: warnings)
+    }
+
+    func append(_ issue: RowIssue) throws(LocatedError) {
+        writer.write([issue.severity.rawValue, issue.file, String(issue.line), issue.field, issue.value, issue.reason])
+        if issue.severity == .rejected { rejected += 1 } else { warnings += 1 }
+        if writer.count >= 1 << 20 { try ExportsIngest.flush(&writer, into: spool) }
+    }
+
+    /// Drops every row after `mark`, written or not.
+    func rollBack(to mark: Mark) throws(LocatedError) {
+        writer = CSVWriter()
+        try spool.rollBack(to: mark.size)
+        (rejected, warnings) = (mark.rejected, mark.warnings)
+    }
+
+    /// Copies the report into `destination` atomically: its size and SHA-256.
+    func commit(to destination: String) throws(LocatedError) -> (bytes: Int, sha256: String) {
+        try ExportsIngest.flush(&writer, into: spool)
+        let bytes = Int(spool.size)
+        return (bytes, try spool.commit(to: destination))
     }
 }
