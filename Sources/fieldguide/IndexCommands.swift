@@ -162,9 +162,9 @@ extension FieldGuideCommand {
                               String(match.candidates.count), match.closestDesignators.joined(separator: " ")])
             }
             if let output {
-                try AtomicFile.write(writer.bytes, to: output)
+                try AtomicFile.write(writer.takeBytes(), to: output)
             } else {
-                FileHandle.standardOutput.write(Data(writer.bytes))
+                FileHandle.standardOutput.write(Data(writer.takeBytes()))
             }
             StageLog(stage: "fieldguide").info("matched \(formatCount(subjects.count)) captures from \(path): \(formatCount(resolved)) with an ACFTREF candidate")
         }
