@@ -58,8 +58,7 @@ public enum ExportFileReader {
         case .xml: return try readXML(path: path, file: file, sink: sink)
         case .csv: return try TabularExportReader.read(path: path, file: file, sink: sink)
         case .binaryPropertyList:
-            let bytes = try BoundedRead.bytes(atPath: path, limit: BinaryPropertyList.maximumBytes, what: "a binary property list")
-            var reader = try BinaryPropertyList(bytes: bytes, file: file)
+            var reader = try BinaryPropertyList.opening(path: path, file: file)
             return try PropertyListReader.records(file: file, sink: sink) { body throws(LocatedError) in try reader.stream(body) }
         }
     }

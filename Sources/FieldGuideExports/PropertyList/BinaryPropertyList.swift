@@ -48,10 +48,13 @@ public struct BinaryPropertyList {
     /// Streams the records of the file at `path` (the elements of a top-level array or set, or
     /// the top-level value itself) with their positions.
     public static func values(path: String, displayName: String? = nil, _ body: (PropertyListValue, Int) -> Void) throws(LocatedError) {
-        let file = displayName ?? path
-        let bytes = try BoundedRead.bytes(atPath: path, limit: maximumBytes, what: "a binary property list")
-        var reader = try BinaryPropertyList(bytes: bytes, file: file)
+        var reader = try opening(path: path, file: displayName ?? path)
         try reader.stream(body)
+    }
+
+    /// The file at `path` read (within ``maximumBytes``) and its trailer checked.
+    static func opening(path: String, file: String) throws(LocatedError) -> BinaryPropertyList {
+        try BinaryPropertyList(bytes: try BoundedRead.bytes(atPath: path, limit: maximumBytes, what: "a binary property list"), file: file)
     }
 
     init(bytes: [UInt8], file: String) throws(LocatedError) {
