@@ -9,7 +9,7 @@ import StageCLI
 struct IngestExports: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest-exports",
-        abstract: "Read metadata exports (XMP, GPX, property lists, eBird and capture CSV) into normalized observations.",
+        abstract: "Read metadata exports (XMP, GPX, XML and binary property lists, eBird and capture CSV) into normalized observations.",
         discussion: """
         FILE_OR_DIR names export files or directories (searched recursively, links followed, each \
         file once, for .xmp, .gpx, \
