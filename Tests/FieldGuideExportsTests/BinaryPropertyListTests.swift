@@ -203,7 +203,7 @@ struct BinaryPropertyListTests {
         #expect(file?.kind == .tooLarge && file?.description.contains("more than 1000384 values from 6 objects") == true, "\(file?.description ?? "read")")
     }
 
-    @Test("every byte of a real export's binary form set to 0x00, 0x0F, 0x7F, 0x80 and 0xFF in turn: read or refused, never a trap")
+    @Test("every byte of input/'s capture plist, written binary by Foundation, set to 0x00, 0x0F, 0x7F, 0x80 and 0xFF in turn: read or refused, never a trap")
     func everyByteMutated() throws {
         let directory = try TestPaths.temporaryDirectory("bplist-mutated")
         defer { try? FileManager.default.removeItem(at: directory) }
