@@ -93,7 +93,7 @@ final class RejectSpool {
     }
 
     func append(_ issue: RowIssue) throws(LocatedError) {
-        writer.write([issue.severity.rawValue, issue.file, String(issue.line), issue.field, issue.value, issue.reason])
+        writer.write(issue.csvFields)
         if issue.severity == .rejected { rejected += 1 } else { warnings += 1 }
         if writer.count >= 1 << 20 { try ExportsIngest.flush(&writer, into: spool) }
     }
