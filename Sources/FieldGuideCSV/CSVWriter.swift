@@ -133,6 +133,18 @@ public struct CSVWriter: Sendable {
         written += encoded.count
     }
 
+    /// Hands the bytes written so far to `body` without copying them.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<written])) }
+    }
+
+    /// Keeps the first `count` bytes written (a count the writer had) and drops the rest,
+    /// keeping its buffer for what comes next.
+    public mutating func truncate(to count: Int) {
+        precondition(!inRecord && count >= 0 && count <= written, "a record is half written, or the writer never had that count")
+        written = count
+    }
+
     /// Hands the bytes written so far to `sink` and starts a new buffer (for streaming writes).
     public mutating func drain(_ sink: ([UInt8]) throws -> Void) rethrows {
         guard written > 0 else { return }

@@ -94,7 +94,7 @@ public struct ExportsIngest {
         var header = CSVWriter()
         header.write(ObservationCSV.header)
         try spool.append(header.bytes)
-        let rejects = try RejectSpool(directory: outputDirectory, name: Self.rejectsFile)
+        let rejects = RejectSpool(directory: outputDirectory, name: Self.rejectsFile)
         var files: [FileReport] = []
         var totals: [String: Int] = [:]
         var observationStatus: [String: Int] = [:]
@@ -102,7 +102,7 @@ public struct ExportsIngest {
         for input in inputs {
             var fileReport = FileReport(file: input.name)
             if let digest = try? FileDigest.sha256(ofFileAt: input.path) { (fileReport.sha256, fileReport.bytes) = (digest.digest, digest.bytes) }
-            let mark = spool.size, rejectsMark = try rejects.mark()
+            let mark = spool.size, rejectsMark = rejects.mark()
             // Rows and issues of this file: kept only if the whole file reads.
             var writer = CSVWriter()
             var counts: [ObservationKind: Int] = [:]
@@ -116,7 +116,7 @@ public struct ExportsIngest {
                 counts[observation.kind, default: 0] += 1
                 writer.write(ObservationCSV.row(observation))
                 if writer.count >= 1 << 20, spoolError == nil {   // `count`: `bytes` copies the buffer (up to 1 MiB a record)
-                    do throws(LocatedError) { try Self.flush(&writer, into: spool) } catch { spoolError = error }
+                    do throws(LocatedError) { try spool.append(&writer) } catch { spoolError = error }
                 }
             }, issue: { issue in
                 guard spoolError == nil else { return }
@@ -125,13 +125,13 @@ public struct ExportsIngest {
             do throws(LocatedError) {
                 let summary = try ExportFileReader.read(path: input.path, displayName: input.name, sink: sink)
                 if let spoolError { throw spoolError }
-                try Self.flush(&writer, into: spool)
+                try spool.append(&writer)
                 fileReport.format = summary.format
                 fileReport.records = summary.records
                 fileReport.skipped = summary.skipped
                 fileReport.observations = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
-                fileReport.rejected = rejects.rejected - rejectsMark.rejected
-                fileReport.warnings = rejects.warnings - rejectsMark.warnings
+                fileReport.rejected = rejects.counts.rejected - rejectsMark.counts.rejected
+                fileReport.warnings = rejects.counts.warnings - rejectsMark.counts.warnings
             } catch {
                 // The spool failing to take this file's rows ends the run; a file that cannot be read does not.
                 if spoolError != nil && error.kind.isUsageOrIO { throw error }
@@ -151,19 +151,11 @@ public struct ExportsIngest {
         let resolution = ResolutionReport(resolver: resolver, options: options, observations: observationStatus)
         var result = ExportsIngestResult(report: StageReport(stage: Self.producer, status: .ok), files: files)
         result.report.counts = totals
-        let observationsBytes = Int(spool.size)
+        let observationsBytes = spool.size
         let observationsSHA256 = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
         result.report.outputs = [.init(file: Self.observationsFile, bytes: observationsBytes, sha256: observationsSHA256)]
         try result.finish(resolution: resolution, rejects: rejects, maxFailedShare: options.maxFailedShare, outputDirectory: outputDirectory)
         return result
-    }
-
-    static func flush(_ writer: inout CSVWriter, into spool: Spool) throws(LocatedError) {
-        var failure: LocatedError?
-        writer.drain { bytes in
-            do throws(LocatedError) { try spool.append(bytes) } catch { failure = error }
-        }
-        if let failure { throw failure }
     }
 }
 
@@ -197,7 +189,7 @@ public struct ExportsIngestResult: Sendable {
             StageReport.Source(file: $0.file, bytes: $0.bytes ?? 0, sha256: $0.sha256 ?? "",
                                rows: .init(read: $0.records, kept: $0.observations.values.reduce(0, +), rejected: $0.rejected, warnings: $0.warnings))
         }
-        report.findings = .init(errors: rejects.rejected, warnings: rejects.warnings)
+        report.findings = .init(errors: rejects.counts.rejected, warnings: rejects.counts.warnings)
         for (status, n) in resolution.counts { report.counts["subjects." + status] = n }
         for file in files {
             if let format = file.format { report.counts["files." + format.rawValue, default: 0] += 1 }

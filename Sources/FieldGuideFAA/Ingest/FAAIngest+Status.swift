@@ -13,7 +13,7 @@ extension FAAIngest {
     /// What the status thread read: the files' rejects and entries (complete up to an error),
     /// the outputs not yet committed, or the error.
     struct StatusRead {
-        var rejects = RejectsReport()
+        var rejects: RejectSpool
         var entries: [StageReport.Source] = []
         var outputs: [CSVFileSink] = []
         var error: (any Error)?
@@ -23,12 +23,12 @@ extension FAAIngest {
 
     /// Reads DEREG then RESERVED, whichever the download has.
     func readStatusFiles(_ sources: FAASources, outputDirectory: String) -> StatusRead {
-        var read = StatusRead()
+        var read = StatusRead(rejects: RejectSpool(directory: outputDirectory, name: NormalizedFAA.rejectsFile + ".status", header: false))
         do {
             if let dereg = sources.deregistered {
                 let out = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAAStatus.deregisteredFile,
                                           header: NormalizedFAAStatus.deregisteredHeader)
-                read.entries.append(try readFile(dereg, kind: .deregistered, rejects: &read.rejects) { record, file in
+                read.entries.append(try readFile(dereg, kind: .deregistered, rejects: read.rejects) { record, file in
                     // Byte-level fast path for rows kept without a warning; the general path words the rest.
                     if try out.write({ StatusFastPath.deregistered(record, into: &$0) }) { return .kept([]) }
                     return try Self.write(FAAStatusNormalizer.deregistered(record, file: file), to: out)
@@ -41,7 +41,7 @@ extension FAAIngest {
                 let out = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAAStatus.reservedFile,
                                           header: NormalizedFAAStatus.reservedHeader)
                 var first: [String: Int] = [:]
-                read.entries.append(try readFile(reserved, kind: .reserved, rejects: &read.rejects) { record, file in
+                read.entries.append(try readFile(reserved, kind: .reserved, rejects: read.rejects) { record, file in
                     /// One reservation per N-number: a second row for one is refused.
                     func claim(_ nNumber: String) -> RowOutcome? {
                         if let line = first[nNumber] {
@@ -87,7 +87,7 @@ extension FAAIngest.Log {
     /// Takes the status files' rejects and entries after those read so far; removes the hand-off
     /// files of absent sources; returns the outputs, or throws the status thread's error.
     mutating func add(_ read: FAAIngest.StatusRead, removingStaleIn outputDirectory: String) throws -> [CSVFileSink] {
-        for issue in read.rejects.issues { rejects.append(issue) }
+        try rejects.append(contentsOf: read.rejects)
         sources += read.entries
         if let error = read.error { throw error }
         for name in read.absent { try FAAIngest.removeStale(outputDirectory + "/" + name) }

@@ -41,7 +41,7 @@ public struct FAAIngest: Sendable {
     /// rejected too many rows, the outputs are committed.
     public func run(sources: FAASources, outputDirectory: String) throws -> StageReport {
         try AtomicFile.prepareDirectory(outputDirectory)
-        var log = Log()
+        var log = Log(directory: outputDirectory)
         do {
             // The reference files on a thread of their own while MASTER is read: its rows are
             // joined against their codes only when the parts merge.
@@ -77,14 +77,14 @@ public struct FAAIngest: Sendable {
             for (index, source) in sources.master.enumerated() {
                 // Read the file's parts (the reference files may still be being read)…
                 let read = Result {
-                    try MasterReader.read(source, parallelThreshold: options.parallelThreshold) { record in
+                    try MasterReader.read(source, parallelThreshold: options.parallelThreshold, scratch: outputDirectory) { record in
                         try checkHeader(record, of: source.name, expected: .master)
                     }
                 }
                 // …then merge them in file order against the reference files' codes.
                 let joins = try awaitReference().joins
                 let result = try read.get()
-                let rows = try merge.merge(result.parts, file: index, joins: joins, into: registrations, rejects: &log.rejects)
+                let rows = try merge.merge(result.parts, file: index, joins: joins, into: registrations, rejects: log.rejects)
                 guard result.parts[0].sawHeader else {
                     throw LocatedError(.wrongHeader, file: source.name, line: 1, message: "expected the \(FAAFileKind.master.fileName) header, found an empty file")
                 }
@@ -118,9 +118,12 @@ public struct FAAIngest: Sendable {
 
     /// What a run found so far: what a failed run reports too.
     struct Log {
-        var rejects = RejectsReport()
+        /// The rejects report: the reference files' rows first, then MASTER's, then the status files'.
+        let rejects: RejectSpool
         var sources: [StageReport.Source] = []
         var counts: [String: Int] = [:]
+
+        init(directory: String) { rejects = RejectSpool(directory: directory, name: NormalizedFAA.rejectsFile) }
 
         /// Starts with the reference files' rejects and entries; returns their joins, or
         /// throws their error.
@@ -128,14 +131,14 @@ public struct FAAIngest: Sendable {
         /// `fieldsReadAsLatin1` counts the fields that were not UTF-8 (each a warning in the rejects report).
         func report(_ status: StageReport.Status, failure: String? = nil, outputs: [StageReport.Output] = []) -> StageReport {
             var counts = counts
-            let latin1 = rejects.issues.lazy.filter { $0.reason == FileText.latin1Reason }.count
-            if latin1 > 0 { counts[NormalizedFAA.latin1Count] = latin1 }
+            let found = rejects.counts
+            if found.latin1 > 0 { counts[NormalizedFAA.latin1Count] = found.latin1 }
             return StageReport(stage: NormalizedFAA.producer, status: status, failure: failure, sources: sources, outputs: outputs,
-                               findings: .init(errors: rejects.count(.rejected), warnings: rejects.count(.warning)), counts: counts)
+                               findings: .init(errors: found.rejected, warnings: found.warnings), counts: counts)
         }
 
         fileprivate mutating func start(with read: ReferenceRead) throws -> ReferenceRead.Output {
-            rejects = read.rejects
+            try rejects.append(contentsOf: read.rejects)
             sources = read.entries
             if let error = read.error { throw error }
             return read.output!
@@ -159,7 +162,7 @@ public struct FAAIngest: Sendable {
         for sink in outputs {
             written.append(try .written(outputDirectory + "/" + sink.name, sha256: try sink.commit()))
         }
-        try log.rejects.write(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
+        try log.rejects.commit(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
         let report = log.report(.ok, outputs: written)
         try report.write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
         return report
@@ -168,7 +171,7 @@ public struct FAAIngest: Sendable {
     /// Writes the rejects report and a `rejected` report (`failed` for a file that cannot be
     /// read), then throws `error`.
     private func fail(_ error: LocatedError, log: Log, outputDirectory: String) throws -> Never {
-        try log.rejects.write(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
+        try log.rejects.commit(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
         try log.report(error.kind.isUsageOrIO ? .failed : .rejected, failure: error.description)
             .write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
         throw error
@@ -178,7 +181,7 @@ public struct FAAIngest: Sendable {
     /// error), and the join keys and outputs, or the error.
     fileprivate struct ReferenceRead {
         typealias Output = (joins: MasterMerge.Joins, outputs: [CSVFileSink])
-        var rejects = RejectsReport()
+        var rejects: RejectSpool
         var entries: [StageReport.Source] = []
         var output: Output?
         var error: (any Error)?
@@ -186,7 +189,7 @@ public struct FAAIngest: Sendable {
 
     /// Reads ACFTREF and ENGINE (`readReference(_:outputDirectory:into:)`), on the reference thread.
     private func readReference(_ sources: FAASources, outputDirectory: String) -> ReferenceRead {
-        var read = ReferenceRead()
+        var read = ReferenceRead(rejects: RejectSpool(directory: outputDirectory, name: NormalizedFAA.rejectsFile + ".reference", header: false))
         do { read.output = try readReference(sources, outputDirectory: outputDirectory, into: &read) } catch { read.error = error }
         return read
     }
@@ -198,7 +201,7 @@ public struct FAAIngest: Sendable {
         let out = { (name: String) in outputDirectory + "/" + name }
         let modelsOut = try CSVFileSink(path: out(NormalizedFAA.modelsFile), header: NormalizedFAA.modelHeader)
         var modelCodes = FAAJoinKeys(expectedCount: 1 << 17)  // ACFTREF holds about 94,000 models
-        let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: &read.rejects) { record, file in
+        let modelRows = try readFile(sources.aircraftReference, kind: .aircraftReference, rejects: read.rejects) { record, file in
             // Byte-level fast path for rows kept without a warning; the general path words the rest.
             if let code = ModelFastPath.code(record) {
                 if let duplicate = Self.claim(code, line: record.line, file: file, in: &modelCodes) { return duplicate }
@@ -213,7 +216,7 @@ public struct FAAIngest: Sendable {
 
         let enginesOut = try CSVFileSink(path: out(NormalizedFAA.enginesFile), header: NormalizedFAA.engineHeader)
         var engineCodes = FAAJoinKeys(expectedCount: 1 << 13)  // and ENGINE about 4,800 engines
-        let engineRows = try readFile(sources.engine, kind: .engine, rejects: &read.rejects) { record, file in
+        let engineRows = try readFile(sources.engine, kind: .engine, rejects: read.rejects) { record, file in
             try Self.keepFirst(FAANormalizer.engine(record, file: file), code: \.code, line: record.line, file: file, codes: &engineCodes) {
                 try enginesOut.write(NormalizedFAA.fields($0))
             }
@@ -249,7 +252,7 @@ public struct FAAIngest: Sendable {
     ///
     /// Reading, hashing and CSV parsing run on a second thread (`CSVPipeline`); `handle` runs
     /// on this one, in file order.
-    func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: inout RejectsReport,
+    func readFile(_ source: FAASourceFile, kind: FAAFileKind, rejects: RejectSpool,
                           _ handle: (CSVRecord, String) throws -> RowOutcome) throws -> StageReport.Source {
         var rows = StageReport.Rows()
         var sawHeader = false
@@ -264,10 +267,10 @@ public struct FAAIngest: Sendable {
             case let .kept(warnings):
                 rows.kept += 1
                 rows.warnings += warnings.count
-                for w in warnings { rejects.append(w) }
+                for w in warnings { try rejects.append(w) }
             case let .rejected(issues):
                 rows.rejected += 1
-                for issue in issues { rejects.append(issue) }
+                for issue in issues { try rejects.append(issue) }
             }
         }
         guard sawHeader else {

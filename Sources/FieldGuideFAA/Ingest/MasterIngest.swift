@@ -50,8 +50,8 @@ struct FAAJoinKeys: Sendable {
 }
 
 /// One MASTER file (or one part of it) normalized, but not yet checked across rows: every data
-/// row in file order with what the merge needs, the CSV bytes of the rows it kept, their issues,
-/// and the error that stopped it, if any.
+/// row in file order with what the merge needs, the CSV bytes of the rows it kept, their issues
+/// (rejects report rows, spooled past 1 MiB: `RejectSpool`), and the error that stopped it, if any.
 ///
 /// Duplicate N-numbers, the joins, the counts and the rejects report are settled by
 /// `MasterMerge` when it merges the parts in file order, exactly as if the file had been read
@@ -73,27 +73,60 @@ final class MasterPart: @unchecked Sendable {
         var engineCode: UInt64 = 0
     }
 
+    /// Where one issue's report row ends in `issues`, the row (index into `rows`) it belongs to,
+    /// and its kind: 16 bytes where a `RowIssue` took hundreds.
+    struct IssueEnd {
+        static let rejected = 1, latin1 = 2
+        var row: Int
+        /// The end, shifted left 2, with `rejected` and `latin1` in the low bits.
+        private var packed: Int
+
+        init(row: Int, end: Int, issue: RowIssue) {
+            self.row = row
+            packed = end << 2 | (issue.severity == .rejected ? Self.rejected : 0) | (issue.reason == FileText.latin1Reason ? Self.latin1 : 0)
+        }
+
+        var end: Int { packed >> 2 }
+
+        /// Adds the issue to `counts`.
+        func count(into counts: inout RejectSpool.Counts) {
+            if packed & Self.rejected != 0 { counts.rejected += 1 } else { counts.warnings += 1 }
+            if packed & Self.latin1 != 0 { counts.latin1 += 1 }
+        }
+    }
+
     let file: String
     private(set) var output = CSVWriter()
     private(set) var rows: [Row] = []
-    /// Warnings of kept rows and the issues of rejected ones, by index into `rows`.
-    private(set) var issues: [(row: Int, issue: RowIssue)] = []
+    /// Warnings of kept rows and the issues of rejected ones, as report rows in row order (no
+    /// header); `issueEnds` says whose each is.
+    let issues: RejectSpool
+    private(set) var issueEnds: [IssueEnd] = []
     /// The codes of kept rows whose model or engine code is too long to pack, by index into `rows`.
     private(set) var longCodes: [Int: (model: String, engine: String)] = [:]
     var sawHeader = false
     /// What stopped the part early (the rows before it are complete).
     var failure: Error?
 
-    init(file: String, expectedRows: Int = 0) {
+    /// A part of `file` whose issues, past 1 MiB, spool to a scratch file in `scratch` named
+    /// after `name`.
+    init(file: String, scratch: String, name: String, expectedRows: Int = 0) {
         self.file = file
+        issues = RejectSpool(directory: scratch, name: name, header: false)
         rows.reserveCapacity(expectedRows)
+    }
+
+    /// Records an issue of the row about to be appended.
+    private func add(_ issue: RowIssue) throws(LocatedError) {
+        try issues.append(issue)
+        issueEnds.append(IssueEnd(row: rows.count, end: issues.size, issue: issue))
     }
 
     /// The normalized rows' bytes, handed over (the merge's: nothing is added to a part after).
     func takeOutput() -> [UInt8] { output.takeBytes() }
 
     /// Normalizes one data record: the byte-level fast path when it applies, else the general one.
-    func add(_ record: CSVRecord) {
+    func add(_ record: CSVRecord) throws(LocatedError) {
         if let row = MasterFastPath.normalize(record, into: &output) {
             rows.append(Row(nNumber: row.nNumber, line: record.line, end: output.count,
                             flags: Row.kept | (row.hasModeS ? Row.hasModeS : 0),
@@ -103,14 +136,14 @@ final class MasterPart: @unchecked Sendable {
         switch FAANormalizer.registration(record, file: file) {
         case let .kept(registration, warnings):
             output.write(NormalizedFAA.fields(registration))
-            for warning in warnings { issues.append((rows.count, warning)) }
+            for warning in warnings { try add(warning) }
             let model = registration.modelCode, engine = registration.engineCode
             if model.utf8.count > 8 || engine.utf8.count > 8 { longCodes[rows.count] = (model, engine) }
             rows.append(Row(nNumber: FAAJoinKeys.pack(registration.nNumber), line: record.line, end: output.count,
                             flags: Row.kept | (registration.modeS != nil ? Row.hasModeS : 0),
                             modelCode: FAAJoinKeys.pack(model), engineCode: FAAJoinKeys.pack(engine)))
         case let .rejected(rowIssues):
-            for issue in rowIssues { issues.append((rows.count, issue)) }
+            for issue in rowIssues { try add(issue) }
             rows.append(Row(nNumber: 0, line: record.line, end: output.count, flags: 0))
         }
     }
@@ -147,11 +180,13 @@ enum MasterReader {
         case unread
     }
 
-    static func read(_ source: FAASourceFile, parallelThreshold: Int, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
+    /// Reads `source`; its parts spool their issues past 1 MiB into `scratch`.
+    static func read(_ source: FAASourceFile, parallelThreshold: Int, scratch: String,
+                     checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
         if case let .file(path) = source.location, let file = try SplitFile(path: path, name: source.name, minimumSize: parallelThreshold) {
-            return try readHalves(file, checkHeader: checkHeader)
+            return try readHalves(file, scratch: scratch, checkHeader: checkHeader)
         }
-        let part = MasterPart(file: source.name)
+        let part = MasterPart(file: source.name, scratch: scratch, name: "\(source.name).rejects")
         var hash = Hash.unread
         do {
             let digest = try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hashing { try source.stream($0) }) { record in
@@ -159,7 +194,7 @@ enum MasterReader {
                     try checkHeader(record)
                     part.sawHeader = true
                 } else {
-                    part.add(record)
+                    try part.add(record)
                 }
             }
             hash = .done(sha256: digest.sha256, bytes: digest.bytes)
@@ -169,11 +204,12 @@ enum MasterReader {
         return Result(parts: [part], hash: hash)
     }
 
-    private static func readHalves(_ file: SplitFile, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
+    private static func readHalves(_ file: SplitFile, scratch: String, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
         // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
         let expectedRows = file.size / 1_000
         var read = file.readHalves(dialect: .fixedWidth, hashing: StreamingDigest()) { half in
-            let part = MasterPart(file: file.name, expectedRows: expectedRows)
+            let part = MasterPart(file: file.name, scratch: scratch, name: "\(file.name).rejects-\(half.isFirst ? 1 : 2)",
+                                  expectedRows: expectedRows)
             do {
                 // A closure per half: only the first holds the header, and the second's records
                 // go straight to `add` (no test per record).
@@ -183,11 +219,11 @@ enum MasterReader {
                             try checkHeader(record)
                             part.sawHeader = true
                         } else {
-                            part.add(record)
+                            try part.add(record)
                         }
                     }
                 } else {
-                    try half.parse { part.add($0) }
+                    try half.parse { try part.add($0) }
                 }
             } catch {
                 part.failure = error  // the rows before it are complete

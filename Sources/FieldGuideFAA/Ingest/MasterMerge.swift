@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 
 /// Decides what becomes of every MASTER row, in file order across files and parts: the one
 /// place a row's fate is settled.
@@ -12,7 +13,7 @@ import FieldGuideCore
 ///
 /// ```swift
 /// var merge = MasterMerge(files: sources.master.map(\.name))
-/// let rows = try merge.merge(read.parts, file: 0, joins: joins, into: sink, rejects: &rejects)
+/// let rows = try merge.merge(read.parts, file: 0, joins: joins, into: sink, rejects: rejects)
 /// merge.counts    // registrationsWithoutModel, registrationsWithoutEngine, registrationsWithModeS
 /// ```
 struct MasterMerge {
@@ -48,47 +49,84 @@ struct MasterMerge {
     /// `sink`, every row's issues to `rejects`. Returns the file's row counts; throws a part's
     /// failure once the rows before it are merged.
     mutating func merge(_ parts: [MasterPart], file: Int, joins: Joins, into sink: CSVFileSink,
-                        rejects: inout RejectsReport) throws -> StageReport.Rows {
+                        rejects: RejectSpool) throws -> StageReport.Rows {
         if seen.count == 0 { seen = PackedKeyTable(expectedCount: parts.map(\.rows.count).reduce(0, +)) }
         var rows = StageReport.Rows()
         for part in parts {
-            try merge(part, file: file, joins: joins, into: sink, rows: &rows, rejects: &rejects)
+            try merge(part, file: file, joins: joins, into: sink, rows: &rows, rejects: rejects)
             if let failure = part.failure { throw failure }
         }
         return rows
     }
 
     private mutating func merge(_ part: MasterPart, file: Int, joins: Joins, into sink: CSVFileSink,
-                                rows: inout StageReport.Rows, rejects: inout RejectsReport) throws {
+                                rows: inout StageReport.Rows, rejects: RejectSpool) throws {
         let output = part.takeOutput()
-        let issues = part.issues, longCodes = part.longCodes
+        let longCodes = part.longCodes
         // The part's bytes go out in stretches of kept rows: a duplicate's are skipped.
         var copied = 0, rowStart = 0
-        // The row's issues are `issues[firstIssue..<nextIssue]` (they are in row order).
-        var nextIssue = 0
+        // And its issues in stretches too: a duplicate's warnings are skipped.
+        var issues = IssueStretch(part)
         for (index, row) in part.rows.enumerated() {
             rows.read += 1
-            let firstIssue = nextIssue
-            while nextIssue < issues.count && issues[nextIssue].row == index { nextIssue += 1 }
+            let rowIssues = issues.advance(past: index)
             switch fate(of: row, long: longCodes.isEmpty ? nil : longCodes[index], file: file, joins: joins) {
             case .kept:
                 rows.kept += 1
-                rows.warnings += nextIssue - firstIssue
-                for i in firstIssue..<nextIssue { rejects.append(issues[i].issue) }
+                rows.warnings += rowIssues
             case .rejected:
                 rows.rejected += 1
-                for i in firstIssue..<nextIssue { rejects.append(issues[i].issue) }
             case let .duplicate(first):
                 // Its warnings go with its bytes: the duplicate is the one thing reported.
                 rows.rejected += 1
-                rejects.append(RowIssue(.rejected, file: part.file, line: row.line, field: "N-NUMBER", value: Self.nNumber(row.nNumber),
-                                        reason: "duplicate N-number; first at \(files[first.file]):\(first.line)"))
+                try issues.copy(into: rejects, skippingLast: true)
+                try rejects.append(RowIssue(.rejected, file: part.file, line: row.line, field: "N-NUMBER", value: Self.nNumber(row.nNumber),
+                                            reason: "duplicate N-number; first at \(files[first.file]):\(first.line)"))
                 if rowStart > copied { try sink.write(encoded: output, range: copied..<rowStart) }
                 copied = row.end
             }
             rowStart = row.end
         }
         if rowStart > copied { try sink.write(encoded: output, range: copied..<rowStart) }
+        try issues.copy(into: rejects, skippingLast: false)
+    }
+
+    /// A part's issues not yet copied to the rejects report: they go in stretches, as its bytes do.
+    private struct IssueStretch {
+        let part: MasterPart
+        /// The next issue (index into `part.issueEnds`), and where its report row starts.
+        private var next = 0, position = 0
+        /// The stretch: from `start` to `position`; its rows before the last hold `counts`, the
+        /// last row's issues (from `lastStart`) `lastCounts`.
+        private var start = 0, counts = RejectSpool.Counts()
+        private var lastStart = 0, lastCounts = RejectSpool.Counts()
+
+        init(_ part: MasterPart) { self.part = part }
+
+        /// Adds the issues of row `row` to the stretch; returns how many it has.
+        mutating func advance(past row: Int) -> Int {
+            counts += lastCounts
+            lastCounts = RejectSpool.Counts()
+            lastStart = position
+            let first = next, ends = part.issueEnds
+            while next < ends.count && ends[next].row == row {
+                ends[next].count(into: &lastCounts)
+                position = ends[next].end
+                next += 1
+            }
+            return next - first
+        }
+
+        /// Copies the stretch into `rejects` (without the last row's issues when `skippingLast`:
+        /// a duplicate's), and starts the next after it.
+        mutating func copy(into rejects: RejectSpool, skippingLast: Bool) throws(LocatedError) {
+            if !skippingLast { counts += lastCounts }
+            let end = skippingLast ? lastStart : position
+            if end > start { try rejects.append(start..<end, of: part.issues, counts: counts) }
+            start = position
+            counts = RejectSpool.Counts()
+            lastCounts = RejectSpool.Counts()
+        }
     }
 
     /// The fate of `row` (with `long`, its entry in the part's `longCodes` if it has one), of

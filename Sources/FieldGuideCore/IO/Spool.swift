@@ -1,0 +1,114 @@
+import FieldGuideCSV
+import FieldGuideDiagnostics
+import Foundation
+
+/// A scratch file written front to back, that can be cut back to a mark, read back, and
+/// copied into place atomically: what lets a stage stream rows it cannot write to their final
+/// file yet (a file that may still fail, a report that comes after other files' rows) with
+/// memory flat however large its inputs.
+///
+/// The file is unlinked as soon as it is made: nothing is left behind, even by a killed run.
+///
+/// ```swift
+/// let spool = try Spool(directory: "output/stage/exports", name: "observations.csv")
+/// try spool.append(&writer)                 // drains the writer's bytes into the file
+/// let mark = spool.size
+/// try spool.rollBack(to: mark)              // a file that failed part-way: its rows are cut off
+/// let sha256 = try spool.commit(to: "output/stage/exports/observations.csv")
+/// ```
+public final class Spool {
+    /// The path the file was made at (for messages: it is unlinked at once).
+    public let path: String
+    private let fd: Int32
+    /// Bytes written so far.
+    public private(set) var size = 0
+
+    /// Makes the scratch file `.NAME.spool-PID` in `directory` (creating the directory).
+    public init(directory: String, name: String) throws(LocatedError) {
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw LocatedError(directory, failed: error, .unwritable, doing: "cannot create directory")
+        }
+        path = (directory as NSString).appendingPathComponent(".\(name).spool-\(getpid())")
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_EXCL, 0o600)
+        guard fd >= 0 else { throw LocatedError(.unwritable, file: path, message: "cannot create: \(SystemReason.errnoText)") }
+        unlink(path)
+    }
+
+    deinit { close(fd) }
+
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(LocatedError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LocatedError(.unwritable, file: path, message: "write failed: \(SystemReason.errnoText)")
+            }
+            offset += n
+        }
+        size += bytes.count
+    }
+
+    public func append(_ bytes: [UInt8]) throws(LocatedError) {
+        var failure: LocatedError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(LocatedError) { try append(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Appends what `writer` holds and empties it (keeping its buffer).
+    public func append(_ writer: inout CSVWriter) throws(LocatedError) {
+        var failure: LocatedError?
+        writer.withBytes { buffer in
+            do throws(LocatedError) { try append(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        writer.truncate(to: 0)
+    }
+
+    /// Cuts the spool back to `mark` (a size it had).
+    public func rollBack(to mark: Int) throws(LocatedError) {
+        guard ftruncate(fd, off_t(mark)) == 0, lseek(fd, off_t(mark), SEEK_SET) == off_t(mark) else {
+            throw LocatedError(.unwritable, file: path, message: "cannot roll back: \(SystemReason.errnoText)")
+        }
+        size = mark
+    }
+
+    /// Reads bytes from `offset` (at most `size`) into `buffer`, as many as fit and the spool
+    /// holds; returns how many.
+    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(LocatedError) -> Int {
+        precondition(offset >= 0 && offset <= size, "an offset outside the spool")
+        let wanted = min(buffer.count, size - offset)
+        var done = 0
+        while done < wanted {
+            let n = pread(fd, buffer.baseAddress! + done, wanted - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw LocatedError(.unreadable, file: path, message: "read failed: \(n < 0 ? SystemReason.errnoText : "end of file")") }
+            done += n
+        }
+        return done
+    }
+
+    /// Copies the spool into `destination` atomically; returns its SHA-256.
+    public func commit(to destination: String) throws(LocatedError) -> String {
+        let writer = try AtomicFileWriter(path: destination)
+        var digest = StreamingDigest()
+        let buffer = ReadBuffer.allocate(byteCount: 1 << 20)
+        defer { buffer.deallocate() }
+        var offset = 0
+        do throws(LocatedError) {
+            while offset < size {
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<(try read(at: offset, into: buffer))])
+                try writer.write(chunk)
+                digest.update(chunk)
+                offset += chunk.count
+            }
+        } catch {
+            writer.abort()
+            throw error
+        }
+        try writer.commit()
+        return digest.finalize()
+    }
+}
