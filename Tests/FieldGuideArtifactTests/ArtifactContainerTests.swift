@@ -278,6 +278,20 @@ struct ArtifactContainerTests {
         #expect(leftovers == ["t.fgb"])
     }
 
+    @Test("an atomic copy streams the file past its megabyte buffer; a missing source writes nothing; an unreadable one is an error, the old file kept")
+    func atomicCopy() throws {
+        let source = try write((0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let directory = URL(fileURLWithPath: source).deletingLastPathComponent().path
+        #expect(try AtomicFile.copy(source, to: directory + "/copy"))
+        #expect(FileManager.default.contents(atPath: directory + "/copy") == FileManager.default.contents(atPath: source))
+        #expect(try AtomicFile.copy(directory + "/absent", to: directory + "/none") == false)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/none"))
+        let error = #expect(throws: LocatedError.self) { try AtomicFile.copy(directory, to: directory + "/copy") }
+        #expect(error?.kind == .unreadable && error?.description.contains("read failed") == true, "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["copy", "t.fgb"])
+        #expect(FileManager.default.contents(atPath: directory + "/copy") == FileManager.default.contents(atPath: source))
+    }
+
     @Test("name folding ignores case and diacritics")
     func folding() {
         #expect(NameFolding.fold("Cèssna") == "CESSNA")

@@ -77,6 +77,7 @@ struct HostileInputTests {
         #expect(report.counts["fieldsReadAsLatin1"] == 1 && report.findings.warnings == 1)
 
         #expect(try TestPaths.run("emit-aircraft", [out + "/stage", "--output", out]).status == 0)
+        #expect(try text(out + "/aircraft.rejects.csv") == rejects, "emit-aircraft publishes the ingest's rejects beside the artifact")
         let mark = String(decoding: [UInt8](changed)[line2([UInt8](changed))..<line2([UInt8](changed), column: 5)], as: UTF8.self)
             .trimmingCharacters(in: .whitespaces)
         let aircraft = try TestPaths.run("fieldguide", ["aircraft", "N" + mark, "--bundle", out + "/aircraft.fgb"])

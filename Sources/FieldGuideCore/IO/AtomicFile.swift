@@ -31,6 +31,37 @@ public enum AtomicFile {
         }
     }
 
+    /// Copies the file at `source` to `destination` atomically, a megabyte at a time (a rejects
+    /// report can be hundreds of MB); false, and nothing written, when `source` does not exist.
+    ///
+    /// ```swift
+    /// try AtomicFile.copy("output/stage/faa/faa-rejects.csv", to: "output/aircraft.rejects.csv")
+    /// ```
+    @discardableResult
+    public static func copy(_ source: String, to destination: String) throws(LocatedError) -> Bool {
+        let fd = open(source, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return false }
+            throw LocatedError(.unreadable, file: source, message: "cannot open: \(SystemReason.errnoText)")
+        }
+        defer { close(fd) }
+        let writer = try AtomicFileWriter(path: destination)
+        let buffer = ReadBuffer.allocate(byteCount: 1 << 20)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                writer.abort()
+                throw LocatedError(.unreadable, file: source, message: "read failed: \(SystemReason.errnoText)")
+            }
+            if n == 0 { break }
+            try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        try writer.commit()
+        return true
+    }
+
     /// Writes UTF-8 text atomically.
     public static func write(_ text: String, to path: String) throws(LocatedError) {
         try write(Array(text.utf8), to: path)

@@ -104,10 +104,7 @@ public enum AircraftEmit {
             sha256: digest.finalize(), sections: sections, sources: report.sources, counts: allCounts,
             asOf: Self.isoDate(builder.latestActionDate))
         let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
-        let rejects = handOff + "/" + NormalizedFAA.rejectsFile
-        if let data = FileManager.default.contents(atPath: rejects) {
-            try AtomicFile.write(Array(data), to: outputDirectory + "/" + rejectsFile)
-        }
+        try AtomicFile.copy(handOff + "/" + NormalizedFAA.rejectsFile, to: outputDirectory + "/" + rejectsFile)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }
 
