@@ -105,18 +105,19 @@ enum EnrichBatch {
         return Row(line: line, input: input, status: "found", matchedBy: found.matchedBy, enrichment: bundle.enrichment(for: found.record))
     }
 
-    private static let lineEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// Appends `row` as a CSV record or a JSON line; hands full buffers to standard output.
     private static func write(_ row: Row, format: OutputFormat, to writer: inout CSVWriter) throws {
         if format == .json {
-            FileHandle.standardOutput.write(try lineEncoder.encode(row) + Data("\n".utf8))
-            return
+            var json = JSONLineWriter()
+            row.write(to: &json)
+            json.bytes.withUnsafeBytes { writer.append(encoded: $0) }
+        } else {
+            writeCSV(row, to: &writer)
         }
+        if writer.count >= 1 << 16 { writer.drain { FileHandle.standardOutput.write(Data($0)) } }
+    }
+
+    private static func writeCSV(_ row: Row, to writer: inout CSVWriter) {
         let e = row.enrichment
         func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
         writer.write([
@@ -126,6 +127,53 @@ enum EnrichBatch {
             e?.ownerType ?? "", e.map { $0.ownerWithheld ? "yes" : "no" } ?? "", e?.registeredOwner ?? "", e?.addressLine1 ?? "",
             e?.addressLine2 ?? "", e?.city ?? "", e?.state ?? "", e?.zip ?? "", e?.country ?? "", e?.certificateExpirationDate?.description ?? "",
         ])
-        if writer.count >= 1 << 16 { writer.drain { FileHandle.standardOutput.write(Data($0)) } }
+    }
+}
+
+extension EnrichBatch.Row {
+    /// The row as a JSON line: the bytes `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`)
+    /// writes for it, members in the byte order of their keys (`EnrichCommandTests` compares
+    /// the two on every registration of an artifact).
+    func write(to json: inout JSONLineWriter) {
+        json.beginObject()
+        if let e = enrichment {
+            json.beginObject("enrichment")
+            json.member("addressLine1", e.addressLine1)
+            json.member("addressLine2", e.addressLine2)
+            json.member("aircraftClassificationCode", e.aircraftClassificationCode)
+            json.member("aircraftType", e.aircraftType)
+            json.member("aircraftTypeCode", e.aircraftTypeCode)
+            json.member("airworthinessClassification", e.airworthinessClassification)
+            json.member("airworthinessDate", e.airworthinessDate?.description)
+            json.member("certificateExpirationDate", e.certificateExpirationDate?.description)
+            json.member("certificateIssueDate", e.certificateIssueDate?.description)
+            json.member("city", e.city)
+            json.member("country", e.country)
+            json.member("engineCount", e.engineCount)
+            json.member("engineType", e.engineType)
+            json.member("engineTypeCode", e.engineTypeCode)
+            json.member("manufacturer", e.manufacturer)
+            json.member("modeSHex", e.modeSHex)
+            json.member("model", e.model)
+            json.member("ownerType", e.ownerType)
+            json.member("ownerTypeCode", e.ownerTypeCode)
+            json.member("ownerWithheld", e.ownerWithheld)
+            json.member("registeredOwner", e.registeredOwner)
+            json.member("registration", e.registration)
+            json.member("seatCount", e.seatCount)
+            json.member("serialNumber", e.serialNumber)
+            json.member("state", e.state)
+            json.member("weightClass", e.weightClass)
+            json.member("weightClassCode", e.weightClassCode)
+            json.member("yearManufactured", e.yearManufactured)
+            json.member("zip", e.zip)
+            json.endObject()
+        }
+        json.member("input", input)
+        json.member("line", line)
+        json.member("matchedBy", matchedBy?.rawValue)
+        json.member("status", status)
+        json.endObject()
+        json.endLine()
     }
 }
