@@ -23,8 +23,8 @@ enum EnrichBatch {
         "city", "state", "zip", "country", "certificate_expiration_date",
     ]
 
-    /// One output row: where the input was, what it said, what was found.
-    struct Row: Encodable {
+    /// One output row: where the input was, what it said, what was found (as JSON: `write(to:)`).
+    struct Row {
         let line: Int
         let input: String
         /// `found`, `not_found` or `invalid` (neither an N-number nor a Mode S address).
