@@ -127,6 +127,21 @@ struct FAAStatusIngestTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/reserved.csv"))
     }
 
+    @Test("a run without DEREG and RESERVED that is rejected keeps the earlier run's status files: stale files go only when a run commits")
+    func staleKeptOnFailure() throws {
+        let out = try TestPaths.temporaryDirectory("faa-status-stale-kept").path
+        _ = try FAAIngest().run(sources: try FAASources.locate(FAAFixtures.inputDirectory), outputDirectory: out)
+        let deregistered = try Data(contentsOf: URL(fileURLWithPath: out + "/deregistered.csv"))
+        let reserved = try Data(contentsOf: URL(fileURLWithPath: out + "/reserved.csv"))
+        var master = try FAAFixtures.lines("MASTER.txt")
+        for i in 1..<master.count { master[i] = "?????" + master[i].dropFirst(5) }   // every mark malformed
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(master)])
+        let error = #expect(throws: LocatedError.self) { try FAAIngest().run(sources: try FAASources.locate(sources), outputDirectory: out) }
+        #expect(error?.kind == .tooManyRejects)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/deregistered.csv")) == deregistered)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/reserved.csv")) == reserved)
+    }
+
     @Test("ReleasableAircraft.zip holding DEREG and RESERVED reads them as the directory does")
     func zip() throws {
         let directory = try TestPaths.temporaryDirectory("faa-status-zip")

@@ -8,6 +8,7 @@ import Foundation
 /// memory flat however large its inputs.
 ///
 /// The file is unlinked as soon as it is made: nothing is left behind, even by a killed run.
+/// Its errors name the file it stands for (`DIRECTORY/NAME`), not its own scratch name.
 ///
 /// ```swift
 /// let spool = try Spool(directory: "output/stage/exports", name: "observations.csv")
@@ -17,21 +18,24 @@ import Foundation
 /// let sha256 = try spool.commit(to: "output/stage/exports/observations.csv")
 /// ```
 public final class Spool {
-    /// The path the file was made at (for messages: it is unlinked at once).
+    /// The file the spool stands for, `DIRECTORY/NAME`, as its errors name it (the scratch
+    /// file itself is unlinked at once).
     public let path: String
     private let fd: Int32
     /// Bytes written so far.
     public private(set) var size = 0
 
-    /// Makes the scratch file `.NAME.spool-PID` in `directory` (creating the directory).
+    /// Makes a scratch file `.NAME.spool-PID-RANDOM` in `directory` (creating the directory):
+    /// spools of one name on two threads never meet.
     public init(directory: String, name: String) throws(LocatedError) {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw LocatedError(directory, failed: error, .unwritable, doing: "cannot create directory")
         }
-        path = (directory as NSString).appendingPathComponent(".\(name).spool-\(getpid())")
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_EXCL, 0o600)
-        guard fd >= 0 else { throw LocatedError(.unwritable, file: path, message: "cannot create: \(SystemReason.errnoText)") }
-        unlink(path)
+        path = (directory as NSString).appendingPathComponent(name)
+        let scratch = (directory as NSString).appendingPathComponent(".\(name).spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        fd = open(scratch, O_RDWR | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw LocatedError(.unwritable, file: path, message: "cannot create a scratch file to spool it: \(SystemReason.errnoText)") }
+        unlink(scratch)
     }
 
     deinit { close(fd) }
@@ -42,7 +46,7 @@ public final class Spool {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LocatedError(.unwritable, file: path, message: "write failed: \(SystemReason.errnoText)")
+                throw LocatedError(.unwritable, file: path, message: "write failed while spooling it: \(SystemReason.errnoText)")
             }
             offset += n
         }
@@ -70,7 +74,7 @@ public final class Spool {
     /// Cuts the spool back to `mark` (a size it had).
     public func rollBack(to mark: Int) throws(LocatedError) {
         guard ftruncate(fd, off_t(mark)) == 0, lseek(fd, off_t(mark), SEEK_SET) == off_t(mark) else {
-            throw LocatedError(.unwritable, file: path, message: "cannot roll back: \(SystemReason.errnoText)")
+            throw LocatedError(.unwritable, file: path, message: "cannot roll its spool back: \(SystemReason.errnoText)")
         }
         size = mark
     }
@@ -84,7 +88,7 @@ public final class Spool {
         while done < wanted {
             let n = pread(fd, buffer.baseAddress! + done, wanted - done, off_t(offset + done))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw LocatedError(.unreadable, file: path, message: "read failed: \(n < 0 ? SystemReason.errnoText : "end of file")") }
+            guard n > 0 else { throw LocatedError(.unreadable, file: path, message: "reading its spool back failed: \(n < 0 ? SystemReason.errnoText : "end of file")") }
             done += n
         }
         return done

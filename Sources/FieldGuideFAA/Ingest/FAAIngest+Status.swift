@@ -8,7 +8,7 @@ import FieldGuideDiagnostics
 /// into the same rejects report, their rows into the same reject-share check.
 ///
 /// Both are optional: a download without one writes no hand-off file for it, and removes the
-/// one an earlier run left.
+/// one an earlier run left once its own outputs are committed (a run that fails leaves it).
 extension FAAIngest {
     /// What the status thread read: the files' rejects and entries (complete up to an error),
     /// the outputs not yet committed, or the error.
@@ -23,7 +23,7 @@ extension FAAIngest {
 
     /// Reads DEREG then RESERVED, whichever the download has.
     func readStatusFiles(_ sources: FAASources, outputDirectory: String) -> StatusRead {
-        var read = StatusRead(rejects: RejectSpool(directory: outputDirectory, name: NormalizedFAA.rejectsFile + ".status", header: false))
+        var read = StatusRead(rejects: RejectSpool(directory: outputDirectory, name: NormalizedFAA.rejectsFile, header: false))
         do {
             if let dereg = sources.deregistered {
                 let out = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAAStatus.deregisteredFile,
@@ -84,13 +84,15 @@ extension FAAIngest {
 }
 
 extension FAAIngest.Log {
-    /// Takes the status files' rejects and entries after those read so far; removes the hand-off
-    /// files of absent sources; returns the outputs, or throws the status thread's error.
-    mutating func add(_ read: FAAIngest.StatusRead, removingStaleIn outputDirectory: String) throws -> [CSVFileSink] {
+    /// Takes the status files' rejects and entries after those read so far, and the hand-off
+    /// files of absent sources as stale (removed when the run commits, never before: a run that
+    /// fails keeps an earlier run's files whole); returns the outputs, or throws the status
+    /// thread's error.
+    mutating func add(_ read: FAAIngest.StatusRead) throws -> [CSVFileSink] {
         try rejects.append(contentsOf: read.rejects)
         sources += read.entries
         if let error = read.error { throw error }
-        for name in read.absent { try FAAIngest.removeStale(outputDirectory + "/" + name) }
+        stale += read.absent
         return read.outputs
     }
 }

@@ -66,11 +66,10 @@ public struct FAAIngest: Sendable {
             // Reference data alone (no MASTER): no registrations.csv, and none left from an earlier run.
             if sources.master.isEmpty {
                 let reference = try awaitReference()
-                let status = try log.add(statusTask.finished().value, removingStaleIn: outputDirectory)
+                let status = try log.add(statusTask.finished().value)
                 try checkRejectShares(log.sources)
-                let report = try commit(reference.outputs + status, log: log, to: outputDirectory)
-                try Self.removeStale(outputDirectory + "/" + NormalizedFAA.registrationsFile)
-                return report
+                log.stale.append(NormalizedFAA.registrationsFile)
+                return try commit(reference.outputs + status, log: log, to: outputDirectory)
             }
             let registrations = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAA.registrationsFile, header: NormalizedFAA.registrationHeader)
             var merge = MasterMerge(files: sources.master.map(\.name))
@@ -100,7 +99,7 @@ public struct FAAIngest: Sendable {
                                    message: "MASTER holds no registration: the registry would be empty")
             }
             log.counts = merge.counts
-            let status = try log.add(statusTask.finished().value, removingStaleIn: outputDirectory)
+            let status = try log.add(statusTask.finished().value)
             try checkRejectShares(log.sources)
             // Every file is in and none rejected too much: commit.
             return try commit(try awaitReference().outputs + [registrations] + status, log: log, to: outputDirectory)
@@ -122,6 +121,9 @@ public struct FAAIngest: Sendable {
         let rejects: RejectSpool
         var sources: [StageReport.Source] = []
         var counts: [String: Int] = [:]
+        /// Hand-off files an earlier run left that this run does not write (a source the
+        /// download lacks): removed once the run's outputs are committed.
+        var stale: [String] = []
 
         init(directory: String) { rejects = RejectSpool(directory: directory, name: NormalizedFAA.rejectsFile) }
 
@@ -156,12 +158,14 @@ public struct FAAIngest: Sendable {
         }
     }
 
-    /// Renames the outputs into place, then writes the rejects report and the report.
+    /// Renames the outputs into place and removes the stale ones, then writes the rejects
+    /// report and the report.
     private func commit(_ outputs: [CSVFileSink], log: Log, to outputDirectory: String) throws -> StageReport {
         var written: [StageReport.Output] = []
         for sink in outputs {
             written.append(try .written(outputDirectory + "/" + sink.name, sha256: try sink.commit()))
         }
+        for name in log.stale { try Self.removeStale(outputDirectory + "/" + name) }
         try log.rejects.commit(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
         let report = log.report(.ok, outputs: written)
         try report.write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
@@ -189,7 +193,7 @@ public struct FAAIngest: Sendable {
 
     /// Reads ACFTREF and ENGINE (`readReference(_:outputDirectory:into:)`), on the reference thread.
     private func readReference(_ sources: FAASources, outputDirectory: String) -> ReferenceRead {
-        var read = ReferenceRead(rejects: RejectSpool(directory: outputDirectory, name: NormalizedFAA.rejectsFile + ".reference", header: false))
+        var read = ReferenceRead(rejects: RejectSpool(directory: outputDirectory, name: NormalizedFAA.rejectsFile, header: false))
         do { read.output = try readReference(sources, outputDirectory: outputDirectory, into: &read) } catch { read.error = error }
         return read
     }

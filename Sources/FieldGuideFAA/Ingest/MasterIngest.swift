@@ -108,8 +108,8 @@ final class MasterPart: @unchecked Sendable {
     /// What stopped the part early (the rows before it are complete).
     var failure: Error?
 
-    /// A part of `file` whose issues, past 1 MiB, spool to a scratch file in `scratch` named
-    /// after `name`.
+    /// A part of `file` whose issues, past 1 MiB, spool to a scratch file in `scratch` (its
+    /// errors naming `name`, the report the issues are for).
     init(file: String, scratch: String, name: String, expectedRows: Int = 0) {
         self.file = file
         issues = RejectSpool(directory: scratch, name: name, header: false)
@@ -186,7 +186,7 @@ enum MasterReader {
         if case let .file(path) = source.location, let file = try SplitFile(path: path, name: source.name, minimumSize: parallelThreshold) {
             return try readHalves(file, scratch: scratch, checkHeader: checkHeader)
         }
-        let part = MasterPart(file: source.name, scratch: scratch, name: "\(source.name).rejects")
+        let part = MasterPart(file: source.name, scratch: scratch, name: NormalizedFAA.rejectsFile)
         var hash = Hash.unread
         do {
             let digest = try CSVPipeline.run(dialect: .fixedWidth, file: source.name, produce: hashing { try source.stream($0) }) { record in
@@ -208,7 +208,7 @@ enum MasterReader {
         // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
         let expectedRows = file.size / 1_000
         var read = file.readHalves(dialect: .fixedWidth, hashing: StreamingDigest()) { half in
-            let part = MasterPart(file: file.name, scratch: scratch, name: "\(file.name).rejects-\(half.isFirst ? 1 : 2)",
+            let part = MasterPart(file: file.name, scratch: scratch, name: NormalizedFAA.rejectsFile,
                                   expectedRows: expectedRows)
             do {
                 // A closure per half: only the first holds the header, and the second's records
