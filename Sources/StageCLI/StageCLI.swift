@@ -83,6 +83,10 @@ extension ParsableCommand {
     /// allocator is set up first (`StageMemory`).
     public static func runStage(name: String) -> Never {
         StageMemory.configure()
+        // A file-size limit (`ulimit -f`) met while writing is a write error the stage reports
+        // (`File too large`, exit 2, its temporary files removed), not a signal that kills it
+        // halfway and leaves them behind.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command: ParsableCommand
             do { command = try parseAsRoot() } catch {

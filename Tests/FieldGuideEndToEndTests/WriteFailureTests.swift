@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A write that fails part-way (here a file-size limit, `ulimit -f`, as a full disk would):
+/// the stage exits 2 naming the file, the outputs of the run before stay byte for byte, and no
+/// temporary or scratch file is left. Before, the limit's signal (SIGXFSZ) killed the stage
+/// and left its temporary files.
+@Suite("A write failing part-way through the stage executables")
+struct WriteFailureTests {
+    /// Runs `executable` with `arguments` under a file-size limit of `kilobytes`.
+    static func runLimited(_ executable: String, _ arguments: [String], kilobytes: Int) throws -> (status: Int32, stdout: String, stderr: String) {
+        try TestPaths.run(program: URL(fileURLWithPath: "/bin/sh"),
+                          ["-c", "ulimit -f \(kilobytes); exec \"$0\" \"$@\"", TestPaths.executable(executable).path] + arguments)
+    }
+
+    /// Every file in `directory` (hidden ones too) with its bytes.
+    static func snapshot(_ directory: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+        }
+        return files
+    }
+
+    /// input/faa with a MASTER of 2,000 registrations (the first row's, marks 1 to 2000, each
+    /// with a warning), whose hand-off and rejects report pass 64 KB.
+    static func largeSources() throws -> String {
+        let lines = try FAAFixtures.lines("MASTER.txt")
+        var master = [lines[0]]
+        for i in 1...2_000 {
+            var fields = lines[1].components(separatedBy: ",")
+            fields[0] = String(i).padding(toLength: 5, withPad: " ", startingAt: 0)
+            fields[22] = "X"   // FRACT OWNER: a warning in the rejects report
+            master.append(fields.joined(separator: ","))
+        }
+        return try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(master)])
+    }
+
+    @Test("ingest-faa past a 64 KB file-size limit: exit 2 naming the file, the previous outputs intact, nothing left behind")
+    func ingest() throws {
+        let out = try TestPaths.temporaryDirectory("write-failure").path + "/stage"
+        let good = try TestPaths.run("ingest-faa", [FAAFixtures.inputDirectory, "--output", out])
+        #expect(good.status == 0, "\(good.stderr)")
+        let before = try Self.snapshot(out)
+        let failed = try Self.runLimited("ingest-faa", [try Self.largeSources(), "--output", out], kilobytes: 64)
+        #expect(failed.status == 2, "\(failed.stderr)")
+        #expect(failed.stderr.contains("ingest-faa: error: \(out)/") && failed.stderr.contains("File too large"), "\(failed.stderr)")
+        let after = try Self.snapshot(out)
+        // deregistered.csv and reserved.csv too: the large sources have no DEREG or RESERVED,
+        // and their stale files are removed only when a run commits.
+        #expect(after == before, "the previous outputs, and no temporary or scratch file: \(Set(after.keys).symmetricDifference(before.keys)), changed \(after.keys.filter { after[$0] != before[$0] })")
+        // Without the limit the same sources go through.
+        #expect(try TestPaths.run("ingest-faa", [try Self.largeSources(), "--output", out]).status == 0)
+    }
+
+    @Test("emit-aircraft past a file-size limit below its artifact: exit 2, the published artifact and manifest intact, nothing left behind")
+    func emit() throws {
+        let directory = try TestPaths.temporaryDirectory("write-failure-emit").path
+        #expect(try TestPaths.run("ingest-faa", [FAAFixtures.inputDirectory, "--output", directory + "/stage"]).status == 0)
+        let emitted = try TestPaths.run("emit-aircraft", [directory + "/stage", "--output", directory + "/out"])
+        #expect(emitted.status == 0, "\(emitted.stderr)")
+        let before = try Self.snapshot(directory + "/out")
+        #expect((before["aircraft.fgb"]?.count ?? 0) > 16 << 10)
+        #expect(try TestPaths.run("ingest-faa", [try Self.largeSources(), "--output", directory + "/stage"]).status == 0)
+        let failed = try Self.runLimited("emit-aircraft", [directory + "/stage", "--output", directory + "/out"], kilobytes: 16)
+        #expect(failed.status == 2, "\(failed.stderr)")
+        #expect(failed.stderr.contains("File too large"), "\(failed.stderr)")
+        #expect(try Self.snapshot(directory + "/out") == before, "the published artifact, and no temporary file")
+    }
+}
