@@ -125,6 +125,8 @@ bench-steps:
 	  $$([ -x $(DUCKDB_VENV)/bin/python ] && echo $(DUCKDB_VENV)/bin/python)
 	@echo "== DEREG and RESERVED: the FAA build with and without them ($(BENCH_DATA)/faa), $(ROUNDS) rounds"
 	@Benchmarks/faa-status-cost $(BIN) $(BENCH_DATA)/faa $(OUT)/bench-status $(ROUNDS)
+	@echo "== Rejects: ingest-faa over a MASTER whose every row is rejected, against the good one ($(BENCH_DATA)/faa), 3 rounds"
+	@Benchmarks/faa-rejects $(BIN) $(BENCH_DATA)/faa $(OUT)/bench-rejects 3
 	@echo "== Nightly pipeline: full-size FAA data, the real bird data (../shared) or input/birds, input/exports"
 	@Benchmarks/nightly-sources "$(BENCH_DATA)/nightly" "$(BENCH_DATA)/faa"
 	@rm -rf $(OUT)/bench-nightly
@@ -200,13 +202,14 @@ spark-deps-optional:
 ## libraries (a dependency) got AddressSanitizer without coverage, so libFuzzer had no feedback
 ## from the readers ("no interesting inputs were found"). -sanitize-coverage instruments them too;
 ## each target is built as a product (with the flag, a whole-package build also compiled the
-## dependency's executables, and their main.swift as a library).
+## dependency's executables, and their main.swift as a library). The build plan is made anew each
+## time, as for the benchmarks: a cached one still listed a source file the main package had lost.
 FUZZ_SECONDS ?= 60
 FUZZ_COVERAGE = -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
 fuzz: deps
 	$(SWIFT) build
 	cd Fuzz && for target in $$(./run --targets); do \
-	  $(SWIFT) build --sanitize=fuzzer --sanitize=address $(FUZZ_COVERAGE) --product $$target || exit 2; done
+	  $(SWIFT) build --disable-build-manifest-caching --sanitize=fuzzer --sanitize=address $(FUZZ_COVERAGE) --product $$target || exit 2; done
 	Fuzz/run .build/debug $(BENCH_DATA)/fuzz $(FUZZ_SECONDS)
 
 ## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (each in a
