@@ -82,7 +82,7 @@ struct IngestExports: ParsableCommand {
             }
             let kinds = file.observations.keys.sorted().map { "\(formatCount(file.observations[$0]!)) \($0)" }.joined(separator: ", ")
             let skipped = file.skipped.keys.sorted().map { "; skipped \(formatCount(file.skipped[$0]!)) \($0)" }.joined()
-            log.info("\(file.file): \(file.format?.rawValue ?? "?"): \(formatCount(file.records)) records → \(kinds.isEmpty ? "no observations" : kinds), \(formatCount(file.rejected)) rejected, \(formatCount(file.warnings)) warnings\(skipped)")
+            log.info("\(file.file): \(file.format?.rawValue ?? "?"): \(formatCount(file.records)) record\(file.records == 1 ? "" : "s") → \(kinds.isEmpty ? "no observations" : kinds), \(formatCount(file.rejected)) rejected, \(formatCount(file.warnings)) warnings\(skipped)")
         }
         let r = result.report.counts
         log.info("subjects: \(r["subjects.resolved"] ?? 0) resolved, \(r["subjects.ambiguous"] ?? 0) ambiguous, \(r["subjects.unknown"] ?? 0) unknown, \(r["subjects.unresolved"] ?? 0) unresolved")

@@ -10,6 +10,7 @@ struct IngestExportsExecutableTests {
         let ok = try TestPaths.run("ingest-exports", ["input/exports", "--output", out, "--icao-types", "Tests/Fixtures/aircraft/icao-types.json"])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stderr.contains("input/exports/gpx/lake-walk.gpx: gpx: 5 records → 5 other, 0 rejected, 0 warnings"))
+        #expect(ok.stderr.contains("input/exports/xmp/DSC_2207.NEF.xmp: xmp: 1 record → 2 aircraft,"), "\(ok.stderr)")
         #expect(ok.stderr.contains("no names index loaded") == false)   // a count line, not a reason dump
         #expect(FileManager.default.fileExists(atPath: out + "/observations.csv"))
 
