@@ -86,6 +86,24 @@ struct EBDAggregationTests {
         #expect(county.samples[0] == "2.0")
     }
 
+    @Test("a run over an earlier run's output: the charts it did not write go (another level, a region gone), once it commits; a failed run leaves them")
+    func staleCharts() throws {
+        let (_, out) = try run([EBDFixtures.path(EBDFixtures.ebd)])
+        let charts = { try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("barchart-") }.sorted() }
+        let stateCharts = try charts()
+        #expect(stateCharts.contains("barchart-US-NY.txt"))
+        try Data("not mine\n".utf8).write(to: out.appendingPathComponent("notes.txt"))
+        let missing = out.appendingPathComponent("no-such-ebd.txt").path
+        #expect(throws: LocatedError.self) {
+            try EBDAggregation(options: .init(level: .county)).run(inputs: [missing], outputDirectory: out.path)
+        }
+        #expect(try charts() == stateCharts, "a failed run leaves the earlier charts")
+        let county = try EBDAggregation(options: .init(level: .county)).run(inputs: [EBDFixtures.path(EBDFixtures.ebd)], outputDirectory: out.path)
+        #expect(try charts() == county.report.outputs.map(\.file).filter { $0.hasPrefix("barchart-") }.sorted())
+        #expect(try charts() == ["barchart-CA-ON-OT.txt", "barchart-US-NY-047.txt", "barchart-US-NY-061.txt", "barchart-US-VT-007.txt"])
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("notes.txt").path), "only bar charts are removed")
+    }
+
     @Test("the file format: eBird's download layout, which the bar-chart reader takes")
     func format() throws {
         let (_, out) = try run([EBDFixtures.path(EBDFixtures.ebd)])

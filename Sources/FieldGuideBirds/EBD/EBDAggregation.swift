@@ -145,12 +145,31 @@ public struct EBDOutcome: Sendable {
         return StageReport.Output(file: name, bytes: bytes.count, sha256: FileDigest.sha256(bytes))
     }
 
-    /// Writes the rejects report and an `ok` stage report listing `outputs`.
+    /// Removes the bar charts an earlier run left that this one did not write, then writes the
+    /// rejects report and an `ok` stage report listing `outputs`.
     public func commit(outputs: [StageReport.Output], to directory: String) throws(LocatedError) -> StageReport {
+        try Self.removeCharts(in: directory, except: Set(outputs.map(\.file)))
         try rejects.write(to: directory + "/" + EBDAggregation.rejectsFile)
         let report = report(.ok, outputs: outputs)
         try report.write(to: directory + "/" + EBDAggregation.reportFile)
         return report
+    }
+
+    /// Removes every `barchart-*.txt` in `directory` not named in `kept`: a region an earlier
+    /// run charted and this one did not (another dataset, another `--level`) would otherwise
+    /// stay beside this run's charts, unlisted in its report, and `ingest-birds
+    /// --computed-barcharts` reads every chart in the directory. Only a run that commits
+    /// removes them: a failed one leaves the earlier charts as they were.
+    static func removeCharts(in directory: String, except kept: Set<String>) throws(LocatedError) {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+            throw LocatedError(directory, failed: error, .unwritable, doing: "cannot list the output directory")
+        }
+        for name in names where name.hasPrefix("barchart-") && name.hasSuffix(".txt") && !kept.contains(name) {
+            guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
+                throw LocatedError(.unwritable, file: directory + "/" + name, message: "cannot remove the stale bar chart: \(SystemReason.errnoText)")
+            }
+        }
     }
 
     /// Writes the rejects report and a `rejected` report (`failed` for usage or I/O), then throws.
