@@ -8,10 +8,11 @@ import TestSupport
 /// and left its temporary files.
 @Suite("A write failing part-way through the stage executables")
 struct WriteFailureTests {
-    /// Runs `executable` with `arguments` under a file-size limit of `kilobytes`.
-    static func runLimited(_ executable: String, _ arguments: [String], kilobytes: Int) throws -> (status: Int32, stdout: String, stderr: String) {
-        try TestPaths.run(program: URL(fileURLWithPath: "/bin/sh"),
-                          ["-c", "ulimit -f \(kilobytes); exec \"$0\" \"$@\"", TestPaths.executable(executable).path] + arguments)
+    /// Runs `executable` with `arguments` under a file-size limit of `bytes` (util-linux's
+    /// `prlimit`, which takes bytes; a shell's `ulimit -f` counts blocks of 512 or 1,024 bytes).
+    static func runLimited(_ executable: String, _ arguments: [String], bytes: Int) throws -> (status: Int32, stdout: String, stderr: String) {
+        try TestPaths.run(program: URL(fileURLWithPath: "/usr/bin/prlimit"),
+                          ["--fsize=\(bytes)", TestPaths.executable(executable).path] + arguments)
     }
 
     /// Every file in `directory` (hidden ones too) with its bytes.
@@ -24,7 +25,7 @@ struct WriteFailureTests {
     }
 
     /// input/faa with a MASTER of 2,000 registrations (the first row's, marks 1 to 2000, each
-    /// with a warning), whose hand-off and rejects report pass 64 KB.
+    /// with a warning), whose hand-off and rejects report pass 64 KiB.
     static func largeSources() throws -> String {
         let lines = try FAAFixtures.lines("MASTER.txt")
         var master = [lines[0]]
@@ -37,13 +38,13 @@ struct WriteFailureTests {
         return try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(master)])
     }
 
-    @Test("ingest-faa past a 64 KB file-size limit: exit 2 naming the file, the previous outputs intact, nothing left behind")
+    @Test("ingest-faa past a 64 KiB file-size limit: exit 2 naming the file, the previous outputs intact, nothing left behind")
     func ingest() throws {
         let out = try TestPaths.temporaryDirectory("write-failure").path + "/stage"
         let good = try TestPaths.run("ingest-faa", [FAAFixtures.inputDirectory, "--output", out])
         #expect(good.status == 0, "\(good.stderr)")
         let before = try Self.snapshot(out)
-        let failed = try Self.runLimited("ingest-faa", [try Self.largeSources(), "--output", out], kilobytes: 64)
+        let failed = try Self.runLimited("ingest-faa", [try Self.largeSources(), "--output", out], bytes: 64 << 10)
         #expect(failed.status == 2, "\(failed.stderr)")
         #expect(failed.stderr.contains("ingest-faa: error: \(out)/") && failed.stderr.contains("File too large"), "\(failed.stderr)")
         let after = try Self.snapshot(out)
@@ -52,6 +53,49 @@ struct WriteFailureTests {
         #expect(after == before, "the previous outputs, and no temporary or scratch file: \(Set(after.keys).symmetricDifference(before.keys)), changed \(after.keys.filter { after[$0] != before[$0] })")
         // Without the limit the same sources go through.
         #expect(try TestPaths.run("ingest-faa", [try Self.largeSources(), "--output", out]).status == 0)
+    }
+
+    @Test("ingest-faa whose rejects report alone passes the limit (every row rejected): the hand-off files are not renamed either")
+    func rejectsReportLast() throws {
+        let out = try TestPaths.temporaryDirectory("write-failure-rejects").path + "/stage"
+        #expect(try TestPaths.run("ingest-faa", [FAAFixtures.inputDirectory, "--output", out]).status == 0)
+        let before = try Self.snapshot(out)
+        let lines = try FAAFixtures.lines("MASTER.txt")
+        let master = [lines[0]] + (0..<2_000).map { _ in "?????" + lines[1].dropFirst(5) }   // every mark malformed
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(master)])
+        let failed = try Self.runLimited("ingest-faa", [sources, "--output", out, "--max-reject-share", "1"], bytes: 64 << 10)
+        #expect(failed.status == 2, "\(failed.stderr)")
+        #expect(failed.stderr.contains("\(out)/faa-rejects.csv: write failed") && failed.stderr.contains("File too large"), "\(failed.stderr)")
+        let after = try Self.snapshot(out)
+        #expect(after == before, "\(Set(after.keys).symmetricDifference(before.keys)), changed \(after.keys.filter { after[$0] != before[$0] })")
+    }
+
+    /// The other stages over input/, each run once to completion, then again under a limit of
+    /// 512 bytes, below each one's first output.
+    static let stages: [(stage: String, arguments: @Sendable (String) -> [String])] = [
+        ("ingest-exports", { ["input/exports", "--output", $0] }),
+        ("ingest-birds", { ["input/birds", "--output", $0] }),
+        ("aggregate-ebd", { ["Tests/Fixtures/birds/ebd/ebd-small.txt", "--output", $0] }),
+        ("emit-aircraft-index", { [$0 + "-faa", "--output", $0] }),
+        ("emit-birds", { [$0 + "-birds", "--output", $0] }),
+    ]
+
+    @Test("every other stage past a 512-byte file-size limit: exit 2 with File too large, its earlier outputs intact, nothing left behind",
+          arguments: stages.indices)
+    func otherStages(_ index: Int) throws {
+        let (stage, arguments) = Self.stages[index]
+        let out = try TestPaths.temporaryDirectory("write-failure-" + stage).path + "/out"
+        // The hand-offs the two emit stages read.
+        #expect(try TestPaths.run("ingest-faa", [FAAFixtures.inputDirectory, "--output", out + "-faa"]).status == 0)
+        #expect(try TestPaths.run("ingest-birds", ["input/birds", "--output", out + "-birds"]).status == 0)
+        let good = try TestPaths.run(stage, arguments(out))
+        #expect(good.status == 0, "\(good.stderr)")
+        let before = try Self.snapshot(out)
+        let failed = try Self.runLimited(stage, arguments(out), bytes: 512)
+        #expect(failed.status == 2, "\(failed.stderr)")
+        #expect(failed.stderr.contains("\(stage): error: \(out)/") && failed.stderr.contains("File too large"), "\(failed.stderr)")
+        let after = try Self.snapshot(out)
+        #expect(after == before, "\(Set(after.keys).symmetricDifference(before.keys)), changed \(after.keys.filter { after[$0] != before[$0] })")
     }
 
     @Test("emit-aircraft past a file-size limit below its artifact: exit 2, the published artifact and manifest intact, nothing left behind")
@@ -63,7 +107,7 @@ struct WriteFailureTests {
         let before = try Self.snapshot(directory + "/out")
         #expect((before["aircraft.fgb"]?.count ?? 0) > 16 << 10)
         #expect(try TestPaths.run("ingest-faa", [try Self.largeSources(), "--output", directory + "/stage"]).status == 0)
-        let failed = try Self.runLimited("emit-aircraft", [directory + "/stage", "--output", directory + "/out"], kilobytes: 16)
+        let failed = try Self.runLimited("emit-aircraft", [directory + "/stage", "--output", directory + "/out"], bytes: 16 << 10)
         #expect(failed.status == 2, "\(failed.stderr)")
         #expect(failed.stderr.contains("File too large"), "\(failed.stderr)")
         #expect(try Self.snapshot(directory + "/out") == before, "the published artifact, and no temporary file")

@@ -83,6 +83,8 @@ public final class AtomicFileWriter {
     private let temporary: String
     fileprivate var fd: Int32
     private var finished = false
+    /// Whether `sync()` flushed and closed the temporary file.
+    private var synced = false
 
     public init(path: String) throws(LocatedError) {
         self.path = path
@@ -285,15 +287,8 @@ public final class AtomicFileWriter {
 
     /// Flushes to disk and renames into place.
     public func commit() throws(LocatedError) {
-        precondition(!finished, "AtomicFileWriter used after commit or abort")
-        let synced = fsync(fd) == 0
-        let reason = String(cString: strerror(errno))
-        close(fd)
+        try sync()
         finished = true
-        guard synced else {
-            unlink(temporary)
-            throw LocatedError(.unwritable, file: path, message: "fsync failed: \(reason)")
-        }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
@@ -301,11 +296,40 @@ public final class AtomicFileWriter {
         }
     }
 
+    /// Flushes the temporary file to disk and closes it (once; `commit()` does it when not
+    /// done); a failure drops it. Nothing is renamed yet.
+    public func sync() throws(LocatedError) {
+        precondition(!finished, "AtomicFileWriter used after commit or abort")
+        guard !synced else { return }
+        let ok = fsync(fd) == 0
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        synced = true
+        guard ok else {
+            finished = true
+            unlink(temporary)
+            throw LocatedError(.unwritable, file: path, message: "fsync failed: \(reason)")
+        }
+    }
+
+    /// Commits `writers` together: every one flushed to disk first, and only then each renamed
+    /// into place, so a flush that fails (a full disk) leaves every destination as it was and
+    /// drops every temporary file.
+    public static func commit(_ writers: [AtomicFileWriter]) throws(LocatedError) {
+        do throws(LocatedError) {
+            for writer in writers { try writer.sync() }
+        } catch {
+            for writer in writers { writer.abort() }
+            throw error
+        }
+        for writer in writers { try writer.commit() }
+    }
+
     /// Drops the temporary file; the destination stays as it was.
     public func abort() {
         guard !finished else { return }
         finished = true
-        close(fd)
+        if !synced { close(fd) }
         unlink(temporary)
     }
 }

@@ -96,6 +96,14 @@ public final class Spool {
 
     /// Copies the spool into `destination` atomically; returns its SHA-256.
     public func commit(to destination: String) throws(LocatedError) -> String {
+        let (writer, sha256) = try prepare(destination)
+        try writer.commit()
+        return sha256
+    }
+
+    /// Copies the spool into a temporary file beside `destination`: the writer to commit (or
+    /// drop, leaving `destination` as it was) with the other outputs of a run, and the SHA-256.
+    public func prepare(_ destination: String) throws(LocatedError) -> (writer: AtomicFileWriter, sha256: String) {
         let writer = try AtomicFileWriter(path: destination)
         var digest = StreamingDigest()
         let buffer = ReadBuffer.allocate(byteCount: 1 << 20)
@@ -112,7 +120,6 @@ public final class Spool {
             writer.abort()
             throw error
         }
-        try writer.commit()
-        return digest.finalize()
+        return (writer, digest.finalize())
     }
 }

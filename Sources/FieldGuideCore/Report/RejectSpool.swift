@@ -115,10 +115,19 @@ public final class RejectSpool {
     /// Writes the report into `destination` atomically: its size and SHA-256.
     @discardableResult
     public func commit(to destination: String) throws(LocatedError) -> (bytes: Int, sha256: String) {
+        let prepared = try prepare(destination)
+        try prepared.writer.commit()
+        return (prepared.bytes, prepared.sha256)
+    }
+
+    /// Writes the report into a temporary file beside `destination`: the writer to commit (or
+    /// drop, leaving `destination` as it was) with the other outputs of a run, its size and SHA-256.
+    public func prepare(_ destination: String) throws(LocatedError) -> (writer: AtomicFileWriter, bytes: Int, sha256: String) {
         let bytes = size
         if let spool {
             try spool.append(&writer)
-            return (bytes, try spool.commit(to: destination))
+            let (out, sha256) = try spool.prepare(destination)
+            return (out, bytes, sha256)
         }
         let out = try AtomicFileWriter(path: destination)
         var digest = StreamingDigest()
@@ -127,9 +136,11 @@ public final class RejectSpool {
             digest.update(buffer)
             do throws(LocatedError) { try out.write(buffer) } catch { failure = error }
         }
-        if let failure { throw failure }
-        try out.commit()
-        return (bytes, digest.finalize())
+        if let failure {
+            out.abort()
+            throw failure
+        }
+        return (out, bytes, digest.finalize())
     }
 
     /// The spooled bytes from `offset` up to `end` (within the spool), or as many as the

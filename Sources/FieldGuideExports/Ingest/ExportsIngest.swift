@@ -133,8 +133,9 @@ public struct ExportsIngest {
                 fileReport.rejected = rejects.counts.rejected - rejectsMark.counts.rejected
                 fileReport.warnings = rejects.counts.warnings - rejectsMark.counts.warnings
             } catch {
-                // The spool failing to take this file's rows ends the run; a file that cannot be read does not.
-                if spoolError != nil && error.kind.isUsageOrIO { throw error }
+                // The spools failing to take this file's rows (a full disk, a file-size limit) end
+                // the run; a file that cannot be read does not.
+                if (spoolError != nil && error.kind.isUsageOrIO) || error.kind == .unwritable { throw error }
                 try spool.rollBack(to: mark)
                 try rejects.rollBack(to: rejectsMark)
                 observationStatus = statusBefore
@@ -151,10 +152,10 @@ public struct ExportsIngest {
         let resolution = ResolutionReport(resolver: resolver, options: options, observations: observationStatus)
         var result = ExportsIngestResult(report: StageReport(stage: Self.producer, status: .ok), files: files)
         result.report.counts = totals
-        let observationsBytes = spool.size
-        let observationsSHA256 = try spool.commit(to: outputDirectory + "/" + Self.observationsFile)
-        result.report.outputs = [.init(file: Self.observationsFile, bytes: observationsBytes, sha256: observationsSHA256)]
-        try result.finish(resolution: resolution, rejects: rejects, maxFailedShare: options.maxFailedShare, outputDirectory: outputDirectory)
+        let observations = try spool.prepare(outputDirectory + "/" + Self.observationsFile)
+        result.report.outputs = [.init(file: Self.observationsFile, bytes: spool.size, sha256: observations.sha256)]
+        try result.finish(observations: observations.writer, resolution: resolution, rejects: rejects,
+                          maxFailedShare: options.maxFailedShare, outputDirectory: outputDirectory)
         return result
     }
 }
@@ -176,15 +177,19 @@ public struct ExportsIngestResult: Sendable {
     /// Files that could not be read (status `rejected` when any).
     public var failedFiles: Int { files.filter { $0.error != nil }.count }
 
-    /// Writes the resolution and rejects reports, then the stage report.
-    mutating func finish(resolution: ResolutionReport, rejects: RejectSpool, maxFailedShare: Double,
+    /// Writes the resolution and rejects reports beside `observations` (written, not yet
+    /// committed), commits the three together, then writes the stage report: a run that cannot
+    /// write one of them (a full disk) leaves all of an earlier run's as they were.
+    mutating func finish(observations: AtomicFileWriter, resolution: ResolutionReport, rejects: RejectSpool, maxFailedShare: Double,
                          outputDirectory: String) throws(LocatedError) {
         let resolutionPath = outputDirectory + "/" + ExportsIngest.resolutionFile
         let resolutionBytes = try JSON.encode(resolution, for: resolutionPath)
-        try AtomicFile.write(resolutionBytes, to: resolutionPath)
+        let resolutionOut = try AtomicFileWriter(path: resolutionPath)
+        try resolutionOut.write(resolutionBytes)
         report.outputs.append(.init(file: ExportsIngest.resolutionFile, bytes: resolutionBytes.count, sha256: FileDigest.sha256(resolutionBytes)))
-        let written = try rejects.commit(to: outputDirectory + "/" + ExportsIngest.rejectsFile)
+        let written = try rejects.prepare(outputDirectory + "/" + ExportsIngest.rejectsFile)
         report.outputs.append(.init(file: ExportsIngest.rejectsFile, bytes: written.bytes, sha256: written.sha256))
+        try AtomicFileWriter.commit([observations, resolutionOut, written.writer])
         report.sources = files.map {
             StageReport.Source(file: $0.file, bytes: $0.bytes ?? 0, sha256: $0.sha256 ?? "",
                                rows: .init(read: $0.records, kept: $0.observations.values.reduce(0, +), rejected: $0.rejected, warnings: $0.warnings))

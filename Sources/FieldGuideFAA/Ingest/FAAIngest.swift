@@ -158,15 +158,15 @@ public struct FAAIngest: Sendable {
         }
     }
 
-    /// Renames the outputs into place and removes the stale ones, then writes the rejects
-    /// report and the report.
+    /// Commits the outputs and the rejects report together (all on disk before any is renamed
+    /// into place), removes the stale outputs, then writes the report.
     private func commit(_ outputs: [CSVFileSink], log: Log, to outputDirectory: String) throws -> StageReport {
+        let rejects = try log.rejects.prepare(outputDirectory + "/" + NormalizedFAA.rejectsFile)
         var written: [StageReport.Output] = []
-        for sink in outputs {
-            written.append(try .written(outputDirectory + "/" + sink.name, sha256: try sink.commit()))
+        for (sink, sha256) in zip(outputs, try CSVFileSink.commit(outputs, with: [rejects.writer])) {
+            written.append(try .written(outputDirectory + "/" + sink.name, sha256: sha256))
         }
         for name in log.stale { try Self.removeStale(outputDirectory + "/" + name) }
-        try log.rejects.commit(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
         let report = log.report(.ok, outputs: written)
         try report.write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
         return report
