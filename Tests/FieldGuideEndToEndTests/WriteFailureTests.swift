@@ -70,6 +70,26 @@ struct WriteFailureTests {
         #expect(after == before, "\(Set(after.keys).symmetricDifference(before.keys)), changed \(after.keys.filter { after[$0] != before[$0] })")
     }
 
+    @Test("emit-aircraft whose copy of the rejects report alone passes the limit: the artifact and manifest stay as they were")
+    func emitRejectsCopy() throws {
+        let directory = try TestPaths.temporaryDirectory("write-failure-emit-rejects").path
+        #expect(try TestPaths.run("ingest-faa", [FAAFixtures.inputDirectory, "--output", directory + "/stage"]).status == 0)
+        #expect(try TestPaths.run("emit-aircraft", [directory + "/stage", "--output", directory + "/out"]).status == 0)
+        let before = try Self.snapshot(directory + "/out")
+        // A new hand-off (one owner renamed: another artifact) whose rejects report is larger
+        // than the limit, and its artifact smaller.
+        var master = try FAAFixtures.lines("MASTER.txt")
+        master[1] = master[1].replacingOccurrences(of: "PETERSEN", with: "PEDERSEN")
+        #expect(master[1].contains("PEDERSEN"))
+        let renamed = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": .faaFile(master)])
+        #expect(try TestPaths.run("ingest-faa", [renamed, "--output", directory + "/stage"]).status == 0)
+        try Data(repeating: UInt8(ascii: "x"), count: 256 << 10).write(to: URL(fileURLWithPath: directory + "/stage/faa-rejects.csv"))
+        let failed = try Self.runLimited("emit-aircraft", [directory + "/stage", "--output", directory + "/out"], bytes: 128 << 10)
+        #expect(failed.status == 2, "\(failed.stderr)")
+        #expect(failed.stderr.contains("aircraft.rejects.csv") && failed.stderr.contains("File too large"), "\(failed.stderr)")
+        #expect(try Self.snapshot(directory + "/out") == before)
+    }
+
     /// The other stages over input/, each run once to completion, then again under a limit of
     /// 512 bytes, below each one's first output.
     static let stages: [(stage: String, arguments: @Sendable (String) -> [String])] = [

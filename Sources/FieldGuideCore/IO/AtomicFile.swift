@@ -39,9 +39,18 @@ public enum AtomicFile {
     /// ```
     @discardableResult
     public static func copy(_ source: String, to destination: String) throws(LocatedError) -> Bool {
+        guard let writer = try prepareCopy(source, to: destination) else { return false }
+        try writer.commit()
+        return true
+    }
+
+    /// `copy(_:to:)` up to the rename: the copy written and flushed to disk beside
+    /// `destination`, to commit with a run's other outputs (or drop, leaving `destination` as
+    /// it was); nil when `source` does not exist.
+    public static func prepareCopy(_ source: String, to destination: String) throws(LocatedError) -> AtomicFileWriter? {
         let fd = open(source, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            if errno == ENOENT { return false }
+            if errno == ENOENT { return nil }
             throw LocatedError(.unreadable, file: source, message: "cannot open: \(SystemReason.errnoText)")
         }
         defer { close(fd) }
@@ -58,8 +67,8 @@ public enum AtomicFile {
             if n == 0 { break }
             try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
-        try writer.commit()
-        return true
+        try writer.sync()
+        return writer
     }
 
     /// Writes UTF-8 text atomically.

@@ -94,6 +94,9 @@ public enum AircraftEmit {
         statusSections.add(to: &artifact)
         for (key, value) in statusSections.counts { counts[key] = value }
 
+        // The ingest's rejects report, copied and on disk before the artifact is written: a copy
+        // that fails (a full disk) leaves the published artifact and its report as they were.
+        let rejects = try AtomicFile.prepareCopy(handOff + "/" + NormalizedFAA.rejectsFile, to: outputDirectory + "/" + rejectsFile)
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()
         let (size, sections) = try artifact.write(to: artifactPath) { digest.update($0) }
@@ -104,7 +107,7 @@ public enum AircraftEmit {
             sha256: digest.finalize(), sections: sections, sources: report.sources, counts: allCounts,
             asOf: Self.isoDate(builder.latestActionDate))
         let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
-        try AtomicFile.copy(handOff + "/" + NormalizedFAA.rejectsFile, to: outputDirectory + "/" + rejectsFile)
+        try rejects?.commit()
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }
 
