@@ -163,6 +163,15 @@ public struct ArtifactBuilder: Sendable {
     @discardableResult
     public func write(to path: String, observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(LocatedError)
         -> (bytes: Int, sections: [SectionInfo]) {
+        let prepared = try prepare(path, observe: observe)
+        try prepared.file.commit()
+        return (prepared.bytes, prepared.sections)
+    }
+
+    /// `write(to:observe:)` up to the rename: the artifact written beside `path` and flushed to
+    /// disk, with the writer to commit together with the stage's manifest (`OutputSet`).
+    public func prepare(_ path: String, observe: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(LocatedError)
+        -> (file: AtomicFileWriter, bytes: Int, sections: [SectionInfo]) {
         let file = try AtomicFileWriter(path: path)
         let plan = Plan(sections.sorted { $0.tag < $1.tag }, alignment: ArtifactFormat.alignment)
         do {
@@ -183,8 +192,8 @@ public struct ArtifactBuilder: Sendable {
                 }
             }
             try stream.finish()
-            try file.commit()
-            return (plan.fileSize, sections)
+            try file.sync()
+            return (file, plan.fileSize, sections)
         } catch {
             file.abort()
             throw error

@@ -292,6 +292,28 @@ struct ArtifactContainerTests {
         #expect(FileManager.default.contents(atPath: directory + "/copy") == FileManager.default.contents(atPath: source))
     }
 
+    @Test("an output set: its files on disk beside their places, none renamed until commit; dropped, it leaves the old files and no temporary one")
+    func outputSet() throws {
+        let old = try write(Array("old".utf8))
+        let directory = URL(fileURLWithPath: old).deletingLastPathComponent().path
+        do {
+            let set = OutputSet()
+            let written = try set.write(Array("new".utf8), to: old)
+            try set.write(Array("other".utf8), to: directory + "/other.txt")
+            #expect(written.bytes == 3 && written.sha256 == FileDigest.sha256(Array("new".utf8)))
+            #expect(FileManager.default.contents(atPath: old) == Data("old".utf8), "nothing renamed before commit")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 3, "the two temporary files beside t.fgb")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["t.fgb"], "dropped: the temporary files go")
+        #expect(FileManager.default.contents(atPath: old) == Data("old".utf8))
+        let set = OutputSet()
+        try set.write(Array("new".utf8), to: old)
+        try set.write(Array("other".utf8), to: directory + "/other.txt")
+        try set.commit()
+        #expect(FileManager.default.contents(atPath: old) == Data("new".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["other.txt", "t.fgb"])
+    }
+
     @Test("name folding ignores case and diacritics")
     func folding() {
         #expect(NameFolding.fold("Cèssna") == "CESSNA")

@@ -84,11 +84,12 @@ public struct EBDAggregation: Sendable {
             try EBDOutcome.checkRejectShares(tally.sources, max: options.maxRejectShare)
             var outcome = EBDOutcome(tally: tally)
             var written: [StageReport.Output] = []
+            let set = OutputSet()
             try tally.counts.forEachChart { chart in
-                written.append(try EBDOutcome.write(chart.bytes(), named: chart.fileName, in: outputDirectory))
+                written.append(try EBDOutcome.write(chart.bytes(), named: chart.fileName, in: outputDirectory, into: set))
             }
             outcome.counts["countedWithPairSet"] = resumed == nil ? 0 : 1
-            let report = try outcome.commit(outputs: written, to: outputDirectory)
+            let report = try outcome.commit(outputs: written, set: set, to: outputDirectory)
             return Result(report: report, notGroupedByTaxon: resumed, tableBytes: tally.counts.tableBytes)
         } catch let error as LocatedError where error.kind != .unwritable {
             try EBDOutcome(tally: tally).fail(error, outputDirectory: outputDirectory)
@@ -138,20 +139,23 @@ public struct EBDOutcome: Sendable {
         }
     }
 
-    /// Writes one bar chart atomically; its output entry.
-    public static func write(_ bytes: [UInt8], named name: String, in directory: String) throws(LocatedError) -> StageReport.Output {
-        let path = directory + "/" + name
-        try AtomicFile.write(bytes, to: path)
-        return StageReport.Output(file: name, bytes: bytes.count, sha256: FileDigest.sha256(bytes))
+    /// Writes one bar chart beside its place in `directory`, into `set` (committed with the
+    /// run's other outputs); its output entry.
+    public static func write(_ bytes: [UInt8], named name: String, in directory: String,
+                             into set: OutputSet) throws(LocatedError) -> StageReport.Output {
+        let (size, sha256) = try set.write(bytes, to: directory + "/" + name)
+        return StageReport.Output(file: name, bytes: size, sha256: sha256)
     }
 
-    /// Removes the bar charts an earlier run left that this one did not write, then writes the
-    /// rejects report and an `ok` stage report listing `outputs`.
-    public func commit(outputs: [StageReport.Output], to directory: String) throws(LocatedError) -> StageReport {
-        try Self.removeCharts(in: directory, except: Set(outputs.map(\.file)))
-        try rejects.write(to: directory + "/" + EBDAggregation.rejectsFile)
+    /// Writes the rejects report and an `ok` stage report listing `outputs` into `set`, commits
+    /// the set (the charts, the two reports: all on disk before any is renamed into place), and
+    /// removes the bar charts an earlier run left that this one did not write.
+    public func commit(outputs: [StageReport.Output], set: OutputSet, to directory: String) throws(LocatedError) -> StageReport {
+        try set.write(rejects.csvBytes(), to: directory + "/" + EBDAggregation.rejectsFile)
         let report = report(.ok, outputs: outputs)
-        try report.write(to: directory + "/" + EBDAggregation.reportFile)
+        try set.write(try report.encoded(), to: directory + "/" + EBDAggregation.reportFile)
+        try set.commit()
+        try Self.removeCharts(in: directory, except: Set(outputs.map(\.file)))
         return report
     }
 

@@ -108,14 +108,15 @@ public struct SparkEBDJob: Sendable {
             try outcome.fail(error, outputDirectory: outputDirectory)
         }
         var written: [StageReport.Output] = []
+        let set = OutputSet()
         for name in charts {
             guard name.hasPrefix("barchart-"), !name.contains("/"),
                   let bytes = FileManager.default.contents(atPath: staging + "/" + name) else {
                 throw SparkJobError.failed(status: 0, message: "the job listed \(name) but did not write it")
             }
-            written.append(try EBDOutcome.write(Array(bytes), named: name, in: outputDirectory))
+            written.append(try EBDOutcome.write(Array(bytes), named: name, in: outputDirectory, into: set))
         }
-        return try outcome.commit(outputs: written, to: outputDirectory)
+        return try outcome.commit(outputs: written, set: set, to: outputDirectory)
     }
 
     /// Runs spark-submit with its output in `log`; its exit status.

@@ -110,10 +110,13 @@ public struct BirdIngest: Sendable {
         let seeds = SeedTables(database: database, links: databaseFile.taxonLinks, file: databaseFile.path, files: files)
         let linked = LinkedTaxa.link(birds: seeds.birds, taxonomy: taxonomy, barCharts: references.barCharts,
                                      seasons: references.seasons, labels: references.labels)
+        // The tables and the report go into place together (`OutputSet`): a run that cannot
+        // write one of them leaves an earlier run's all as they were.
+        let written = OutputSet()
         var outputs: [StageReport.Output] = []
         for (name, bytes, rows) in seeds.tables + linked.tables() {
-            try AtomicFile.write(bytes, to: out(name))
-            outputs.append(.init(file: name, bytes: bytes.count, sha256: FileDigest.sha256(bytes)))
+            let (size, sha256) = try written.write(bytes, to: out(name))
+            outputs.append(.init(file: name, bytes: size, sha256: sha256))
             report.counts[String(name.dropLast(4))] = rows
         }
         report.outputs = outputs
@@ -122,7 +125,9 @@ public struct BirdIngest: Sendable {
         report.sources += references.sources
         // The taxonomy among the inputs has its warnings already (a seed file's findings).
         Self.warn(references.latin1 + (taxonomyPath != nil ? taxonomy?.latin1Readings ?? [] : []), in: &report)
-        return try done(report)
+        try written.write(try report.encoded(), to: out(NormalizedBirds.reportFile))
+        try written.commit()
+        return BirdIngestResult(report: report, files: validation.files)
     }
 
     /// Each value read as Latin-1 becomes a warning (rule `encoding`) at its file and line, and

@@ -94,6 +94,8 @@ public final class AtomicFileWriter {
     private var finished = false
     /// Whether `sync()` flushed and closed the temporary file.
     private var synced = false
+    /// The file's size, known once `sync()` has flushed it (0 before).
+    public private(set) var size = 0
 
     public init(path: String) throws(LocatedError) {
         self.path = path
@@ -310,28 +312,17 @@ public final class AtomicFileWriter {
     public func sync() throws(LocatedError) {
         precondition(!finished, "AtomicFileWriter used after commit or abort")
         guard !synced else { return }
-        let ok = fsync(fd) == 0
+        var info = stat()
+        let ok = fsync(fd) == 0 && fstat(fd, &info) == 0
         let reason = String(cString: strerror(errno))
         close(fd)
         synced = true
+        size = Int(info.st_size)
         guard ok else {
             finished = true
             unlink(temporary)
             throw LocatedError(.unwritable, file: path, message: "fsync failed: \(reason)")
         }
-    }
-
-    /// Commits `writers` together: every one flushed to disk first, and only then each renamed
-    /// into place, so a flush that fails (a full disk) leaves every destination as it was and
-    /// drops every temporary file.
-    public static func commit(_ writers: [AtomicFileWriter]) throws(LocatedError) {
-        do throws(LocatedError) {
-            for writer in writers { try writer.sync() }
-        } catch {
-            for writer in writers { writer.abort() }
-            throw error
-        }
-        for writer in writers { try writer.commit() }
     }
 
     /// Drops the temporary file; the destination stays as it was.

@@ -92,14 +92,6 @@ public struct StageReport: Codable, Sendable, Equatable {
         static func isFileName(_ name: String) -> Bool {
             !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(0)
         }
-
-        /// The file just written at `path` (its SHA-256 taken while it was written; its size read back).
-        package static func written(_ path: String, sha256: String) throws(LocatedError) -> Output {
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
-                throw LocatedError(.unreadable, file: path, message: "cannot read the size of an output just written")
-            }
-            return Output(file: (path as NSString).lastPathComponent, bytes: size, sha256: sha256)
-        }
     }
 
     /// One finding, located, for a stage that has no rejects file to list it in.

@@ -94,20 +94,23 @@ public enum AircraftEmit {
         statusSections.add(to: &artifact)
         for (key, value) in statusSections.counts { counts[key] = value }
 
-        // The ingest's rejects report, copied and on disk before the artifact is written: a copy
-        // that fails (a full disk) leaves the published artifact and its report as they were.
+        // The ingest's rejects report copied beside its place, the artifact written beside its
+        // own, both on disk before either (or the manifest) is renamed into place: a run that
+        // cannot write one of them (a full disk) leaves all three as an earlier run left them.
         let rejects = try AtomicFile.prepareCopy(handOff + "/" + NormalizedFAA.rejectsFile, to: outputDirectory + "/" + rejectsFile)
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()
-        let (size, sections) = try artifact.write(to: artifactPath) { digest.update($0) }
+        let outputs = OutputSet()
+        let (file, size, sections) = try artifact.prepare(artifactPath) { digest.update($0) }
+        try outputs.add(file)
+        if let rejects { try outputs.add(rejects) }
         var allCounts = report.counts
         for (key, value) in counts { allCounts[key] = value }
         let entry = Manifest.Artifact(
             file: artifactFile, kind: AircraftSchema.kind.description, bytes: size,
             sha256: digest.finalize(), sections: sections, sources: report.sources, counts: allCounts,
             asOf: Self.isoDate(builder.latestActionDate))
-        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
-        try rejects?.commit()
+        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, with: outputs, environment: environment)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }
 

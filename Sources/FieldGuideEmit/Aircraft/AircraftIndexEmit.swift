@@ -66,12 +66,14 @@ public enum AircraftIndexEmit {
         let (artifact, counts) = try builder.build()
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()
-        let (size, sections) = try artifact.write(to: artifactPath) { digest.update($0) }
+        let outputs = OutputSet()
+        let (file, size, sections) = try artifact.prepare(artifactPath) { digest.update($0) }
+        try outputs.add(file)
         var allCounts = counts
         allCounts["crosswalkRegistrationsRead"] = registrationsRead
         let entry = Manifest.Artifact(file: artifactFile, kind: AircraftIndexSchema.kind.description, bytes: size, sha256: digest.finalize(),
                                       sections: sections, sources: sources, counts: allCounts)
-        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
+        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, with: outputs, environment: environment)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath, registrationsRead: registrationsRead)
     }
 

@@ -56,10 +56,12 @@ public enum BirdsEmit {
         let (artifact, counts) = BirdsArtifactBuilder(input).build()
         let artifactPath = outputDirectory + "/" + artifactFile
         var digest = StreamingDigest()
-        let written = try artifact.write(to: artifactPath) { digest.update($0) }
+        let outputs = OutputSet()
+        let written = try artifact.prepare(artifactPath) { digest.update($0) }
+        try outputs.add(written.file)
         let entry = Manifest.Artifact(file: artifactFile, kind: BirdsSchema.kind.description, bytes: written.bytes,
                                       sha256: digest.finalize(), sections: written.sections, sources: manifestSources, counts: counts)
-        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, environment: environment)
+        let manifest = try EmitSupport.publish(entry, outputDirectory: outputDirectory, with: outputs, environment: environment)
         return Result(manifest: manifest, entry: entry, artifactPath: artifactPath)
     }
 }

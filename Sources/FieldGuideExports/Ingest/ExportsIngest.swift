@@ -177,19 +177,19 @@ public struct ExportsIngestResult: Sendable {
     /// Files that could not be read (status `rejected` when any).
     public var failedFiles: Int { files.filter { $0.error != nil }.count }
 
-    /// Writes the resolution and rejects reports beside `observations` (written, not yet
-    /// committed), commits the three together, then writes the stage report: a run that cannot
-    /// write one of them (a full disk) leaves all of an earlier run's as they were.
+    /// Writes the resolution and rejects reports and the stage report beside `observations`
+    /// (written, not yet committed), and commits the four together (`OutputSet`): a run that
+    /// cannot write one of them (a full disk) leaves all of an earlier run's as they were.
     mutating func finish(observations: AtomicFileWriter, resolution: ResolutionReport, rejects: RejectSpool, maxFailedShare: Double,
                          outputDirectory: String) throws(LocatedError) {
+        let outputs = OutputSet()
+        try outputs.add(observations)
         let resolutionPath = outputDirectory + "/" + ExportsIngest.resolutionFile
-        let resolutionBytes = try JSON.encode(resolution, for: resolutionPath)
-        let resolutionOut = try AtomicFileWriter(path: resolutionPath)
-        try resolutionOut.write(resolutionBytes)
-        report.outputs.append(.init(file: ExportsIngest.resolutionFile, bytes: resolutionBytes.count, sha256: FileDigest.sha256(resolutionBytes)))
+        let resolutionOut = try outputs.write(try JSON.encode(resolution, for: resolutionPath), to: resolutionPath)
+        report.outputs.append(.init(file: ExportsIngest.resolutionFile, bytes: resolutionOut.bytes, sha256: resolutionOut.sha256))
         let written = try rejects.prepare(outputDirectory + "/" + ExportsIngest.rejectsFile)
+        try outputs.add(written.writer)
         report.outputs.append(.init(file: ExportsIngest.rejectsFile, bytes: written.bytes, sha256: written.sha256))
-        try AtomicFileWriter.commit([observations, resolutionOut, written.writer])
         report.sources = files.map {
             StageReport.Source(file: $0.file, bytes: $0.bytes ?? 0, sha256: $0.sha256 ?? "",
                                rows: .init(read: $0.records, kept: $0.observations.values.reduce(0, +), rejected: $0.rejected, warnings: $0.warnings))
@@ -206,7 +206,8 @@ public struct ExportsIngestResult: Sendable {
             report.failure = "\(failedFiles) of \(files.count) files could not be read; the others were imported"
                 + (maxFailedShare > 0 ? " (more than the \(formatPercent(maxFailedShare)) allowed)" : "")
         }
-        try report.write(to: outputDirectory + "/" + ExportsIngest.reportFile)
+        try outputs.write(try report.encoded(), to: outputDirectory + "/" + ExportsIngest.reportFile)
+        try outputs.commit()
     }
 }
 

@@ -57,33 +57,18 @@ final class CSVFileSink {
 
     /// Waits for the queued bytes, renames the file into place, and returns its SHA-256.
     func commit() throws -> String {
-        let sha256 = try prepare()
-        try rename()
+        let (sha256, file) = try prepare()
+        committed = true
+        try file.commit()
         return sha256
     }
 
-    /// Commits `sinks` together, and `others` (files written beside them) after them: every
-    /// one written out and flushed to disk first, and only then each renamed into place, so a
-    /// run that cannot write one of them (a full disk) leaves an earlier run's files as they
-    /// were. Returns the sinks' SHA-256, in order.
-    static func commit(_ sinks: [CSVFileSink], with others: [AtomicFileWriter] = []) throws -> [String] {
-        let hashes = try sinks.map { try $0.prepare() }
-        for other in others { try other.sync() }
-        for sink in sinks { try sink.rename() }
-        for other in others { try other.commit() }
-        return hashes
-    }
-
-    /// Waits for the queued bytes and flushes the file to disk; its SHA-256. Until `rename()`,
-    /// dropping the sink drops the file.
-    private func prepare() throws -> String {
+    /// Waits for the queued bytes and flushes the file to disk, without renaming it: its
+    /// SHA-256 and the writer to commit with a run's other outputs (`OutputSet`). Dropped
+    /// uncommitted, the writer drops the file.
+    func prepare() throws -> (sha256: String, file: AtomicFileWriter) {
         try flush()
         return try output.finish()
-    }
-
-    private func rename() throws {
-        committed = true
-        try output.rename()
     }
 
     /// The file and the digest behind a sink, each fed by a worker thread of its own through a
@@ -136,19 +121,16 @@ final class CSVFileSink {
             toDigest.put(piece)
         }
 
-        /// Waits for the bytes, ends the stream and flushes the file to disk; its SHA-256.
-        func finish() throws -> String {
+        /// Waits for the bytes, ends the stream and flushes the file to disk; its SHA-256 and file.
+        func finish() throws -> (sha256: String, file: AtomicFileWriter) {
             toFile.close()
             toDigest.close()
             try writing.value()
             let sha256 = hashing.finished()
             try stream.value.finish()
             try file.sync()
-            return sha256
+            return (sha256, file)
         }
-
-        /// Renames the finished file into place.
-        func rename() throws { try file.commit() }
 
         func abandon() {
             toFile.cancel()

@@ -158,17 +158,21 @@ public struct FAAIngest: Sendable {
         }
     }
 
-    /// Commits the outputs and the rejects report together (all on disk before any is renamed
-    /// into place), removes the stale outputs, then writes the report.
-    private func commit(_ outputs: [CSVFileSink], log: Log, to outputDirectory: String) throws -> StageReport {
-        let rejects = try log.rejects.prepare(outputDirectory + "/" + NormalizedFAA.rejectsFile)
+    /// Commits the outputs, the rejects report and the report together (`OutputSet`: all on
+    /// disk before any is renamed into place), then removes the stale outputs.
+    private func commit(_ sinks: [CSVFileSink], log: Log, to outputDirectory: String) throws -> StageReport {
+        let outputs = OutputSet()
         var written: [StageReport.Output] = []
-        for (sink, sha256) in zip(outputs, try CSVFileSink.commit(outputs, with: [rejects.writer])) {
-            written.append(try .written(outputDirectory + "/" + sink.name, sha256: sha256))
+        for sink in sinks {
+            let (sha256, file) = try sink.prepare()
+            try outputs.add(file)
+            written.append(StageReport.Output(file: sink.name, bytes: file.size, sha256: sha256))
         }
-        for name in log.stale { try Self.removeStale(outputDirectory + "/" + name) }
+        try outputs.add(try log.rejects.prepare(outputDirectory + "/" + NormalizedFAA.rejectsFile).writer)
         let report = log.report(.ok, outputs: written)
-        try report.write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
+        try outputs.write(try report.encoded(), to: outputDirectory + "/" + NormalizedFAA.reportFile)
+        try outputs.commit()
+        for name in log.stale { try Self.removeStale(outputDirectory + "/" + name) }
         return report
     }
 
