@@ -24,6 +24,18 @@ struct WriteFailureTests {
         return files
     }
 
+    /// Every file in `directory` with its inode: a file renamed into place has a new one, even
+    /// when its bytes are the same as the file it replaced.
+    static func inodes(_ directory: String) throws -> [String: Int] {
+        var inodes: [String: Int] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            var info = stat()
+            guard stat(directory + "/" + name, &info) == 0 else { continue }
+            inodes[name] = Int(info.st_ino)
+        }
+        return inodes
+    }
+
     /// input/faa with a MASTER of 2,000 registrations (the first row's, marks 1 to 2000, each
     /// with a warning), whose hand-off and rejects report pass 64 KiB.
     static func largeSources() throws -> String {
@@ -90,9 +102,10 @@ struct WriteFailureTests {
         #expect(try Self.snapshot(directory + "/out") == before)
     }
 
-    /// The other stages over input/, each run once to completion, then again under a limit of
-    /// 512 bytes, below each one's first output.
+    /// The stages over input/, each run once to completion, then again under growing limits.
     static let stages: [(stage: String, arguments: @Sendable (String) -> [String])] = [
+        ("ingest-faa", { [FAAFixtures.inputDirectory, "--output", $0] }),
+        ("emit-aircraft", { [$0 + "-faa", "--output", $0] }),
         ("ingest-exports", { ["input/exports", "--output", $0] }),
         ("ingest-birds", { ["input/birds", "--output", $0] }),
         ("aggregate-ebd", { ["Tests/Fixtures/birds/ebd/ebd-small.txt", "--output", $0] }),
@@ -100,7 +113,7 @@ struct WriteFailureTests {
         ("emit-birds", { [$0 + "-birds", "--output", $0] }),
     ]
 
-    @Test("every other stage past a 512-byte file-size limit: exit 2 with File too large, its earlier outputs intact, nothing left behind",
+    @Test("every stage under file-size limits from 512 bytes up to one it passes: each failed run exit 2 with File too large, nothing renamed (every inode the same), nothing left behind",
           arguments: stages.indices)
     func otherStages(_ index: Int) throws {
         let (stage, arguments) = Self.stages[index]
@@ -110,12 +123,21 @@ struct WriteFailureTests {
         #expect(try TestPaths.run("ingest-birds", ["input/birds", "--output", out + "-birds"]).status == 0)
         let good = try TestPaths.run(stage, arguments(out))
         #expect(good.status == 0, "\(good.stderr)")
-        let before = try Self.snapshot(out)
-        let failed = try Self.runLimited(stage, arguments(out), bytes: 512)
-        #expect(failed.status == 2, "\(failed.stderr)")
-        #expect(failed.stderr.contains("\(stage): error: \(out)/") && failed.stderr.contains("File too large"), "\(failed.stderr)")
-        let after = try Self.snapshot(out)
-        #expect(after == before, "\(Set(after.keys).symmetricDifference(before.keys)), changed \(after.keys.filter { after[$0] != before[$0] })")
+        let before = try Self.snapshot(out), inodes = try Self.inodes(out)
+        // Limits between the outputs' sizes: a failure on the second file or the report, after
+        // the first was written, is what a stage committing file by file got wrong.
+        var failures = 0
+        for limit in [512, 1 << 10, 2 << 10, 4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10] {
+            let run = try Self.runLimited(stage, arguments(out), bytes: limit)
+            if run.status == 0 { break }
+            failures += 1
+            #expect(run.status == 2, "\(limit) bytes: \(run.stderr)")
+            #expect(run.stderr.contains("\(stage): error: \(out)/") && run.stderr.contains("File too large"), "\(limit) bytes: \(run.stderr)")
+            let after = try Self.snapshot(out), afterInodes = try Self.inodes(out)
+            #expect(after == before, "\(limit) bytes: \(Set(after.keys).symmetricDifference(before.keys)), changed \(after.keys.filter { after[$0] != before[$0] })")
+            #expect(afterInodes == inodes, "\(limit) bytes: renamed \(afterInodes.keys.filter { afterInodes[$0] != inodes[$0] }.sorted())")
+        }
+        #expect(failures > 0)
     }
 
     @Test("emit-aircraft past a file-size limit below its artifact: exit 2, the published artifact and manifest intact, nothing left behind")
