@@ -282,11 +282,14 @@ struct ArtifactContainerTests {
     func atomicCopy() throws {
         let source = try write((0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let directory = URL(fileURLWithPath: source).deletingLastPathComponent().path
-        #expect(try AtomicFile.copy(source, to: directory + "/copy"))
+        let copy = try #require(try AtomicFile.prepareCopy(source, to: directory + "/copy"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/copy"), "not in place before commit")
+        #expect(copy.size == (3 << 20) + 17)
+        try copy.commit()
         #expect(FileManager.default.contents(atPath: directory + "/copy") == FileManager.default.contents(atPath: source))
-        #expect(try AtomicFile.copy(directory + "/absent", to: directory + "/none") == false)
+        #expect(try AtomicFile.prepareCopy(directory + "/absent", to: directory + "/none") == nil)
         #expect(!FileManager.default.fileExists(atPath: directory + "/none"))
-        let error = #expect(throws: LocatedError.self) { try AtomicFile.copy(directory, to: directory + "/copy") }
+        let error = #expect(throws: LocatedError.self) { try AtomicFile.prepareCopy(directory, to: directory + "/copy") }
         #expect(error?.kind == .unreadable && error?.description.contains("read failed") == true, "\(String(describing: error))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["copy", "t.fgb"])
         #expect(FileManager.default.contents(atPath: directory + "/copy") == FileManager.default.contents(atPath: source))

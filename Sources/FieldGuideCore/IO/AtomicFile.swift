@@ -31,22 +31,14 @@ public enum AtomicFile {
         }
     }
 
-    /// Copies the file at `source` to `destination` atomically, a megabyte at a time (a rejects
-    /// report can be hundreds of MB); false, and nothing written, when `source` does not exist.
+    /// Copies the file at `source` beside `destination`, a megabyte at a time (a rejects report
+    /// can be hundreds of MB), and flushes it to disk: the writer to commit with a run's other
+    /// outputs (or drop, leaving `destination` as it was); nil when `source` does not exist.
     ///
     /// ```swift
-    /// try AtomicFile.copy("output/stage/faa/faa-rejects.csv", to: "output/aircraft.rejects.csv")
+    /// let copy = try AtomicFile.prepareCopy("output/stage/faa/faa-rejects.csv", to: "output/aircraft.rejects.csv")
+    /// try copy?.commit()
     /// ```
-    @discardableResult
-    public static func copy(_ source: String, to destination: String) throws(LocatedError) -> Bool {
-        guard let writer = try prepareCopy(source, to: destination) else { return false }
-        try writer.commit()
-        return true
-    }
-
-    /// `copy(_:to:)` up to the rename: the copy written and flushed to disk beside
-    /// `destination`, to commit with a run's other outputs (or drop, leaving `destination` as
-    /// it was); nil when `source` does not exist.
     public static func prepareCopy(_ source: String, to destination: String) throws(LocatedError) -> AtomicFileWriter? {
         let fd = open(source, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {

@@ -3,7 +3,7 @@ import FieldGuideDiagnostics
 import Foundation
 
 /// A scratch file written front to back, that can be cut back to a mark, read back, and
-/// copied into place atomically: what lets a stage stream rows it cannot write to their final
+/// copied beside its place to be committed atomically: what lets a stage stream rows it cannot write to their final
 /// file yet (a file that may still fail, a report that comes after other files' rows) with
 /// memory flat however large its inputs.
 ///
@@ -15,7 +15,8 @@ import Foundation
 /// try spool.append(&writer)                 // drains the writer's bytes into the file
 /// let mark = spool.size
 /// try spool.rollBack(to: mark)              // a file that failed part-way: its rows are cut off
-/// let sha256 = try spool.commit(to: "output/stage/exports/observations.csv")
+/// let (file, sha256) = try spool.prepare("output/stage/exports/observations.csv")
+/// try file.commit()                         // or in an `OutputSet` with the run's other outputs
 /// ```
 public final class Spool {
     /// The file the spool stands for, `DIRECTORY/NAME`, as its errors name it (the scratch
@@ -92,13 +93,6 @@ public final class Spool {
             done += n
         }
         return done
-    }
-
-    /// Copies the spool into `destination` atomically; returns its SHA-256.
-    public func commit(to destination: String) throws(LocatedError) -> String {
-        let (writer, sha256) = try prepare(destination)
-        try writer.commit()
-        return sha256
     }
 
     /// Copies the spool into a temporary file beside `destination`: the writer to commit (or
