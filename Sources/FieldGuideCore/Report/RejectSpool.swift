@@ -8,7 +8,8 @@ import FieldGuideDiagnostics
 ///
 /// Rows can be cut off again (`mark()`, `rollBack(to:)`: a file that failed part-way), and
 /// one spool's rows appended to another's in order (`append(contentsOf:)`, `append(_:of:counts:)`:
-/// the rows read on other threads). `commit(to:)` writes the report atomically.
+/// the rows read on other threads). `commit(to:)` writes the report atomically, `prepare(_:)`
+/// beside its place, to commit with a run's other outputs.
 ///
 /// ```swift
 /// let rejects = RejectSpool(directory: "output/stage/faa", name: "faa-rejects.csv")
