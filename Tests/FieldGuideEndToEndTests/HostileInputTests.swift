@@ -131,7 +131,8 @@ struct HostileInputTests {
         // Fill what is left, then write again.
         fill(small + "/filler")
         for (stageName, arguments, file) in [
-            ("emit-aircraft", [stage, "--output", small + "/a"], small + "/a/aircraft.fgb"),
+            // The first of its outputs it writes (the copy of the rejects report), named.
+            ("emit-aircraft", [stage, "--output", small + "/a"], small + "/a/aircraft.rejects.csv"),
             ("ingest-faa", ["input/faa", "--output", small + "/faa"], small + "/faa/"),
             ("ingest-birds", ["input/birds", "--output", small + "/birds"], small + "/birds/"),
         ] {
