@@ -29,7 +29,8 @@ struct RejectSpoolTests {
     }
 
     static func committed(_ spool: RejectSpool, in directory: String) throws -> [UInt8] {
-        let written = try spool.commit(to: directory + "/rejects.csv")
+        let written = try spool.prepare(directory + "/rejects.csv")
+        try written.writer.commit()
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/rejects.csv")))
         #expect(written.bytes == bytes.count && written.sha256 == FileDigest.sha256(bytes))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["rejects.csv"], "no scratch file left")
@@ -104,7 +105,8 @@ struct RejectSpoolTests {
         let whole = RejectSpool(directory: directory, name: "whole")
         try whole.append(contentsOf: part)
         #expect(whole.counts == Self.counts(issues))
-        let wholeBytes = try whole.commit(to: directory + "/whole.csv")
+        let wholeBytes = try whole.prepare(directory + "/whole.csv")
+        try wholeBytes.writer.commit()
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/whole.csv"))) == Self.expected(issues))
         #expect(wholeBytes.bytes > 2 << 20)
         try FileManager.default.removeItem(atPath: directory + "/whole.csv")

@@ -184,8 +184,10 @@ public struct EBDOutcome: Sendable {
 
     /// Writes the rejects report and a report with `status` and `message`.
     public func fail(_ status: StageReport.Status, message: String, outputDirectory: String) throws(LocatedError) {
-        try rejects.write(to: outputDirectory + "/" + EBDAggregation.rejectsFile)
-        try report(status, failure: message).write(to: outputDirectory + "/" + EBDAggregation.reportFile)
+        let outputs = OutputSet()   // the two reports go into place together, as a good run's outputs do
+        try outputs.write(rejects.csvBytes(), to: outputDirectory + "/" + EBDAggregation.rejectsFile)
+        try outputs.write(try report(status, failure: message).encoded(), to: outputDirectory + "/" + EBDAggregation.reportFile)
+        try outputs.commit()
     }
 
     func report(_ status: StageReport.Status, failure: String? = nil, outputs: [StageReport.Output] = []) -> StageReport {

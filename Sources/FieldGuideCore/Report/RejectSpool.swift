@@ -8,14 +8,15 @@ import FieldGuideDiagnostics
 ///
 /// Rows can be cut off again (`mark()`, `rollBack(to:)`: a file that failed part-way), and
 /// one spool's rows appended to another's in order (`append(contentsOf:)`, `append(_:of:counts:)`:
-/// the rows read on other threads). `commit(to:)` writes the report atomically, `prepare(_:)`
-/// beside its place, to commit with a run's other outputs.
+/// the rows read on other threads). `prepare(_:)` writes the report beside its place, to
+/// commit with a run's other outputs (`OutputSet`).
 ///
 /// ```swift
 /// let rejects = RejectSpool(directory: "output/stage/faa", name: "faa-rejects.csv")
 /// try rejects.append(RowIssue(.rejected, file: "MASTER.txt", line: 2, field: "N-NUMBER", value: "?", reason: "…"))
 /// rejects.counts.rejected   // 1
-/// let written = try rejects.commit(to: "output/stage/faa/faa-rejects.csv")
+/// let written = try rejects.prepare("output/stage/faa/faa-rejects.csv")   // writer, size, SHA-256
+/// try written.writer.commit()
 /// ```
 public final class RejectSpool {
     /// How many rows of each kind a stretch of the report holds.
@@ -111,14 +112,6 @@ public final class RejectSpool {
             try spool?.rollBack(to: mark.size)
         }
         counts = mark.counts
-    }
-
-    /// Writes the report into `destination` atomically: its size and SHA-256.
-    @discardableResult
-    public func commit(to destination: String) throws(LocatedError) -> (bytes: Int, sha256: String) {
-        let prepared = try prepare(destination)
-        try prepared.writer.commit()
-        return (prepared.bytes, prepared.sha256)
     }
 
     /// Writes the report into a temporary file beside `destination`: the writer to commit (or

@@ -38,7 +38,9 @@ public struct RowIssue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var csvFields: [String] { [severity.rawValue, file, String(line), field, value, reason] }
 }
 
-/// The rejects report: every rejected row and every warning, as CSV.
+/// A rejects report held in memory: every row it lists and every warning, as CSV. For reports
+/// of bounded size (`aggregate-ebd` lists at most `listedPerReason` a reason); one that grows
+/// with the input goes through a `RejectSpool`.
 ///
 /// Columns: `severity,file,line,field,value,reason`, in input order.
 public struct RejectsReport: Sendable {
@@ -49,8 +51,6 @@ public struct RejectsReport: Sendable {
 
     public mutating func append(_ issue: RowIssue) { issues.append(issue) }
 
-    public func count(_ severity: Severity) -> Int { issues.filter { $0.severity == severity }.count }
-
     /// The report as CSV bytes (through the project's libcsv layer).
     public func csvBytes() -> [UInt8] {
         var writer = CSVWriter()
@@ -58,12 +58,7 @@ public struct RejectsReport: Sendable {
         for issue in issues {
             writer.write(issue.csvFields)
         }
-        return writer.takeBytes()   // handed over: `bytes` copied the whole report (96 MB for a MASTER of rejected rows)
-    }
-
-    /// Writes the report atomically.
-    public func write(to path: String) throws(LocatedError) {
-        try AtomicFile.write(csvBytes(), to: path)
+        return writer.takeBytes()   // handed over: `bytes` copied the whole report
     }
 }
 

@@ -179,9 +179,11 @@ public struct FAAIngest: Sendable {
     /// Writes the rejects report and a `rejected` report (`failed` for a file that cannot be
     /// read), then throws `error`.
     private func fail(_ error: LocatedError, log: Log, outputDirectory: String) throws -> Never {
-        try log.rejects.commit(to: outputDirectory + "/" + NormalizedFAA.rejectsFile)
-        try log.report(error.kind.isUsageOrIO ? .failed : .rejected, failure: error.description)
-            .write(to: outputDirectory + "/" + NormalizedFAA.reportFile)
+        let outputs = OutputSet()   // the two reports go into place together, as a good run's outputs do
+        try outputs.add(try log.rejects.prepare(outputDirectory + "/" + NormalizedFAA.rejectsFile).writer)
+        try outputs.write(try log.report(error.kind.isUsageOrIO ? .failed : .rejected, failure: error.description).encoded(),
+                          to: outputDirectory + "/" + NormalizedFAA.reportFile)
+        try outputs.commit()
         throw error
     }
 
