@@ -27,8 +27,11 @@ public struct StringPoolBuilder: Sendable {
     private var starts: [UInt32] = [0]
     /// Two words per slot. Word 0: `tag << 32 | (id + 1)`, 0 when empty, where the tag is 24
     /// bits of hash above the length clamped to 255. Word 1: the bytes of a string of up to 8
-    /// bytes (little-endian, zero filled), else its start in `storage`. Capacity (in slots) is
-    /// a power of two, at most 60% full.
+    /// bytes (little-endian, zero filled), else its start in `storage`. A string's first slot
+    /// scales 40 bits of its hash (below the tag's) to the capacity, so the capacity (in slots)
+    /// need not be a power of two: sized for `expectedStrings` about 65% full, grown by half
+    /// past 75%. (A power of two, at most 60% full, left a table for a million strings of
+    /// 2M slots, 32 MB, twice: a registration half of `emit-aircraft` each.)
     private var slots: [UInt64] = []
     private var capacity = 0
     /// A sink for the batch lookup's early loads.
@@ -36,8 +39,7 @@ public struct StringPoolBuilder: Sendable {
 
     /// `expectedStrings` and `expectedBytes` pre-size the tables (no rehashing, no regrowth).
     public init(expectedStrings: Int = 1024, expectedBytes: Int = 0) {
-        var capacity = 1 << 12
-        while capacity * 3 < expectedStrings * 5 { capacity <<= 1 }
+        let capacity = max(1 << 12, expectedStrings / 13 * 20)
         self.capacity = capacity
         slots = [UInt64](repeating: 0, count: capacity * 2)
         storage.reserveCapacity(expectedBytes)
@@ -70,10 +72,10 @@ public struct StringPoolBuilder: Sendable {
         withUnsafeTemporaryAllocation(of: (hash: UInt64, word: UInt64).self, capacity: strings.count) { keys in
             for (i, bytes) in strings.enumerated() { keys[i] = Self.hashAndWord(bytes) }
             // A tight loop of independent loads: all of them fit the CPU's window at once.
-            let mask = capacity - 1
+            let capacity = self.capacity
             let touched = slots.withUnsafeBufferPointer { table in
                 var touched: UInt64 = 0
-                for i in 0..<strings.count { touched |= table[(Int(truncatingIfNeeded: keys[i].hash) & mask) &* 2] }
+                for i in 0..<strings.count { touched |= table[Self.home(keys[i].hash, capacity) &* 2] }
                 return touched
             }
             self.touched = touched  // keeps the loads above from being optimised away
@@ -98,8 +100,8 @@ public struct StringPoolBuilder: Sendable {
         let length = bytes.count
         let short = length <= 8
         let tag = (hash >> 40) << 8 | UInt64(min(length, 255))
-        let mask = capacity - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        let capacity = self.capacity
+        var slot = Self.home(hash, capacity)
         let found: UInt32? = slots.withUnsafeBufferPointer { table in
             while true {
                 let entry = table[slot &* 2]
@@ -113,7 +115,8 @@ public struct StringPoolBuilder: Sendable {
                         return id
                     }
                 }
-                slot = (slot &+ 1) & mask
+                slot &+= 1
+                if slot == capacity { slot = 0 }
             }
         }
         if let found { return found }
@@ -127,7 +130,7 @@ public struct StringPoolBuilder: Sendable {
             table[slot &* 2] = tag << 32 | UInt64(id + 1)
             table[slot &* 2 &+ 1] = short ? word : UInt64(start)
         }
-        if count * 5 > capacity * 3 { grow() }
+        if count * 4 > capacity * 3 { grow() }
         return id
     }
 
@@ -307,9 +310,8 @@ public struct StringPoolBuilder: Sendable {
     }
 
     private mutating func grow() {
-        let newCapacity = capacity * 2
+        let newCapacity = capacity + capacity / 2
         var bigger = [UInt64](repeating: 0, count: newCapacity * 2)
-        let mask = newCapacity - 1
         storage.withUnsafeBytes { raw in
             starts.withUnsafeBufferPointer { starts in
                 for id in 0..<count {
@@ -318,8 +320,8 @@ public struct StringPoolBuilder: Sendable {
                     let short = bytes.count <= 8
                     let (hash, word) = Self.hashAndWord(bytes)
                     let tag = (hash >> 40) << 8 | UInt64(min(bytes.count, 255))
-                    var slot = Int(truncatingIfNeeded: hash) & mask
-                    while bigger[slot * 2] != 0 { slot = (slot + 1) & mask }
+                    var slot = Self.home(hash, newCapacity)
+                    while bigger[slot * 2] != 0 { slot = slot + 1 == newCapacity ? 0 : slot + 1 }
                     bigger[slot * 2] = tag << 32 | UInt64(id + 1)
                     bigger[slot * 2 + 1] = short ? word : UInt64(s)
                 }
@@ -340,6 +342,13 @@ public struct StringPoolBuilder: Sendable {
     @inline(__always)
     static func hash(word: UInt64, count: Int) -> UInt64 {
         mix((0xCBF2_9CE4_8422_2325 ^ UInt64(count)) &* 0x0000_0100_0000_01B3 ^ word)
+    }
+
+    /// The first slot of a string with `hash` in a table of `capacity` slots: the hash's low 40
+    /// bits (the tag takes the top 24) scaled to the capacity.
+    @inline(__always)
+    private static func home(_ hash: UInt64, _ capacity: Int) -> Int {
+        Int(truncatingIfNeeded: (hash &<< 24).multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
     /// FNV-1a over 8-byte words, then a final mix: quick, and good enough for a string table.

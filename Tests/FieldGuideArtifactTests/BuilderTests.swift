@@ -56,6 +56,27 @@ struct BuilderTests {
         }
     }
 
+    @Test("string pool: a table sized for few strings grows by half past 75% full, any size, and keeps every id")
+    func poolGrowth() throws {
+        // 1,000 expected: 1,520 slots, then 2,280, 3,420, …: no power of two, so a probe wraps
+        // at the table's end, not at a mask.
+        var pool = StringPoolBuilder(expectedStrings: 1_000)
+        var ids: [String: UInt32] = [:]
+        for round in 0..<2 {
+            for n in 0..<60_000 {
+                let word = n % 3 == 0 ? "a long string past eight bytes \(n)" : "s\(n)"
+                let id = pool.intern(word)
+                if round == 0 { #expect(id == UInt32(n + 1)); ids[word] = id } else { #expect(ids[word] == id) }
+            }
+        }
+        #expect(pool.count == 60_001)
+        let (bytes, remap) = pool.finish()
+        try bytes.withUnsafeBytes { raw in
+            let reader = try StringPool(raw, path: "t")
+            for (word, id) in ids { #expect(reader.string(remap[Int(id)]) == word) }
+        }
+    }
+
     @Test("row table sort is stable and reports where each row went")
     func rowSort() {
         enum Column: Int, RowColumn {
