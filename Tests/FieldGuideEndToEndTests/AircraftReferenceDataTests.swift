@@ -121,4 +121,20 @@ struct AircraftReferenceDataTests {
         }
         #expect(header?.description.hasPrefix("engines.csv:1: expected the normalized header code,manufacturer,model") == true)
     }
+
+    @Test("a reference file is sized before its records are read: its bytes and lines; past the bound, refused at the file; a missing one, unreadable")
+    func extent() throws {
+        let stage = try handOff(FAAFixtures.inputDirectory)
+        let models = stage + "/" + NormalizedFAA.modelsFile, engines = stage + "/" + NormalizedFAA.enginesFile
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: models))
+        let extent = try NormalizedFAA.extent(of: models)
+        #expect(extent.bytes == bytes.count && extent.lines == bytes.filter { $0 == 0x0A }.count)
+        let tooLarge = #expect(throws: LocatedError.self) { try NormalizedFAA.extent(of: models, maximumBytes: bytes.count - 1) }
+        #expect(tooLarge?.kind == .tooLarge)
+        #expect(tooLarge?.description == "models.csv: a reference file too large for the hand-off (expected at most \(bytes.count - 1) bytes; found \(bytes.count) bytes read so far)")
+        let missing = #expect(throws: LocatedError.self) {
+            try AircraftArtifactBuilder.ReferenceData(modelsFile: stage + "/absent.csv", enginesFile: engines)
+        }
+        #expect(missing?.kind == .unreadable && missing?.description.hasPrefix("absent.csv: cannot open") == true, "\(String(describing: missing))")
+    }
 }

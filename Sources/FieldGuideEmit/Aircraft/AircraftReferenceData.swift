@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideCSV
+import FieldGuideDiagnostics
 import FieldGuideFAA
 
 extension AircraftArtifactBuilder {
@@ -121,20 +122,23 @@ extension AircraftArtifactBuilder {
             typealias E = NormalizedFAA.EngineField
             let modelFields: [M] = [.code, .manufacturer, .model, .typeCertificateDataSheet, .typeCertificateHolder,
                                     .aircraftType, .engineType, .category, .builderCertification, .weightClass]
-            var modelText = TextBatch(), modelNumbers: [ModelNumbers] = []
+            let modelsName = Self.fileName(modelsFile), enginesName = Self.fileName(enginesFile)
+            var modelText = try TextBatch(sizedFor: NormalizedFAA.extent(of: modelsFile), fieldsPerLine: modelFields.count), modelNumbers: [ModelNumbers] = []
+            modelNumbers.reserveCapacity(modelText.capacity / modelFields.count)
             try NormalizedFAA.readModelRecords(modelsFile) { record in
-                record.withUnsafeFields { fields in
-                    for field in modelFields { modelText.append(fields[field.rawValue]) }
+                try record.withUnsafeFields { fields in
+                    for field in modelFields { try modelText.append(fields[field.rawValue], file: modelsName, line: record.line) }
                     modelNumbers.append(ModelNumbers(engineCount: Self.number(fields[M.engineCount.rawValue]),
                                                      seatCount: Self.number(fields[M.seatCount.rawValue]),
                                                      cruiseSpeed: Self.number(fields[M.cruiseSpeedMPH.rawValue])))
                 }
             }
             let engineFields: [E] = [.code, .manufacturer, .model, .engineType]
-            var engineText = TextBatch(), engineNumbers: [EngineNumbers] = []
+            var engineText = try TextBatch(sizedFor: NormalizedFAA.extent(of: enginesFile), fieldsPerLine: engineFields.count), engineNumbers: [EngineNumbers] = []
+            engineNumbers.reserveCapacity(engineText.capacity / engineFields.count)
             try NormalizedFAA.readEngineRecords(enginesFile) { record in
-                record.withUnsafeFields { fields in
-                    for field in engineFields { engineText.append(fields[field.rawValue]) }
+                try record.withUnsafeFields { fields in
+                    for field in engineFields { try engineText.append(fields[field.rawValue], file: enginesName, line: record.line) }
                     engineNumbers.append(EngineNumbers(horsepower: Self.number(fields[E.horsepower.rawValue]),
                                                        thrust: Self.number(fields[E.thrustPounds.rawValue])))
                 }
@@ -146,13 +150,14 @@ extension AircraftArtifactBuilder {
             let modelFields = ModelText.allCases.count, engineFields = EngineText.allCases.count
             let (modelOrder, modelKeys) = Self.codeOrder(modelText, fieldsPerRow: modelFields)
             let (engineOrder, engineKeys) = Self.codeOrder(engineText, fieldsPerRow: engineFields)
-            // Kept at their exact sizes: an emit stage holds them while it builds (appending
-            // left up to half of each buffer unused: 25 → 17 MB for the full-size ACFTREF).
-            let models = modelOrder.map { modelText.reordered($0, fieldsPerRow: modelFields) } ?? modelText.compacted()
+            // Kept as read when the rows are in code order, as the hand-off writes them: read from
+            // a file, the buffers were sized for it up front (`TextBatch(sizedFor:)`), and a
+            // copy at exact size would only add its own bytes to the peak.
+            let models = modelOrder.map { modelText.reordered($0, fieldsPerRow: modelFields) } ?? modelText
             self.modelText = models
-            self.modelNumbers = modelOrder.map { $0.map { modelNumbers[$0] } } ?? modelNumbers.withUnsafeBufferPointer(Array.init)
-            self.engineText = engineOrder.map { engineText.reordered($0, fieldsPerRow: engineFields) } ?? engineText.compacted()
-            self.engineNumbers = engineOrder.map { $0.map { engineNumbers[$0] } } ?? engineNumbers.withUnsafeBufferPointer(Array.init)
+            self.modelNumbers = modelOrder.map { $0.map { modelNumbers[$0] } } ?? modelNumbers
+            self.engineText = engineOrder.map { engineText.reordered($0, fieldsPerRow: engineFields) } ?? engineText
+            self.engineNumbers = engineOrder.map { $0.map { engineNumbers[$0] } } ?? engineNumbers
             self.modelKeys = modelKeys
             self.engineKeys = engineKeys
             let modelCount = modelKeys.count
@@ -196,6 +201,9 @@ extension AircraftArtifactBuilder {
             return (order, order.map { packed[$0] })
         }
 
+        /// The last component of `path`, as the hand-off readers name a file.
+        private static func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+
         /// A decimal field as `Int(_:)` reads it (nil when empty or not a number).
         private static func number(_ bytes: UnsafeRawBufferPointer) -> Int? {
             if bytes.isEmpty { return nil }
@@ -207,35 +215,60 @@ extension AircraftArtifactBuilder {
     }
 
     /// Strings gathered into one buffer, then interned in batches.
+    ///
+    /// An end takes 4 bytes (a million strings: 4 MB, where `Int`s took 8), so a batch holds at
+    /// most `maximumBytes` of text; one read from a file is sized for it before the first
+    /// string, and refuses text past the file's bound as it comes.
     struct TextBatch: Sendable {
+        /// The most text a batch holds: its ends are `UInt32`s.
+        static let maximumBytes = Int(UInt32.max)
+        /// The most text read from one file (`NormalizedFAA.maximumReferenceFileBytes`).
+        static let maximumFileBytes = NormalizedFAA.maximumReferenceFileBytes
+
         private var bytes: [UInt8] = []
         /// `ends[i]` is one past the last byte of string `i`.
-        private var ends: [Int] = []
+        private var ends: [UInt32] = []
+
+        init() {}
+
+        /// An empty batch with room for the fields of a file of `extent` (`NormalizedFAA.extent(of:)`):
+        /// its size in bytes (no field holds more than the file), and `fieldsPerLine` strings for
+        /// each of its lines. The space is reserved, not touched: pages never written stay out of memory.
+        init(sizedFor extent: (bytes: Int, lines: Int), fieldsPerLine: Int) {
+            bytes.reserveCapacity(min(extent.bytes, Self.maximumFileBytes))
+            ends.reserveCapacity((extent.lines + 1) * fieldsPerLine)
+        }
 
         var count: Int { ends.count }
+        /// How many strings fit before the batch grows.
+        var capacity: Int { ends.capacity }
 
         mutating func append(_ text: String) {
+            precondition(bytes.count + text.utf8.count <= Self.maximumBytes, "a text batch past 4 GiB")
             bytes.append(contentsOf: text.utf8)
-            ends.append(bytes.count)
+            ends.append(UInt32(bytes.count))
         }
 
         mutating func append(_ text: UnsafeRawBufferPointer) {
+            precondition(bytes.count + text.count <= Self.maximumBytes, "a text batch past 4 GiB")
             bytes.append(contentsOf: text)
-            ends.append(bytes.count)
+            ends.append(UInt32(bytes.count))
+        }
+
+        /// `append(_:)` for a field read from `file` at `line`: past `maximumFileBytes` of text
+        /// (a file that grew while it was read), `.tooLarge` at that line.
+        mutating func append(_ text: UnsafeRawBufferPointer, file: String, line: Int) throws(LocatedError) {
+            guard bytes.count + text.count <= Self.maximumFileBytes else {
+                throw LocatedError(.tooLarge, file: file, line: line, expected: "at most \(Self.maximumFileBytes) bytes of text",
+                                   found: "\(bytes.count + text.count) bytes", message: "a reference file too large for the hand-off")
+            }
+            append(text)
         }
 
         /// Calls `body` with the bytes of string `i`.
         func withString<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-            let start = i == 0 ? 0 : ends[i - 1]
-            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[i]])) }
-        }
-
-        /// The same strings in buffers of their exact sizes.
-        func compacted() -> TextBatch {
-            var result = TextBatch()
-            result.bytes = bytes.withUnsafeBufferPointer(Array.init)
-            result.ends = ends.withUnsafeBufferPointer(Array.init)
-            return result
+            let start = i == 0 ? 0 : Int(ends[i - 1])
+            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<Int(ends[i])])) }
         }
 
         /// The strings in rows of `fieldsPerRow`, the rows in `order` (indexes of the rows here).
@@ -259,7 +292,7 @@ extension AircraftArtifactBuilder {
                         while first < ends.count {
                             let count = min(batch, ends.count - first)
                             for i in 0..<count {
-                                let end = ends[first + i], start = first + i == 0 ? 0 : ends[first + i - 1]
+                                let end = Int(ends[first + i]), start = first + i == 0 ? 0 : Int(ends[first + i - 1])
                                 strings[i] = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
                             }
                             pool.intern(UnsafeBufferPointer(rebasing: strings[0..<count]),

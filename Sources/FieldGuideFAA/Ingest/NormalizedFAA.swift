@@ -116,6 +116,27 @@ public enum NormalizedFAA {
         try read(path, header: modelHeader, body)
     }
 
+    /// The largest `models.csv` or `engines.csv` a reader sizes its buffers for (full size: 5.8 MB
+    /// and 150 KB).
+    public static let maximumReferenceFileBytes = 1 << 30
+
+    /// The size in bytes and the line count of the reference file at `path` (`models.csv`,
+    /// `engines.csv`), read once to size a reader's buffers before its records are read:
+    /// `.tooLarge` past `maximumBytes`, checked as the bytes come.
+    public static func extent(of path: String, maximumBytes: Int = maximumReferenceFileBytes) throws -> (bytes: Int, lines: Int) {
+        let name = PathName(path: path).lastComponent
+        var size = 0, lines = 0
+        try CSVReader.stream(fileAt: path, displayName: name) { chunk in
+            size += chunk.count
+            guard size <= maximumBytes else {
+                throw LocatedError(.tooLarge, file: name, expected: "at most \(maximumBytes) bytes",
+                                   found: "\(size) bytes read so far", message: "a reference file too large for the hand-off")
+            }
+            for byte in chunk where byte == 0x0A { lines += 1 }
+        }
+        return (size, lines)
+    }
+
     /// Streams the data records of `engines.csv` (header and widths checked); columns are
     /// `EngineField`s.
     public static func readEngineRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws {
