@@ -121,6 +121,14 @@ public struct ArtifactBuilder: Sendable {
         sections.append(Section(tag: tag, rows: rows, spooled: section))
     }
 
+    /// Adds a section a worker thread built: its bytes, or the section it stored in the spool.
+    public mutating func addSection(_ tag: FourCC, rows: Int, _ payload: SectionPayload) {
+        switch payload {
+        case let .bytes(bytes): addSection(tag, rows: rows, bytes: bytes)
+        case let .spooled(section): addSection(tag, rows: rows, spooled: section)
+        }
+    }
+
     /// Adds a row table as a section: its rows and serialized bytes.
     public mutating func addSection<Column: RowColumn>(_ tag: FourCC, _ table: RowTableBuilder<Column>) {
         addSection(tag, rows: table.count, bytes: table.serialize())

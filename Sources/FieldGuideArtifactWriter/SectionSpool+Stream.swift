@@ -13,7 +13,34 @@ public struct SpooledSection: Sendable {
     let crc: Result<UInt32, LocatedError>
 }
 
+/// A section built on a worker thread, as it hands it back: its bytes, or the section already
+/// stored in the spool (`SectionSpool.hold(_:in:)`, `stream(count:_:)`). Added to a builder with
+/// `ArtifactBuilder.addSection(_:rows:_:)`.
+public enum SectionPayload: Sendable {
+    case bytes([UInt8])
+    case spooled(SpooledSection)
+}
+
 extension SectionSpool {
+    /// A finished section, stored in `spool` now, on the calling thread, when there is one and
+    /// the section is at least `threshold` bytes (its bytes then go with the caller's copy);
+    /// otherwise the bytes themselves.
+    ///
+    /// Why: sections built on worker threads side by side were handed back as arrays, and each
+    /// waited in memory until the last of them was done and the builder took them all.
+    ///
+    /// ```swift
+    /// let summaries = BackgroundTask { SectionSpool.hold(makeSummaries(), in: spool) }
+    /// builder.addSection(tag, rows: rows, summaries.finished())
+    /// ```
+    public static func hold(_ bytes: [UInt8], in spool: SectionSpool?) -> SectionPayload {
+        guard let spool, bytes.count >= threshold else { return .bytes(bytes) }
+        let offset = spool.reserve(bytes.count)
+        let crc = CRC32.checksum(bytes)
+        let stored = Result { () throws(LocatedError) in try spool.store(bytes, at: offset) }
+        return .spooled(SpooledSection(spool: spool, offset: offset, count: bytes.count, crc: stored.map { crc }))
+    }
+
     /// Stores a section of exactly `count` bytes that `produce` writes piece by piece, on the
     /// calling thread, through one aligned buffer: the section is never whole in memory.
     ///

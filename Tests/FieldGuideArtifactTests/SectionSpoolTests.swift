@@ -1,6 +1,7 @@
 import FieldGuideArtifact
 import FieldGuideArtifactWriter
 import FieldGuideDiagnostics
+import FieldGuideWorkers
 import Foundation
 import Testing
 import TestSupport
@@ -79,6 +80,38 @@ struct SectionSpoolTests {
             }
             try builder.write(to: path)
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected, "direct: \(spool.direct)")
+        }
+    }
+
+    @Test("sections held on worker threads (hold(_:in:)): large ones stored at once, small ones kept; the in-memory builder's file; a refused store fails the write")
+    func held() throws {
+        let expected = try Self.build(nil).serialize()
+        let directory = try TestPaths.temporaryDirectory("spool-hold")
+        let readOnly = directory.appendingPathComponent("read-only").path
+        _ = FileManager.default.createFile(atPath: readOnly, contents: nil)
+        let refusing = SectionSpool(descriptor: open(readOnly, O_RDONLY), path: directory.path)
+        for spool in [try SectionSpool(directory: directory.path), nil, refusing] {
+            // Each section made and held on a thread of its own, as a builder's workers do.
+            let tasks = Self.sections.enumerated().map { i, section in
+                BackgroundTask { SectionSpool.hold((0..<section.size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ i &* 7) }, in: spool) }
+            }
+            var builder = ArtifactBuilder(kind: FourCC("TEST"), spool: spool)
+            for (i, (section, task)) in zip(Self.sections, tasks).enumerated() {
+                let payload = task.finished()
+                switch payload {
+                case .bytes: #expect(spool == nil || section.size < SectionSpool.threshold, "\(section.tag)")
+                case .spooled: #expect(spool != nil && section.size >= SectionSpool.threshold, "\(section.tag)")
+                }
+                builder.addSection(section.tag, rows: i, payload)
+            }
+            let path = directory.appendingPathComponent("t.fgb").path
+            if spool === refusing {
+                let error = #expect(throws: LocatedError.self) { try builder.write(to: path) }
+                #expect(error?.kind == .unwritable && error?.description.contains("cannot write a section to the scratch file") == true)
+                continue
+            }
+            try builder.write(to: path)
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected)
         }
     }
 

@@ -12,11 +12,7 @@ import FieldGuideArtifactWriter
 /// ```
 struct TextRecordSections {
     typealias S = AircraftSchema
-    /// A section's bytes, or the section already written into the spool.
-    enum Payload {
-        case bytes([UInt8])
-        case spooled(SpooledSection)
-    }
+    typealias Payload = SectionPayload
     let sections: [(tag: FourCC, rows: Int, payload: Payload)]
 
     /// `pool` is the final `STRS` section; `order[row]` is the registration (numbered across
