@@ -18,9 +18,14 @@ struct SearchIndexBuilder {
     private var atoms: [[UInt8]] = []
     private var lists: [[UInt32]] = []
     private var atomIDs: [ByteKey: Int] = [:]
-    /// The atom ids of each stored text seen: model names repeat (42K distinct of 94K on
+    /// The stored texts seen, by provisional id: model names repeat (42K distinct of 94K on
     /// full-size data), and tokenizing them again cost more than the lookup.
-    private var atomsOfText: [ByteKey: [Int]] = [:]
+    private var texts = StringPoolBuilder()
+    /// `atomsOfText[id]`: where text `id`'s atom ids start in `runs` (their count, then the ids);
+    /// the pool's id 0, the empty text, has none. A dictionary of arrays, keyed by an array of
+    /// each text, held 6-8 MB more at full size.
+    private var atomsOfText: [Int32] = [0]
+    private var runs: [Int32] = [0]
     private var last: UInt32?
 
     mutating func add(_ text: String, _ entity: S.SearchEntity) {
@@ -28,11 +33,15 @@ struct SearchIndexBuilder {
     }
 
     mutating func add(_ stored: UnsafeRawBufferPointer, _ entity: S.SearchEntity) {
-        let text = ByteKey(Array(stored))
-        if let known = atomsOfText[text] { return add(ids: known, entity) }
-        let found = ids(of: SearchText.indexAtoms(stored))
-        atomsOfText[text] = found
-        add(ids: found, entity)
+        let text = Int(texts.intern(stored))
+        if text == atomsOfText.count {
+            atomsOfText.append(Int32(runs.count))
+            let found = ids(of: SearchText.indexAtoms(stored))
+            runs.append(Int32(found.count))
+            runs.append(contentsOf: found.lazy.map { Int32($0) })
+        }
+        let start = Int(atomsOfText[text])
+        add(ids: runs[(start + 1)..<(start + 1 + Int(runs[start]))].lazy.map { Int($0) }, entity)
     }
 
     /// The ids of `atoms`, new atoms given the next ones.
@@ -46,7 +55,7 @@ struct SearchIndexBuilder {
         }
     }
 
-    private mutating func add(ids: [Int], _ entity: S.SearchEntity) {
+    private mutating func add(ids: some Sequence<Int>, _ entity: S.SearchEntity) {
         precondition(last.map { $0 < entity.rawValue } ?? true, "search entities are added in ascending order")
         precondition(entity.row < S.SearchEntity.rowLimit, "a search entity row past 2^30")
         last = entity.rawValue
