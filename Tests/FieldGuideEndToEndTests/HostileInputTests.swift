@@ -113,6 +113,30 @@ struct HostileInputTests {
         #expect(run.stderr.contains("lake-walk.gpx: gpx: 5 records"))
     }
 
+    @Test("a hand-off report with crafted row counts (Int.max, negative): emit-aircraft sizes nothing past the files and builds the same artifact, exit 0")
+    func craftedRowCounts() throws {
+        let directory = try TestPaths.temporaryDirectory("crafted-counts")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stage = directory.appendingPathComponent("stage").path
+        #expect(try TestPaths.run("ingest-faa", ["input/faa", "--output", stage]).status == 0)
+        #expect(try TestPaths.run("emit-aircraft", [stage, "--output", directory.path + "/good"]).status == 0)
+        // The report is not among the hashed files: its counts can say anything.
+        let reportURL = URL(fileURLWithPath: stage + "/faa-ingest.json")
+        var report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: reportURL)) as? [String: Any])
+        var sources = try #require(report["sources"] as? [[String: Any]])
+        for index in sources.indices {
+            var rows = try #require(sources[index]["rows"] as? [String: Any])
+            rows["kept"] = (sources[index]["file"] as? String)?.hasPrefix("RESERVED") == true ? -7 : Int.max
+            sources[index]["rows"] = rows
+        }
+        report["sources"] = sources
+        try JSONSerialization.data(withJSONObject: report).write(to: reportURL)
+        let run = try TestPaths.run("emit-aircraft", [stage, "--output", directory.path + "/crafted"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path + "/crafted/aircraft.fgb"))
+            == Data(contentsOf: URL(fileURLWithPath: directory.path + "/good/aircraft.fgb")))
+    }
+
     @Test("disk full: each stage says which file it could not write and why (exit 2), and the artifact already there is untouched")
     func diskFull() throws {
         let directory = try TestPaths.temporaryDirectory("disk-full")

@@ -76,6 +76,26 @@ package struct HandOff: Sendable {
         throw LocatedError(.badHandOff, file: path(file), message: "expected SHA-256 \(expected) from the ingest report, found \(found)")
     }
 
+    /// The rows the report says the producer kept from its sources whose names start with
+    /// `prefix` (case-insensitive), as a hint for sizing tables before `file` is read: never
+    /// negative, and never more than `file` on disk can hold at `minimumRowBytes` a row (a row
+    /// of `n` fields is at least `n` bytes: its commas and line end). The report is not trusted
+    /// for sizes: a crafted count sizes nothing past the file, and a sum past `Int.max` stops there.
+    ///
+    /// ```swift
+    /// let rows = handOff.expectedRows(fromSources: "MASTER", in: "registrations.csv", minimumRowBytes: 34)
+    /// ```
+    package func expectedRows(fromSources prefix: String, in file: String, minimumRowBytes: Int) -> Int {
+        var kept = 0
+        for source in report.sources where source.file.uppercased().hasPrefix(prefix.uppercased()) {
+            let (sum, overflow) = kept.addingReportingOverflow(max(0, source.rows.kept))
+            kept = overflow ? .max : sum
+        }
+        var info = stat()
+        let size = stat(path(file), &info) == 0 ? Int(info.st_size) : 0
+        return min(kept, size / max(1, minimumRowBytes))
+    }
+
     /// Hashes `file` and refuses it when it is not the report's (`missing` when it cannot be read).
     package func check(_ file: String) throws(LocatedError) {
         try verify(file, sha256: (try? FileDigest.sha256(ofFileAt: path(file)).digest) ?? "missing")

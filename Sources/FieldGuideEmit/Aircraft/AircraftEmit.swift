@@ -51,7 +51,6 @@ public enum AircraftEmit {
                                   files: NormalizedFAA.handOffFiles,
                                   streamed: AircraftStatusSections.files.union([NormalizedFAA.registrationsFile]))
         let report = checked.report
-        let registrationsPath = checked.path(NormalizedFAA.registrationsFile)
 
         // The reference data (models, engines) is read on another thread while the registrations
         // are, into a part of the builder of its own. An error in the reference files still
@@ -68,7 +67,7 @@ public enum AircraftEmit {
         let status = BackgroundTask { try AircraftStatusSections(handOff: checked, redaction: redaction) }
         var registrations: (parts: [AircraftArtifactBuilder.Part], sha256: String)
         do {
-            registrations = try readRegistrations(registrationsPath, report: report, redaction: redaction, cuttingAtOrAfter: offset)
+            registrations = try readRegistrations(checked, redaction: redaction, cuttingAtOrAfter: offset)
         } catch {
             _ = try reference.value()
             _ = status.wait()
@@ -128,9 +127,11 @@ public enum AircraftEmit {
     /// a file that is not the hand-off's is reported as a mismatch anyway), the rest of the
     /// file's hash finishing on a thread of its own. A file that cannot be cut is read in one
     /// pass (`CSVPipeline`).
-    private static func readRegistrations(_ path: String, report: StageReport, redaction: OwnerRedaction,
+    private static func readRegistrations(_ handOff: HandOff, redaction: OwnerRedaction,
                                           cuttingAtOrAfter offset: Int?) throws -> (parts: [AircraftArtifactBuilder.Part], sha256: String) {
-        let expected = report.sources.filter { $0.file.uppercased().hasPrefix("MASTER") }.map(\.rows.kept).reduce(0, +)
+        let path = handOff.path(NormalizedFAA.registrationsFile)
+        let expected = handOff.expectedRows(fromSources: "MASTER", in: NormalizedFAA.registrationsFile,
+                                            minimumRowBytes: NormalizedFAA.RegistrationField.allCases.count)
         guard let halves = try NormalizedFAA.RegistrationHalves(path: path, cuttingAtOrAfter: offset) else {
             var part = AircraftArtifactBuilder.Part(expectedRegistrations: expected, redaction: redaction)
             let sha256 = try NormalizedFAA.readRegistrationRecords(path) { try part.addRegistration($0) }

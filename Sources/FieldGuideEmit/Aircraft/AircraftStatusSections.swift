@@ -40,19 +40,19 @@ struct AircraftStatusSections: Sendable {
         // DEREG, this stage's thread was the last `emit-aircraft` waited for. Each pool is
         // pre-sized from the rows the ingest kept: about three distinct strings and 30 bytes of
         // text a row (measured on full-size DEREG and RESERVED), so its table never regrows.
-        @Sendable func expectedPool(_ prefix: String) -> StringPoolBuilder {
-            let rows = handOff.report.sources.filter { $0.file.uppercased().hasPrefix(prefix) }.map(\.rows.kept).reduce(0, +)
+        @Sendable func expectedPool(_ prefix: String, _ file: String, fields: Int) -> StringPoolBuilder {
+            let rows = handOff.expectedRows(fromSources: prefix, in: file, minimumRowBytes: fields)
             return StringPoolBuilder(expectedStrings: rows * 3, expectedBytes: rows * 30)
         }
         let reservedPart = BackgroundTask { () throws -> (table: RowTableBuilder<S.ReservedColumn>, pool: (bytes: [UInt8], remap: [UInt32]))? in
-            var pool = expectedPool("RESERVED")
+            var pool = expectedPool("RESERVED", NormalizedFAAStatus.reservedFile, fields: R.allCases.count)
             let table: RowTableBuilder<S.ReservedColumn>? = try Self.table(NormalizedFAAStatus.reservedFile, in: handOff,
                                                                          read: NormalizedFAAStatus.readReservedRecords) { record, table in
                 try Self.addReserved(record, to: &table, pool: &pool, redaction: redaction)
             }
             return table.map { ($0, pool.finishReleasingTables()) }
         }
-        var pool = expectedPool("DEREG")
+        var pool = expectedPool("DEREG", NormalizedFAAStatus.deregisteredFile, fields: D.allCases.count)
         let dereg: RowTableBuilder<S.DeregisteredColumn>?
         do {
             dereg = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff,
