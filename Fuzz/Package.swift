@@ -7,6 +7,8 @@
 //
 //   fuzz-faa-master      MASTER.txt through the FAA ingest (beside input/faa's ACFTREF, ENGINE)
 //   fuzz-faa-files       ACFTREF, ENGINE, DEREG and RESERVED in turn through the same ingest
+//   fuzz-faa-handoff     each file of the FAA hand-off in turn, its report rewritten to vouch for
+//                        it (row counts crafted too), through emit-aircraft and emit-aircraft-index
 //   fuzz-bird-json       the JSON parser, then the seed validator on the same bytes
 //   fuzz-xmp, fuzz-gpx, fuzz-plist        the XML reader through each export reader (fuzz-plist
 //                                         also the binary plist reader, from a bplist00 seed)
@@ -32,7 +34,7 @@ let library: [Target.Dependency] = [
     .product(name: "FieldGuidePipeline", package: "FieldGuide"),
 ]
 
-let targets = ["fuzz-faa-master", "fuzz-faa-files", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
+let targets = ["fuzz-faa-master", "fuzz-faa-files", "fuzz-faa-handoff", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
                "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-bird-sources", "fuzz-ebd", "fuzz-reference-json",
                "fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
 
@@ -42,7 +44,7 @@ let artifactTargets: Set = ["fuzz-aircraft-artifact", "fuzz-aircraft-index", "fu
 let package = Package(
     name: "FieldGuideFuzz",
     platforms: [.macOS(.v13)],
-    dependencies: [.package(name: "FieldGuide", path: "..")],
+    dependencies: [.package(name: "FieldGuide", path: ".."), .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3")],
     targets: [
         .target(name: "FuzzSupport", dependencies: [
             .product(name: "FieldGuide", package: "FieldGuide"),
@@ -52,7 +54,9 @@ let package = Package(
         ]),
         .target(name: "ArtifactMutatorEntry", dependencies: ["FuzzSupport"]),
     ] + targets.map { name in
-        .executableTarget(name: name, dependencies: library + (artifactTargets.contains(name) ? ["ArtifactMutatorEntry"] : []))
+        .executableTarget(name: name, dependencies: library + (artifactTargets.contains(name) ? ["ArtifactMutatorEntry"] : [])
+                            + (name == "fuzz-faa-handoff" ? [.product(name: "FieldGuideEmit", package: "FieldGuide"),
+                                                              .product(name: "Crypto", package: "swift-crypto")] : []))
     },
     swiftLanguageModes: [.v6]
 )
