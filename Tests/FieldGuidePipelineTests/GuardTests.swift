@@ -36,6 +36,17 @@ struct GuardTests {
         #expect(Guards.check(spec, new: manifest([("MASTER.txt", 1, 0)]), published: nil).allSatisfy { $0.held })
     }
 
+    @Test("counts past Int.max (a crafted or damaged manifest) stop there instead of trapping; the guards still judge them")
+    func hugeCounts() {
+        let spec = GuardSpec(shrink: ["MASTER": 0.02], rejects: ["default": 0.05])
+        let published = manifest([("MASTER-1.txt", .max, 0), ("MASTER-2.txt", .max, 0)])
+        #expect(Guards.rowsByStem(published)["MASTER"]?.read == .max)
+        let results = Guards.check(spec, new: manifest([("MASTER.txt", 10, .max), ("ACFTREF.txt", 5, 0)]), published: published)
+        #expect(results.first { $0.name == "shrink MASTER" }?.held == false)
+        #expect(results.first { $0.name == "rejects MASTER" }?.held == false)
+        #expect(StageReport.Rows(read: .min, kept: 1) + StageReport.Rows(read: -1, kept: .max) == StageReport.Rows(read: .min, kept: .max))
+    }
+
     @Test("rejects: a per-source limit, then the default")
     func rejects() {
         let spec = GuardSpec(rejects: ["default": 0.02, "MASTER": 0.01])

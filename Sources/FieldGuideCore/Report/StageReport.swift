@@ -49,9 +49,15 @@ public struct StageReport: Codable, Sendable, Equatable {
             self.read = read; self.kept = kept; self.rejected = rejected; self.warnings = warnings
         }
 
-        /// Both counts added field by field.
+        /// Both counts added field by field, each stopping at `Int.max` (or `Int.min`) rather than
+        /// overflowing: counts read back from a report or manifest are never trusted to be small.
         public static func + (a: Rows, b: Rows) -> Rows {
-            Rows(read: a.read + b.read, kept: a.kept + b.kept, rejected: a.rejected + b.rejected, warnings: a.warnings + b.warnings)
+            func add(_ x: Int, _ y: Int) -> Int {
+                let (sum, overflow) = x.addingReportingOverflow(y)
+                return overflow ? (y > 0 ? .max : .min) : sum
+            }
+            return Rows(read: add(a.read, b.read), kept: add(a.kept, b.kept), rejected: add(a.rejected, b.rejected),
+                        warnings: add(a.warnings, b.warnings))
         }
     }
 

@@ -26,16 +26,12 @@ public enum Guards {
     }
 
     /// Rows summed per source stem over every artifact of a manifest; a file two artifacts
-    /// were built from (ACFTREF for the registry and the manufacturer index) counts once.
+    /// were built from (ACFTREF for the registry and the manufacturer index) counts once. The
+    /// sums stop at `Int.max`: a published manifest's counts are read back, not trusted.
     static func rowsByStem(_ manifest: Manifest) -> [String: Manifest.Rows] {
         var out: [String: Manifest.Rows] = [:]
         for source in uniqueSources(manifest) {
-            var rows = out[stem(source.file)] ?? Manifest.Rows()
-            rows.read += source.rows.read
-            rows.kept += source.rows.kept
-            rows.rejected += source.rows.rejected
-            rows.warnings += source.rows.warnings
-            out[stem(source.file)] = rows
+            out[stem(source.file)] = (out[stem(source.file)] ?? Manifest.Rows()) + source.rows
         }
         return out
     }
@@ -61,7 +57,7 @@ public enum Guards {
                 continue
             }
             let current = now[stem]?.read ?? 0
-            let drop = Double(old - current) / Double(old)
+            let drop = (Double(old) - Double(current)) / Double(old)
             let text = "\(formatCount(old)) → \(formatCount(current)) rows read (\(formatPercent(-drop, distinctFrom: -(limit.refuse ?? limit.warn!), signed: true)))"
             results.append(judge(name, text, value: drop, limit: limit) { formatPercent($0) })
         }
