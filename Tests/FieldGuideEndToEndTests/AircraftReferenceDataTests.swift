@@ -122,16 +122,16 @@ struct AircraftReferenceDataTests {
         #expect(header?.description.hasPrefix("engines.csv:1: expected the normalized header code,manufacturer,model") == true)
     }
 
-    @Test("a reference file is sized before its records are read: its bytes and lines; past the bound, refused at the file; a missing one, unreadable")
-    func extent() throws {
+    @Test("a reference file is sized from the file system before its records are read; past the bound, refused at the file; a missing one, unreadable")
+    func referenceFileSize() throws {
         let stage = try handOff(FAAFixtures.inputDirectory)
         let models = stage + "/" + NormalizedFAA.modelsFile, engines = stage + "/" + NormalizedFAA.enginesFile
         let bytes = try Data(contentsOf: URL(fileURLWithPath: models))
-        let extent = try NormalizedFAA.extent(of: models)
-        #expect(extent.bytes == bytes.count && extent.lines == bytes.filter { $0 == 0x0A }.count)
-        let tooLarge = #expect(throws: LocatedError.self) { try NormalizedFAA.extent(of: models, maximumBytes: bytes.count - 1) }
+        #expect(try NormalizedFAA.referenceFileSize(of: models) == bytes.count)
+        #expect(try NormalizedFAA.referenceFileSize(of: stage + "/absent.csv") == 0)
+        let tooLarge = #expect(throws: LocatedError.self) { try NormalizedFAA.referenceFileSize(of: models, maximumBytes: bytes.count - 1) }
         #expect(tooLarge?.kind == .tooLarge)
-        #expect(tooLarge?.description == "models.csv: a reference file too large for the hand-off (expected at most \(bytes.count - 1) bytes; found \(bytes.count) bytes read so far)")
+        #expect(tooLarge?.description == "models.csv: a reference file too large for the hand-off (expected at most \(bytes.count - 1) bytes; found \(bytes.count) bytes)")
         let missing = #expect(throws: LocatedError.self) {
             try AircraftArtifactBuilder.ReferenceData(modelsFile: stage + "/absent.csv", enginesFile: engines)
         }

@@ -123,8 +123,7 @@ extension AircraftArtifactBuilder {
             let modelFields: [M] = [.code, .manufacturer, .model, .typeCertificateDataSheet, .typeCertificateHolder,
                                     .aircraftType, .engineType, .category, .builderCertification, .weightClass]
             let modelsName = Self.fileName(modelsFile), enginesName = Self.fileName(enginesFile)
-            var modelText = try TextBatch(sizedFor: NormalizedFAA.extent(of: modelsFile), fieldsPerLine: modelFields.count), modelNumbers: [ModelNumbers] = []
-            modelNumbers.reserveCapacity(modelText.capacity / modelFields.count)
+            var modelText = TextBatch(reservingBytes: try NormalizedFAA.referenceFileSize(of: modelsFile)), modelNumbers: [ModelNumbers] = []
             try NormalizedFAA.readModelRecords(modelsFile) { record in
                 try record.withUnsafeFields { fields in
                     for field in modelFields { try modelText.append(fields[field.rawValue], file: modelsName, line: record.line) }
@@ -134,8 +133,7 @@ extension AircraftArtifactBuilder {
                 }
             }
             let engineFields: [E] = [.code, .manufacturer, .model, .engineType]
-            var engineText = try TextBatch(sizedFor: NormalizedFAA.extent(of: enginesFile), fieldsPerLine: engineFields.count), engineNumbers: [EngineNumbers] = []
-            engineNumbers.reserveCapacity(engineText.capacity / engineFields.count)
+            var engineText = TextBatch(reservingBytes: try NormalizedFAA.referenceFileSize(of: enginesFile)), engineNumbers: [EngineNumbers] = []
             try NormalizedFAA.readEngineRecords(enginesFile) { record in
                 try record.withUnsafeFields { fields in
                     for field in engineFields { try engineText.append(fields[field.rawValue], file: enginesName, line: record.line) }
@@ -151,8 +149,8 @@ extension AircraftArtifactBuilder {
             let (modelOrder, modelKeys) = Self.codeOrder(modelText, fieldsPerRow: modelFields)
             let (engineOrder, engineKeys) = Self.codeOrder(engineText, fieldsPerRow: engineFields)
             // Kept as read when the rows are in code order, as the hand-off writes them: read from
-            // a file, the buffers were sized for it up front (`TextBatch(sizedFor:)`), and a
-            // copy at exact size would only add its own bytes to the peak.
+            // a file, the text's buffer was sized for it up front (`TextBatch(reservingBytes:)`),
+            // and a copy at exact size would only add its own bytes to the peak.
             let models = modelOrder.map { modelText.reordered($0, fieldsPerRow: modelFields) } ?? modelText
             self.modelText = models
             self.modelNumbers = modelOrder.map { $0.map { modelNumbers[$0] } } ?? modelNumbers
@@ -217,8 +215,8 @@ extension AircraftArtifactBuilder {
     /// Strings gathered into one buffer, then interned in batches.
     ///
     /// An end takes 4 bytes (a million strings: 4 MB, where `Int`s took 8), so a batch holds at
-    /// most `maximumBytes` of text; one read from a file is sized for it before the first
-    /// string, and refuses text past the file's bound as it comes.
+    /// most `maximumBytes` of text; one read from a file reserves the file's size before the
+    /// first string, and refuses text past the file's bound as it comes.
     struct TextBatch: Sendable {
         /// The most text a batch holds: its ends are `UInt32`s.
         static let maximumBytes = Int(UInt32.max)
@@ -231,17 +229,14 @@ extension AircraftArtifactBuilder {
 
         init() {}
 
-        /// An empty batch with room for the fields of a file of `extent` (`NormalizedFAA.extent(of:)`):
-        /// its size in bytes (no field holds more than the file), and `fieldsPerLine` strings for
-        /// each of its lines. The space is reserved, not touched: pages never written stay out of memory.
-        init(sizedFor extent: (bytes: Int, lines: Int), fieldsPerLine: Int) {
-            bytes.reserveCapacity(min(extent.bytes, Self.maximumFileBytes))
-            ends.reserveCapacity((extent.lines + 1) * fieldsPerLine)
+        /// An empty batch with room for `count` bytes of text (a file's size: no field read from
+        /// it holds more). The room is reserved, not touched: pages never written stay out of
+        /// memory, and the text is never copied to a buffer of its exact size beside it.
+        init(reservingBytes count: Int) {
+            bytes.reserveCapacity(min(count, Self.maximumFileBytes))
         }
 
         var count: Int { ends.count }
-        /// How many strings fit before the batch grows.
-        var capacity: Int { ends.capacity }
 
         mutating func append(_ text: String) {
             precondition(bytes.count + text.utf8.count <= Self.maximumBytes, "a text batch past 4 GiB")

@@ -1,6 +1,7 @@
 import FieldGuideDiagnostics
 import FieldGuideCSV
 import FieldGuideCore
+import Foundation
 
 /// The typed hand-off between `ingest-faa` and the index/emit stage: plain CSV files with
 /// trimmed text, raw codes, ISO dates, `N`-prefixed marks and hex Mode S addresses.
@@ -120,21 +121,18 @@ public enum NormalizedFAA {
     /// and 150 KB).
     public static let maximumReferenceFileBytes = 1 << 30
 
-    /// The size in bytes and the line count of the reference file at `path` (`models.csv`,
-    /// `engines.csv`), read once to size a reader's buffers before its records are read:
-    /// `.tooLarge` past `maximumBytes`, checked as the bytes come.
-    public static func extent(of path: String, maximumBytes: Int = maximumReferenceFileBytes) throws -> (bytes: Int, lines: Int) {
-        let name = PathName(path: path).lastComponent
-        var size = 0, lines = 0
-        try CSVReader.stream(fileAt: path, displayName: name) { chunk in
-            size += chunk.count
-            guard size <= maximumBytes else {
-                throw LocatedError(.tooLarge, file: name, expected: "at most \(maximumBytes) bytes",
-                                   found: "\(size) bytes read so far", message: "a reference file too large for the hand-off")
-            }
-            for byte in chunk where byte == 0x0A { lines += 1 }
+    /// The size in bytes of the reference file at `path` (`models.csv`, `engines.csv`), from
+    /// the file system before it is read, for sizing a reader's buffers: `.tooLarge` past
+    /// `maximumBytes`; 0 when it is not a file that can be looked at (the reader then says why).
+    public static func referenceFileSize(of path: String, maximumBytes: Int = maximumReferenceFileBytes) throws(LocatedError) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+        let size = Int(info.st_size)
+        guard size <= maximumBytes else {
+            throw LocatedError(.tooLarge, file: PathName(path: path).lastComponent, expected: "at most \(maximumBytes) bytes",
+                               found: "\(size) bytes", message: "a reference file too large for the hand-off")
         }
-        return (size, lines)
+        return size
     }
 
     /// Streams the data records of `engines.csv` (header and widths checked); columns are
