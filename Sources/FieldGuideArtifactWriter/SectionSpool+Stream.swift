@@ -42,7 +42,7 @@ extension SectionSpool {
     }
 
     /// Stores a section of exactly `count` bytes that `produce` writes piece by piece, on the
-    /// calling thread, through one aligned buffer: the section is never whole in memory.
+    /// calling thread, through one buffer: the section is never whole in memory.
     ///
     /// Why: a section made on a worker thread and returned as one array waits in memory until
     /// the builder takes it and the spool stores it. The aircraft artifact's text records (22 MB
@@ -92,14 +92,12 @@ extension SectionSpool {
             written += bytes.count
         }
 
-        /// Stores the buffer's bytes (zero-padded to a whole block when the file is direct).
+        /// Stores the buffer's bytes.
         private mutating func flush() {
             guard filled > 0 else { return }
             crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), seed: crc)
             if failure == nil {
-                let length = spool.direct ? SectionSpool.aligned(filled) : filled
-                (buffer.baseAddress! + filled).initializeMemory(as: UInt8.self, repeating: 0, count: length - filled)
-                if !SectionSpool.transfer(length, at: offset + stored, { pwrite(spool.descriptor, buffer.baseAddress! + $0, $1, $2) }) {
+                if !SectionSpool.transfer(filled, at: offset + stored, { pwrite(spool.descriptor, buffer.baseAddress! + $0, $1, $2) }) {
                     failure = LocatedError(.unwritable, file: spool.path, message: "cannot write a section to the scratch file: \(SystemReason.errnoText)")
                 }
             }

@@ -24,34 +24,34 @@ struct SectionSpoolTests {
         return builder
     }
 
-    @Test("spooled past the page cache or buffered, the file and its observed bytes are the in-memory builder's")
+    @Test("spooled in an unlinked scratch file or a given one, the file and its observed bytes are the in-memory builder's")
     func sameBytes() throws {
         let expected = try Self.build(nil).serialize()
         let directory = try TestPaths.temporaryDirectory("spool")
-        let direct = try SectionSpool(directory: directory.path)
-        let scratch = directory.appendingPathComponent("buffered").path
-        let buffered = SectionSpool(descriptor: open(scratch, O_RDWR | O_CREAT, 0o600), path: scratch)
-        for spool in [direct, buffered] {
+        let unlinked = try SectionSpool(directory: directory.path)
+        let scratch = directory.appendingPathComponent("given").path
+        let given = SectionSpool(descriptor: open(scratch, O_RDWR | O_CREAT, 0o600), path: scratch)
+        for (name, spool) in [("unlinked", unlinked), ("given", given)] {
             let path = directory.appendingPathComponent("t.fgb").path
             var observed: [UInt8] = []
             let builder = Self.build(spool)
             let (size, sections) = try builder.write(to: path) { observed.append(contentsOf: $0) }
             let onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            #expect(onDisk == expected, "direct: \(spool.direct)")
+            #expect(onDisk == expected, "\(name)")
             #expect(observed == expected && size == expected.count)
             #expect(try builder.serialize() == expected)
             #expect(sections.map(\.tag) == ["AAAA", "BBBB", "CCCC", "EEEE", "MMMM", "ZZZZ"])
             _ = try ArtifactFile(path: path)  // checks every CRC
         }
-        // The direct spool's file was unlinked when it was made: nothing is left beside the artifact.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["buffered", "t.fgb"])
+        // The unlinked spool's file went when it was made: nothing is left beside the artifact.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["given", "t.fgb"])
     }
 
-    @Test("sections streamed into the spool piece by piece, direct or buffered, give the in-memory builder's file; a refused store fails the write")
+    @Test("sections streamed into the spool piece by piece, unlinked or given, give the in-memory builder's file; a refused store fails the write")
     func streamed() throws {
         let expected = try Self.build(nil).serialize()
         let directory = try TestPaths.temporaryDirectory("spool-stream")
-        let scratch = directory.appendingPathComponent("buffered").path
+        let scratch = directory.appendingPathComponent("given").path
         let readOnly = directory.appendingPathComponent("read-only").path
         FileManager.default.createFile(atPath: readOnly, contents: nil)
         let spools = [try SectionSpool(directory: directory.path), SectionSpool(descriptor: open(scratch, O_RDWR | O_CREAT, 0o600), path: scratch)]
@@ -79,7 +79,7 @@ struct SectionSpoolTests {
                 continue
             }
             try builder.write(to: path)
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected, "direct: \(spool.direct)")
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected)
         }
     }
 
