@@ -16,7 +16,7 @@ import Foundation
 /// short-lived (it is gone before the kernel's 30 s writeback) and writes them to the device only
 /// when memory runs short, so the sections cost no memory of the process's and, usually, no disk
 /// time. (Written and read past the page cache, `O_DIRECT`, every store and read-back waited for
-/// the device: full size, 100 MB each way beside the 140 MB artifact, and the FAA build took
+/// the device: full size, 96 MB each way beside the 140 MB artifact, and the FAA build took
 /// 2.62-2.65 s against 2.32-2.34 s buffered, medians of 8 alternating rounds, with the same
 /// system time and peak RSS. In the sixth session buffered stores cost 0.35 s of system time on
 /// another host; 0.27-0.29 s for the whole stage now.)
