@@ -154,4 +154,33 @@ struct SectionSpoolTests {
         #expect(error?.description.contains("cannot read a section back from the scratch file") == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test("the scratch file goes through the page cache: opened without O_DIRECT, its stores and read-backs never wait for the device")
+    func throughThePageCache() throws {
+        #if os(Linux)
+        let directory = try TestPaths.temporaryDirectory("spool-cache")
+        let spool = try SectionSpool(directory: directory.path)
+        // The spool's descriptor, found by its unlinked file's name (`/proc/self/fd`), and its
+        // open flags (`/proc/self/fdinfo`, octal). O_DIRECT is 0o40000 on x86-64, 0o200000 on arm64.
+        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        let spoolFD = fds.first { fd in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)) ?? ""
+            return target.hasPrefix(directory.path + "/.spool-") && target.hasSuffix("(deleted)")
+        }
+        let fd = try #require(spoolFD, "the spool's unlinked scratch file among this process's descriptors")
+        let info = try String(contentsOfFile: "/proc/self/fdinfo/" + fd, encoding: .utf8)
+        let flagsLine = try #require(info.split(separator: "\n").first { $0.hasPrefix("flags:") })
+        let flags = try #require(Int(flagsLine.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+        #if arch(arm64)
+        let direct = 0o200000
+        #else
+        let direct = 0o40000
+        #endif
+        #expect(flags & direct == 0, "flags \(String(flags, radix: 8))")
+        // And it holds sections as before.
+        let path = directory.appendingPathComponent("t.fgb").path
+        try Self.build(spool).write(to: path)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == (try Self.build(nil).serialize()))
+        #endif
+    }
 }
