@@ -153,12 +153,19 @@ public struct AircraftIndexBuilder {
         return (order.map { batch.withString(2 * $0) { Array($0) } }, rank, counts)
     }
 
-    /// A model's coded fields: where its text is, its column, its code table.
-    private static let codedModelFields: [(ModelText, S.ModelColumn, FAACodeTable)] = [
-        (.aircraftType, .aircraftType, FAACodeTables.aircraftType), (.engineType, .engineType, FAACodeTables.engineType),
-        (.category, .category, FAACodeTables.aircraftCategory),
-        (.builderCertification, .builderCertification, FAACodeTables.builderCertification),
-        (.weightClass, .weightClass, FAACodeTables.weightClass),
+    /// A model's coded fields: where its text is, its column, and its code table's place in
+    /// `codeTables`.
+    ///
+    /// Why the place and not the table: a `FAACodeTable` holds five references, and these
+    /// tuples are walked for each of the 94,000 models twice, so each turn of the loops copied
+    /// a table, five retains, and dropped it, five releases (10% of the stage's samples;
+    /// callgrind, full size: see `CodeMemo`).
+    private static let codedModelFields: [(field: Int, column: S.ModelColumn, table: Int)] = [
+        (ModelText.aircraftType.rawValue, .aircraftType, CodeMemo.index(of: FAACodeTables.aircraftType)),
+        (ModelText.engineType.rawValue, .engineType, CodeMemo.index(of: FAACodeTables.engineType)),
+        (ModelText.category.rawValue, .category, CodeMemo.index(of: FAACodeTables.aircraftCategory)),
+        (ModelText.builderCertification.rawValue, .builderCertification, CodeMemo.index(of: FAACodeTables.builderCertification)),
+        (ModelText.weightClass.rawValue, .weightClass, CodeMemo.index(of: FAACodeTables.weightClass)),
     ]
 
     /// Every distinct coded value of the models and engines, with its table (`CodeRows` needs
@@ -167,19 +174,19 @@ public struct AircraftIndexBuilder {
     private func codedValues() -> [(table: String, code: String)] {
         var values: [(String, String)] = []
         var seen = Set<UInt64>()
-        func add(_ table: FAACodeTable, _ index: Int, _ bytes: UnsafeRawBufferPointer) {
+        func add(_ index: Int, _ bytes: UnsafeRawBufferPointer) {
             if let key = CodeMemo.key(index, bytes), !seen.insert(key).inserted { return }
-            values.append((table.id, String(decoding: bytes, as: UTF8.self)))
+            values.append((Self.codeTables[index].id, String(decoding: bytes, as: UTF8.self)))
         }
         let modelFields = ModelText.allCases.count, engineFields = EngineText.allCases.count
-        let tables = Self.codedModelFields.map { CodeMemo.index(of: $0.2) }, engineTable = CodeMemo.index(of: FAACodeTables.engineType)
+        let coded = Self.codedModelFields, engineTable = CodeMemo.index(of: FAACodeTables.engineType)
         for row in 0..<reference.modelCount {
-            for ((field, _, table), index) in zip(Self.codedModelFields, tables) {
-                reference.modelText.withString(row * modelFields + field.rawValue) { add(table, index, $0) }
+            for (field, _, table) in coded {
+                reference.modelText.withString(row * modelFields + field) { add(table, $0) }
             }
         }
         for row in 0..<reference.engineCount {
-            reference.engineText.withString(row * engineFields + EngineText.engineType.rawValue) { add(FAACodeTables.engineType, engineTable, $0) }
+            reference.engineText.withString(row * engineFields + EngineText.engineType.rawValue) { add(engineTable, $0) }
         }
         return values
     }
@@ -187,11 +194,11 @@ public struct AircraftIndexBuilder {
     private func modelAttributes(_ codes: inout CodeMemo) -> RowTableBuilder<S.ModelColumn> {
         var table = RowTableBuilder<S.ModelColumn>()
         table.reserve(reference.modelCount)
-        let fields = ModelText.allCases.count, tables = Self.codedModelFields.map { CodeMemo.index(of: $0.2) }
+        let fields = ModelText.allCases.count, coded = Self.codedModelFields
         for (row, numbers) in reference.modelNumbers.enumerated() {
             _ = table.appendRow()
-            for ((field, column, codeTable), index) in zip(Self.codedModelFields, tables) {
-                let id = reference.modelText.withString(row * fields + field.rawValue) { codes.row(codeTable, index, $0) }
+            for (field, column, index) in coded {
+                let id = reference.modelText.withString(row * fields + field) { codes.row(index, $0) }
                 if let id { table[row, column] = UInt32(id) }
             }
             if let n = numbers.engineCount, n >= 0 { table[row, .engineCount] = UInt32(min(n, 254)) }
@@ -208,7 +215,7 @@ public struct AircraftIndexBuilder {
         for (row, numbers) in reference.engineNumbers.enumerated() {
             _ = table.appendRow()
             let id = reference.engineText.withString(row * fields + EngineText.engineType.rawValue) {
-                codes.row(FAACodeTables.engineType, engineTable, $0)
+                codes.row(engineTable, $0)
             }
             if let id { table[row, .engineType] = UInt32(id) }
             if let n = numbers.horsepower, n >= 0 { table[row, .horsepower] = UInt32(clamping: n) }
@@ -318,12 +325,12 @@ struct CodeMemo {
 
     init(_ rows: CodeRows) { self.rows = rows }
 
-    /// The row of the code `bytes` in `table` (at `index` in the code tables); nil for a blank
-    /// code or one the tables lack.
-    mutating func row(_ table: FAACodeTable, _ index: Int, _ bytes: UnsafeRawBufferPointer) -> Int? {
-        guard let key = Self.key(index, bytes) else { return rows.row(table.id, String(decoding: bytes, as: UTF8.self)) }
+    /// The row of the code `bytes` in the table at `index` in `AircraftIndexBuilder.codeTables`;
+    /// nil for a blank code or one the tables lack.
+    mutating func row(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let key = Self.key(index, bytes) else { return rows.row(AircraftIndexBuilder.codeTables[index].id, String(decoding: bytes, as: UTF8.self)) }
         if let row = known[key] { return row < 0 ? nil : row }
-        let row = rows.row(table.id, String(decoding: bytes, as: UTF8.self))
+        let row = rows.row(AircraftIndexBuilder.codeTables[index].id, String(decoding: bytes, as: UTF8.self))
         known[key] = row ?? -1
         return row
     }
