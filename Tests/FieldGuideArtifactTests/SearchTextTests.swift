@@ -71,5 +71,8 @@ struct SearchTextTests {
             #expect(throws: ArtifactError.self) { _ = try TextColumn(section, rows: 1, tag: FourCC("TEST"), path: "t") }
         }
         #expect(TextColumn.serialize([String]()).bytes.isEmpty)
+        // Each value at its row's start, trailing spaces dropped, an empty value all padding.
+        #expect(TextColumn.serialize(["AB ", "", "ABC"]).bytes == Array("AB    ABC".utf8))
+        #expect(TextColumn.serialize(["", " "]).bytes == Array("  ".utf8))
     }
 }

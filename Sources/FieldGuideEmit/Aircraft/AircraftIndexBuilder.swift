@@ -295,13 +295,14 @@ public struct AircraftIndexBuilder {
             }
             width = max(width, trimmed)
         }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(width * rows)
-        for row in 0..<rows {
-            batch.withString(row * fieldsPerRow + field) { value in
-                let trimmed = trimmedCount(value)
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[0..<trimmed]))
-                bytes.append(contentsOf: repeatElement(0x20, count: width - trimmed))
+        // Spaces first, each value copied over its row's start (`TextColumn.serialize`).
+        var bytes = [UInt8](repeating: 0x20, count: width * rows)
+        bytes.withUnsafeMutableBytes { out in
+            for row in 0..<rows {
+                batch.withString(row * fieldsPerRow + field) { value in
+                    let trimmed = trimmedCount(value)
+                    if trimmed > 0 { (out.baseAddress! + row * width).copyMemory(from: value.baseAddress!, byteCount: trimmed) }
+                }
             }
         }
         return (bytes, rows)
