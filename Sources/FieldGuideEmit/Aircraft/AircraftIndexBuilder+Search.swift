@@ -20,13 +20,19 @@ struct SearchIndexBuilder {
     private var atomIDs: [ByteKey: Int] = [:]
     /// The stored texts seen, by provisional id: model names repeat (42K distinct of 94K on
     /// full-size data), and tokenizing them again cost more than the lookup.
-    private var texts = StringPoolBuilder()
+    private var texts: StringPoolBuilder
     /// `atomsOfText[id]`: where text `id`'s atom ids start in `runs` (their count, then the ids);
     /// the pool's id 0, the empty text, has none. A dictionary of arrays, keyed by an array of
     /// each text, held 6-8 MB more at full size.
     private var atomsOfText: [Int32] = [0]
     private var runs: [Int32] = [0]
     private var last: UInt32?
+
+    /// `expectedTexts` pre-sizes the table of texts seen (the names about to be added): grown
+    /// from its default by half at a time, it was rehashed a dozen times at full size.
+    init(expectedTexts: Int = 0) {
+        texts = StringPoolBuilder(expectedStrings: expectedTexts)
+    }
 
     mutating func add(_ text: String, _ entity: S.SearchEntity) {
         add(ids: ids(of: SearchText.indexAtoms(text)), entity)
