@@ -89,7 +89,9 @@ let package = Package(
         .target(name: "FieldGuideBytes"),
         // The FAA files' padding dropped 64 bytes at a time where the processor allows (CPaddingFilter).
         .target(name: "CPaddingFilter", path: "Sources/CPaddingFilter"),
-        .target(name: "FieldGuideCSV", dependencies: ["CCSV", "CPaddingFilter", "FieldGuideBytes", "FieldGuideDiagnostics", "FieldGuideWorkers"]),
+        // One byte value counted 64 bytes at a time (a split file's line feeds before its cut).
+        .target(name: "CByteCount", path: "Sources/CByteCount"),
+        .target(name: "FieldGuideCSV", dependencies: ["CByteCount", "CCSV", "CPaddingFilter", "FieldGuideBytes", "FieldGuideDiagnostics", "FieldGuideWorkers"]),
         // libxml2 stays behind this target: FoundationXML and a raw libxml2 module clash in one module.
         .target(name: "FieldGuideXML", dependencies: ["CLibXML2", "FieldGuideDiagnostics"]),
         .target(

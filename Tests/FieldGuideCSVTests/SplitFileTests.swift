@@ -85,6 +85,18 @@ struct SplitFileTests {
         }
     }
 
+    @Test("a stretch of line feeds only is counted whole: the vector count's byte lanes never wrap")
+    func lineFeedsOnly() throws {
+        // 20,000 line feeds before the cut: a byte lane that took every match of its 64-byte
+        // steps without being summed would wrap after 255. Several start alignments.
+        for padding in [0, 1, 7, 63] {
+            let text = String(repeating: "x", count: padding) + String(repeating: "\n", count: 20_000) + "y\nz\n"
+            let split = try #require(try SplitFile(path: file(text), name: "f.csv", minimumSize: 0, cuttingAtOrAfter: padding + 20_000))
+            #expect(split.cut == padding + 20_002)
+            #expect(try split.lineFeedsBeforeCut() == 20_001)
+        }
+    }
+
     @Test("a second parser from the cut numbers its lines as in the whole file")
     func secondParser() throws {
         let text = "h\n1\n2\n3\n4\n5\n6\n7\n"
