@@ -53,7 +53,7 @@ struct SectionSpoolTests {
         let directory = try TestPaths.temporaryDirectory("spool-stream")
         let scratch = directory.appendingPathComponent("given").path
         let readOnly = directory.appendingPathComponent("read-only").path
-        FileManager.default.createFile(atPath: readOnly, contents: nil)
+        #expect(FileManager.default.createFile(atPath: readOnly, contents: nil))
         let spools = [try SectionSpool(directory: directory.path), SectionSpool(descriptor: open(scratch, O_RDWR | O_CREAT, 0o600), path: scratch)]
         for spool in spools + [SectionSpool(descriptor: open(readOnly, O_RDONLY), path: directory.path)] {
             var builder = ArtifactBuilder(kind: FourCC("TEST"), spool: spool)
@@ -123,7 +123,7 @@ struct SectionSpoolTests {
         let published = try Data(contentsOf: URL(fileURLWithPath: path))
         // Read-only: every store is refused (EBADF), as a full disk would refuse it (ENOSPC).
         let scratch = directory.appendingPathComponent("scratch").path
-        FileManager.default.createFile(atPath: scratch, contents: nil)
+        #expect(FileManager.default.createFile(atPath: scratch, contents: nil))
         let spool = SectionSpool(descriptor: open(scratch, O_RDONLY), path: directory.path)
         let error = #expect(throws: LocatedError.self) { try Self.build(spool).write(to: path) }
         #expect(error?.kind == .unwritable)
