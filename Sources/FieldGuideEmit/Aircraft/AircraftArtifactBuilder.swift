@@ -84,9 +84,9 @@ public struct AircraftArtifactBuilder {
     /// Each part's pool is sorted on a thread of its own (unless `Part.sortStrings()` sorted it
     /// already) and the pools are merged; each part's registrations then get their final
     /// string ids and links on a thread of their own. The large sections are then made on two
-    /// other threads, two each in turn (the registry search's and the summaries, the text records
-    /// and the search's orders), while this one makes the Mode S index and the reference data's
-    /// sections. `PRIV` records the redaction.
+    /// other threads (the registry search's words; the text records, then the search's orders),
+    /// while this one makes the Mode S index and the reference data's sections, then the
+    /// summaries. `PRIV` records the redaction.
     public mutating func build() -> (artifact: ArtifactBuilder, counts: [String: Int]) {
         if !parts.contains(where: { $0.reference != nil }) { add(ReferenceData(models: [], engines: [])) }
         var parts = self.parts
@@ -130,15 +130,16 @@ public struct AircraftArtifactBuilder {
         var sortedRow = [UInt32](repeating: 0, count: registrationOrder.count)
         for (row, old) in registrationOrder.enumerated() { sortedRow[Int(old)] = UInt32(row) }
 
-        // The large sections on two threads, two each in turn: the search's words (0.17 s of a
-        // core at full size), then the summaries (0.13 s); the text records (0.19 s), then the
-        // search's orders (0.06 s). Each section goes into the spool as it is done. Made on four
-        // threads at once, their scratch tables and results were the stage's peak (177-188 MB,
-        // against 158-171 MB now, set by the read phase), for no less wall time.
-        let wordsAndSummaries = BackgroundTask { [sortedRow, models = reference.models, registrationOrder, sortedKeys, poolBytes, spool] in
-            let words = RegistrySearchSections.words(pool: poolBytes, registrations: registrations, sortedRow: sortedRow, models: models)
-            return Self.hold(words, in: spool)
-                + Self.hold(RegistrationSummarySections(pool: poolBytes, registrations: registrations, order: registrationOrder, keys: sortedKeys).sections, in: spool)
+        // The large sections on three threads: the search's words on one, the text records and
+        // then the search's orders on another, and the summaries on this one once its own small
+        // sections are made. Each section goes into the spool as it is done. The summaries
+        // followed the words on one thread until the twenty-seventh session, while this thread
+        // waited: that thread then ran alone for the last 0.1-0.35 s (timed at full size), and
+        // moving them here took `emit-aircraft` from 1.67 to 1.56 s (medians of 12 alternating
+        // runs) for 7 MB more peak (159 → 166 MB). Made on four threads at once, their scratch
+        // tables and results were the stage's peak (177-188 MB), for no less wall time.
+        let words = BackgroundTask { [sortedRow, models = reference.models, poolBytes, spool] in
+            Self.hold(RegistrySearchSections.words(pool: poolBytes, registrations: registrations, sortedRow: sortedRow, models: models), in: spool)
         }
         let textAndOrders = BackgroundTask { [registrationOrder, sortedRow, poolBytes, models = reference.models, engines = reference.engines, spool] in
             let text = TextRecordSections(pool: poolBytes, registrations: registrations, order: registrationOrder, models: models, engines: engines,
@@ -157,7 +158,9 @@ public struct AircraftArtifactBuilder {
         artifact.addSection(S.Section.asOf, rows: 1, bytes: asOf.serialize())
         let (referenceSections, manufacturerCount) = Self.referenceSections(reference)
         for (tag, rows, bytes) in referenceSections { artifact.addSection(tag, rows: rows, bytes: bytes) }
-        for (tag, rows, payload) in textAndOrders.finished() + wordsAndSummaries.finished() { artifact.addSection(tag, rows: rows, payload) }
+        let summaries = Self.hold(RegistrationSummarySections(pool: poolBytes, registrations: registrations, order: registrationOrder,
+                                                              keys: sortedKeys).sections, in: spool)
+        for (tag, rows, payload) in textAndOrders.finished() + words.finished() + summaries { artifact.addSection(tag, rows: rows, payload) }
         poolBytes = []  // spooled, or held by the artifact: not by this function too
         // REGS (40 MB at full size) is serialized only now, when the search's scratch tables
         // and the summaries' growing buffer are gone: made beside them, it was part of the
