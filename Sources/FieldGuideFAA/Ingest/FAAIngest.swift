@@ -20,9 +20,14 @@ public struct FAAIngest: Sendable {
         /// A MASTER file of at least this many bytes is read in two halves on two threads
         /// (plain files only; ZIP entries stream in one pass).
         public var parallelThreshold: Int
-        public init(maxRejectShare: Double = 0.02, parallelThreshold: Int = 8 << 20) {
+        /// The most bytes of kept MASTER rows the merge hands to the writing and hashing
+        /// threads at once: they write and hash a stretch while the merge decides the rows
+        /// after it. Any size gives the same outputs.
+        public var mergeStretch: Int
+        public init(maxRejectShare: Double = 0.02, parallelThreshold: Int = 8 << 20, mergeStretch: Int = 4 << 20) {
             self.maxRejectShare = maxRejectShare
             self.parallelThreshold = parallelThreshold
+            self.mergeStretch = mergeStretch
         }
     }
 
@@ -72,7 +77,7 @@ public struct FAAIngest: Sendable {
                 return try commit(reference.outputs + status, log: log, to: outputDirectory)
             }
             let registrations = try CSVFileSink(path: outputDirectory + "/" + NormalizedFAA.registrationsFile, header: NormalizedFAA.registrationHeader)
-            var merge = MasterMerge(files: sources.master.map(\.name))
+            var merge = MasterMerge(files: sources.master.map(\.name), stretchSize: options.mergeStretch)
             for (index, source) in sources.master.enumerated() {
                 // Read the file's parts (the reference files may still be being read)…
                 let read = Result {

@@ -38,7 +38,13 @@ struct MasterMerge {
     private var seen = PackedKeyTable<(file: Int, line: Int)>()
     private var withoutModel = 0, withoutEngine = 0, withModeS = 0
 
-    init(files: [String]) { self.files = files }
+    /// The most bytes of kept rows handed to the sink at once (`FAAIngest.Options.mergeStretch`).
+    private let stretchSize: Int
+
+    init(files: [String], stretchSize: Int = FAAIngest.Options().mergeStretch) {
+        self.files = files
+        self.stretchSize = max(1, stretchSize)
+    }
 
     /// The join and Mode S counts of the rows kept so far.
     var counts: [String: Int] {
@@ -86,6 +92,13 @@ struct MasterMerge {
                 copied = row.end
             }
             rowStart = row.end
+            // Handed over a stretch at a time, not a part at a time, so the sink's threads write
+            // and hash while this one decides the rows after: a part's whole stretch (60 MB at
+            // full size) was hashed after the last row's fate, 0.04 s on one core at the stage's end.
+            if rowStart - copied >= stretchSize {
+                try sink.write(encoded: output, range: copied..<rowStart)
+                copied = rowStart
+            }
         }
         if rowStart > copied { try sink.write(encoded: output, range: copied..<rowStart) }
         try issues.copy(into: rejects, skippingLast: false)
