@@ -4,7 +4,8 @@ import FieldGuideCore
 import FieldGuideWorkers
 
 /// The join keys MASTER rows are counted against: ACFTREF and ENGINE codes, each with the line
-/// of the row that claimed it first (the reference files' duplicate check).
+/// of the row that claimed it first (the reference files' duplicate check). RESERVED's
+/// duplicate check keeps its N-numbers' first lines in one too (`readStatusFiles`).
 ///
 /// Why not `[String: Int]` for the duplicate check and a set made from its keys: each ACFTREF
 /// row's code was hashed twice with the standard library's seeded hasher and packed once more
