@@ -321,5 +321,10 @@ struct ArtifactContainerTests {
     func folding() {
         #expect(NameFolding.fold("Cèssna") == "CESSNA")
         #expect(NameFolding.fold("piper") == "PIPER")
+        // The ASCII path (bytes in place) upper-cases exactly what `uppercased()` does.
+        let ascii = String(decoding: (1..<0x80).map { UInt8($0) }, as: UTF8.self)
+        for text in [ascii, "", "a", "short name", "a name longer than fifteen bytes", String(ascii.reversed())] {
+            #expect(NameFolding.fold(text) == text.uppercased(), "\(text)")
+        }
     }
 }

@@ -53,8 +53,27 @@ struct LabelsFastPathTests {
 
 extension LabelsFastPathTests {
     @Test func spacesTrimAsCharactersDo() {
-        for text in ["", " ", "\t \t", " Passeridae ", "Passeridae", "\tOld World Sparrows\t ", " \u{0301}x ", "x \u{0301}", " ü ", "a b", "\r\n "] {
+        for text in ["", " ", "\t \t", " Passeridae ", "Passeridae", "\tOld World Sparrows\t ", " \u{0301}x ", "x \u{0301}", " ü ", "a b", "\r\n ",
+                     "\u{0600} x", "x\u{0600} ", " \u{0600}", " ü", "ü ", "é  ", "  é", "\t\u{0301}", "\u{0301}\t", "ab \t", "  ",
+                     " a name longer than fifteen bytes\t", "Passeridae (Old World Sparrows)"] {
             #expect(text.trimmingSpaces == text.trimmingSpaceCharacters, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+}
+
+/// `utf8Order` orders as the bytes do (`lexicographicallyPrecedes` on the UTF-8 views), for short
+/// strings kept inline and long ones on the heap alike.
+struct UTF8OrderTests {
+    @Test func ordersAsTheBytes() {
+        let texts = ["", "a", "A", "ab", "abc", "b", "Z", "é", "e\u{0301}", "スズメ", "a name longer than fifteen bytes",
+                     "a name longer than fifteen bytes!", "a name longer than fifteen byte", "\u{7F}", "\u{80}", "Zebra", "apple"]
+        for a in texts {
+            for b in texts {
+                let order = utf8Order(a, b)
+                #expect((order < 0) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) \(b)")
+                #expect((order == 0) == a.utf8.elementsEqual(b.utf8), "\(a) \(b)")
+                #expect(utf8Precedes(a, b) == (order < 0))
+            }
         }
     }
 }

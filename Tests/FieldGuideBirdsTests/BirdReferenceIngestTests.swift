@@ -204,6 +204,8 @@ struct BirdReferenceIngestTests {
               ("Ardea cinerea_\n", 2, "expected \"Scientific name_Common name\", found \"Ardea cinerea_\""),
               ("_Graureiher\n", 2, "expected \"Scientific name_Common name\", found \"_Graureiher\""),
               ("Anas platyrhynchos_Hausente\n", 2, "a species labelled twice (expected each scientific name once; found Anas platyrhynchos on line 1 too)"),
+              ("Ardea cinerea_Graureiher\n\nAnas platyrhynchos_Hausente\n", 4,
+               "a species labelled twice (expected each scientific name once; found Anas platyrhynchos on line 1 too)"),
           ])
     func labelLines(second: String, line: Int, message: String) throws {
         let out = try TestPaths.temporaryDirectory("birds-label-lines")
@@ -217,7 +219,8 @@ struct BirdReferenceIngestTests {
     func seasonDates() {
         #expect(SpeciesSeasonRow.monthDay("2023-05-17") == 517)
         #expect(SpeciesSeasonRow.monthDay("2024-02-29") == 229)
-        for text in ["2023-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-01-00", "23-01-01", "2023-1-1", "2023-01-01-", "", "--"] {
+        for text in ["2023-02-29", "2023-04-31", "2023-13-01", "2023-00-10", "2023-01-00", "23-01-01", "2023-1-1", "2023-01-01-", "", "--",
+                     "2023-+1-01", "+202-01-01", "2023-01-+1", " 2023-01-1", "2023-01-1 ", "2023/01/01", "2023-01-1a", "２０２３-01-01"] {
             #expect(SpeciesSeasonRow.monthDay(text) == nil, "\(text)")
         }
     }
