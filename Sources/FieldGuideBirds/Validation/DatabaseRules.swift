@@ -84,11 +84,13 @@ public enum DatabaseRules {
         }
         var seenMonths = Set<Int>()
         for (index, month) in bird.months.enumerated() {
-            let pointer = JSONPointer.appending(bird.source.field(layout.months), index)
+            // The month's pointer is made for a finding only (for every month of every bird it
+            // was a fifth of checking a bird).
+            func pointer() -> String { JSONPointer.appending(bird.source.field(layout.months), index) }
             if !(1...12).contains(month) {
-                sink.error(.range, at: pointer, "\(bird.commonName): month \(month) is outside 1–12")
+                sink.error(.range, at: pointer(), "\(bird.commonName): month \(month) is outside 1–12")
             } else if !seenMonths.insert(month).inserted {
-                sink.error(.range, at: pointer, "\(bird.commonName): month \(month) is listed twice")
+                sink.error(.range, at: pointer(), "\(bird.commonName): month \(month) is listed twice")
             }
         }
         if !bird.missingOptionalKeys.isEmpty {
