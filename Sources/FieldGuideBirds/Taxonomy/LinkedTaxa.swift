@@ -1,5 +1,4 @@
 import FieldGuideArtifact
-import Foundation
 
 /// Every taxon the birds artifact knows, and how each source links to one: worked out once, by
 /// `ingest-birds`, from the seed birds, the taxonomy, bar charts, Status & Trends runs and
@@ -178,24 +177,18 @@ package func utf8Precedes(_ a: String, _ b: String) -> Bool { utf8Order(a, b) < 
 /// The UTF-8 byte order of `a` and `b`: negative when `a` comes first, 0 when their bytes are
 /// the same, positive when `b` comes first.
 ///
-/// Why `memcmp`: `UTF8View.lexicographicallyPrecedes` walks both views through the generic
-/// collection protocol, about 200 instructions for two 20-byte names, and sorting the names
-/// index made a tenth of `ingest-birds`' instructions. Both views are contiguous (native
-/// strings; a small one is copied to the stack), so the bytes are compared where they are.
+/// Why the artifact's byte comparison (`FieldGuideArtifact.compare`, `memcmp`):
+/// `UTF8View.lexicographicallyPrecedes` walks both views through the generic collection
+/// protocol, about 200 instructions for two 20-byte names, and sorting the names index made a
+/// tenth of `ingest-birds`' instructions. Both views are contiguous (native strings; a small
+/// one is copied to the stack), so the bytes are compared where they are.
 ///
 /// ```swift
 /// utf8Order("Zebra", "apple") < 0   // true: "Z" is 0x5A, "a" 0x61
 /// ```
 package func utf8Order(_ a: String, _ b: String) -> Int {
     let order = a.utf8.withContiguousStorageIfAvailable { x in
-        b.utf8.withContiguousStorageIfAvailable { y -> Int in
-            let common = min(x.count, y.count)
-            if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                let c = memcmp(p, q, common)
-                if c != 0 { return Int(c) }
-            }
-            return x.count - y.count
-        }
+        b.utf8.withContiguousStorageIfAvailable { y in FieldGuideArtifact.compare(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }
     }
     if let order = order ?? nil { return order }
     if a.utf8.elementsEqual(b.utf8) { return 0 }
