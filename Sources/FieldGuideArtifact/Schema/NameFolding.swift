@@ -20,8 +20,11 @@ public enum NameFolding {
                 return bytes.count
             }
         }
-        if let ascii = ascii ?? nil { return ascii }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.uppercased() }
+        switch ascii {
+        case .some(.some(let folded)): return folded
+        case .some(.none): break   // not ASCII
+        case .none: if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.uppercased() }   // not stored contiguously
+        }
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).uppercased()
     }
 }
