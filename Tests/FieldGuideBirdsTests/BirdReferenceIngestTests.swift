@@ -146,6 +146,8 @@ struct BirdReferenceIngestTests {
               ("breeding_start", "2023-02-30", "breeding_start: not a season date (expected a calendar date YYYY-MM-DD; found 2023-02-30)"),
               ("breeding_start", "2023-5-24", "breeding_start: not a season date (expected a calendar date YYYY-MM-DD; found 2023-5-24)"),
               ("breeding_end", "", "breeding_end: not a season date (expected a calendar date YYYY-MM-DD beside breeding_start's; found none)"),
+              ("breeding_start", "", "breeding_start: not a season date (expected a calendar date YYYY-MM-DD beside breeding_end's; found none)"),
+              ("nonbreeding_end", "2023-+1-05", "nonbreeding_end: not a season date (expected a calendar date YYYY-MM-DD; found 2023-+1-05)"),
               ("is_resident", "maybe", "is_resident: not a flag (expected True or False; found maybe)"),
               ("species_code", "mallar3", "species_code: a species listed twice (expected each species once; found mallar3 on line 2 too)"),
               ("header", "is_resident", "a column named twice (expected each column once; found is_resident as fields 4 and 31)"),

@@ -47,12 +47,11 @@ public struct SpeciesSeasonRow: Sendable, Hashable {
                 if start.isEmpty && end.isEmpty { return nil }
                 let (s, e) = (monthDay(start), monthDay(end))
                 if let s, let e { return (s, e) }
-                for (field, text, day) in [(name + "_start", start, s), (name + "_end", end, e)] where day == nil {
-                    throw LocatedError(.invalidValue, file: path, line: row.line, field: field,
-                                       expected: "a calendar date YYYY-MM-DD" + (text.isEmpty ? " beside \(name)_\(field.hasSuffix("start") ? "end" : "start")'s" : ""),
-                                       found: text.isEmpty ? "none" : text, message: "not a season date")
-                }
-                return (s!, e!)
+                // The first end that is not a date, and the other end's name for an empty one.
+                let (field, text, other) = s == nil ? (name + "_start", start, "end") : (name + "_end", end, "start")
+                throw LocatedError(.invalidValue, file: path, line: row.line, field: field,
+                                   expected: "a calendar date YYYY-MM-DD" + (text.isEmpty ? " beside \(name)_\(other)'s" : ""),
+                                   found: text.isEmpty ? "none" : text, message: "not a season date")
             }
             let code = table.field(row, "species_code")
             guard !code.isEmpty else { throw LocatedError(.invalidValue, file: path, line: row.line, message: "expected a species_code, found none") }
