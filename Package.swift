@@ -9,7 +9,7 @@
 //                   CPrefetch (the prefetch hint)
 //   foundations     FieldGuideDiagnostics  the located error every reader throws, the buffer it reads into
 //                   FieldGuideWorkers      threads: background tasks, concurrent calls, a bounded queue
-//                   FieldGuideBytes        short byte strings a word at a time (CSV writer and reader, string pools)
+//                   FieldGuideBytes        short byte strings, and eight bytes tested, a word at a time (CSV, string pools, JSON strings)
 //                   FieldGuideCSV, FieldGuideXML  streaming readers over libcsv and libxml2
 //                   FieldGuideCore         stage plumbing: reports, digests, atomic files
 //   artifact        FieldGuideArtifact     the read side of the format (what apps ship)
@@ -111,7 +111,7 @@ let package = Package(
             dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideWorkers", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Birds link every source to taxa once, with the artifact's name folding (names.csv).
-        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuideDiagnostics"]),
+        .target(name: "FieldGuideBirds", dependencies: ["FieldGuideBytes", "FieldGuideCSV", "FieldGuideCore", "FieldGuideArtifact", "FieldGuideDiagnostics"]),
         // Exports resolve what users saw against the published artifacts, through the query
         // library, or bird names against the birds hand-off (FieldGuideBirds).
         // ICAO type designators come from FieldGuideFAA's aircraft reference tables.
@@ -187,7 +187,7 @@ let package = Package(
 
         // MARK: Tests: unit tests per library, end-to-end tests through the executables
         .target(name: "TestSupport", dependencies: ["FieldGuideArtifact", "FieldGuideArtifactWriter"], path: "Tests/TestSupport"),
-        .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideCSV", "FieldGuideDiagnostics", "FieldGuideWorkers", "TestSupport"]),
+        .testTarget(name: "FieldGuideCSVTests", dependencies: ["FieldGuideBytes", "FieldGuideCSV", "FieldGuideDiagnostics", "FieldGuideWorkers", "TestSupport"]),
         .testTarget(
             name: "FieldGuideArtifactTests",
             dependencies: [

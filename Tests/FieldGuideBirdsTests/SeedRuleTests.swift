@@ -93,6 +93,27 @@ struct SeedRuleTests {
         #expect(DatabaseRules.isBinomial("Passer domesticus") && DatabaseRules.isBinomial("Ninox novae-seelandiae"))
     }
 
+    /// The rule as it was written over characters, before it read bytes.
+    private static func characterBinomial(_ name: String) -> Bool {
+        let parts = name.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let genus = parts[0].unicodeScalars, epithet = parts[1].unicodeScalars
+        guard let first = genus.first, ("A"..."Z").contains(first), genus.count >= 2,
+              genus.dropFirst().allSatisfy({ ("a"..."z").contains($0) }) else { return false }
+        return epithet.count >= 2 && epithet.first != "-" && epithet.last != "-"
+            && epithet.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
+    }
+
+    @Test("binomial: read as bytes, the same verdict as read by characters", arguments: [
+        "Passer domesticus", "Ninox novae-seelandiae", "Anas", "ardea cinerea", "Buteo buteo vulpinus", "", " ", "A b",
+        "Ab cd", "Ab c", "AB cd", "Ab -cd", "Ab cd-", "Ab c-d", "Ab  cd", " Ab cd", "Ab cd ", "Ab\tcd", "Äb cd", "Ab cä",
+        "Pa\u{301}sser domesticus", "Passer \u{301}domesticus", "Passer\u{301} domesticus", "Passer domesticu\u{301}",
+        "Passer\u{00A0}domesticus", "Passer domesticus\r\n", "Ab c\u{0}d", "Zz zz", "Aa aa-aa-aa", "Ab --",
+    ])
+    func binomialBytes(name: String) {
+        #expect(DatabaseRules.isBinomial(name) == Self.characterBinomial(name), "\(name.debugDescription)")
+    }
+
     @Test("schema: missing and mistyped fields with pointer and line:column, duplicate keys, unknown version")
     func schema() throws {
         let found = try findings("rules/schema.json")

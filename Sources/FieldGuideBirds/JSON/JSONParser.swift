@@ -193,16 +193,21 @@ public struct JSONParser {
         let open = position
         position += 1
         let start = position
-        // Scan to the closing quote; most strings have no escapes.
+        // Scan to the closing quote; most strings have no escapes. Eight bytes at a time while
+        // none of them ends the scan, noting on the way whether any is past ASCII.
+        let words = JSONStringScan.plainWords(bytes, from: position)
+        position = words.end
+        var high: UInt8 = words.ascii ? 0 : 0x80  // 0x80 or more once a byte past ASCII is seen
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                return try makeString(slice, offset: start)
+                return try makeString(slice, offset: start, ascii: high < 0x80)
             }
             if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
             if byte < 0x20 { throw controlCharacter() }
+            high |= byte
             position += 1
         }
         throw PendingError(kind: .malformed, offset: open, message: "expected a closing '\"' for the string that opens here, found the end of the file")
@@ -215,7 +220,7 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                return try out.withUnsafeBufferPointer { try makeString($0, offset: start) }
+                return try out.withUnsafeBufferPointer { try makeString($0, offset: start, ascii: !$0.contains { $0 >= 0x80 }) }
             case UInt8(ascii: "\\"):
                 let escape = position
                 position += 1
@@ -291,9 +296,10 @@ public struct JSONParser {
         UTF8.encode(scalar) { out.append($0) }
     }
 
-    private func makeString(_ slice: UnsafeBufferPointer<UInt8>, offset: Int) throws -> String {
+    /// The string of `slice`; `ascii` says it holds only ASCII (the scan saw no byte past it).
+    private func makeString(_ slice: UnsafeBufferPointer<UInt8>, offset: Int, ascii: Bool) throws -> String {
         // ASCII needs no validation (the common case); anything else is validated as UTF-8.
-        if !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        if ascii { return String(decoding: slice, as: UTF8.self) }
         if let string = String(validating: slice, as: UTF8.self) { return string }
         // Find the first bad byte for the message.
         var iterator = slice.makeIterator()

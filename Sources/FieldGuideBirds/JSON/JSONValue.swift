@@ -1,4 +1,9 @@
 import FieldGuideDiagnostics
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A parsed JSON value together with the byte offset where it starts in its document.
 ///
@@ -34,9 +39,15 @@ public struct JSONValue: Sendable {
     public subscript(key: String) -> JSONValue? { member(key)?.value }
 
     /// The first member named `key`, if this is an object.
+    ///
+    /// Keys of another length are passed over before comparing strings: most members a lookup
+    /// meets are not the one it looks for, and `==` on two different strings went through the
+    /// standard library's general comparison (callgrind, `birds-bench`: 81 M instructions of
+    /// the lookups' 131 M on a world-size seed).
     public func member(_ key: String) -> JSONMember? {
         guard case let .object(members) = content else { return nil }
-        return members.first { $0.key == key }
+        let length = key.utf8.count
+        return members.first { $0.key.utf8.count == length && $0.key == key }
     }
 
     public var string: String? { if case let .string(s) = content { s } else { nil } }
@@ -196,10 +207,19 @@ public enum JSONPointer {
 
 /// Line starts of a byte buffer, and offset → line:column.
 enum LineTable {
+    /// Where each line starts: 0, and the byte after every line feed.
+    ///
+    /// Found with `memchr`: the loop over every byte it replaced was a tenth of a world-size
+    /// seed's parse (callgrind, `birds-bench`: 111 M instructions for 18 MB).
     static func lineStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         var starts = [0]
         starts.reserveCapacity(bytes.count / 24 + 1)
-        for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") { starts.append(i + 1) }
+        guard let base = bytes.baseAddress else { return starts }
+        var at = 0
+        while at < bytes.count, let feed = memchr(base + at, 0x0A, bytes.count - at) {
+            at = UnsafeRawPointer(feed) - UnsafeRawPointer(base) + 1
+            starts.append(at)
+        }
         return starts
     }
 

@@ -124,11 +124,14 @@ public enum HomeDataRules {
     }
 
     private static func weeks(_ weeks: [Int], at pointer: @autoclosure () -> String, what: @autoclosure () -> String, sink: FindingSink) {
-        var seen = Set<Int>()
-        for (index, value) in weeks.enumerated() {
-            if week(value, at: JSONPointer.appending(pointer(), index), what: what(), sink: sink), !seen.insert(value).inserted {
+        // Bit w: week w was listed. A Set<Int> here hashed every week of every hotspot entry and
+        // grew for each (callgrind, `birds-bench`: 250 M instructions of 3,050 M).
+        var seen: UInt64 = 0
+        for (index, value) in weeks.enumerated() where week(value, at: JSONPointer.appending(pointer(), index), what: what(), sink: sink) {
+            if seen & 1 << value != 0 {
                 sink.error(.range, at: JSONPointer.appending(pointer(), index), "\(what()): week \(value) is listed twice")
             }
+            seen |= 1 << value
         }
     }
 
