@@ -73,3 +73,41 @@ struct JSONStringScanTests {
         #expect(document.location(of: try #require(document.root.array?.last)) == SourceLocation(line: 501, column: 1))
     }
 }
+
+/// The stack the parser gathers containers' items on (`JSONItemStack`).
+@Suite("JSON item stack")
+struct JSONItemStackTests {
+    /// Counts the instances alive, to see each item released once, whether popped or left.
+    final class Tracked {
+        nonisolated(unsafe) static var alive = 0
+        let value: Int
+        init(_ value: Int) { self.value = value; Self.alive += 1 }
+        deinit { Self.alive -= 1 }
+    }
+
+    @Test("nested pops hand over each container's items in order, past the first capacity")
+    func nested() {
+        let stack = JSONItemStack<Int>(capacity: 2)
+        let outer = stack.count
+        stack.push(1)
+        let inner = stack.count
+        for value in 10..<15 { stack.push(value) }
+        #expect(stack.pop(from: inner) == [10, 11, 12, 13, 14])
+        #expect(stack.pop(from: stack.count) == [])
+        stack.push(2)
+        #expect(stack.pop(from: outer) == [1, 2] && stack.count == 0)
+    }
+
+    @Test("every item is released once: popped ones with their array, the rest with the stack")
+    func releases() {
+        do {
+            let stack = JSONItemStack<Tracked>(capacity: 1)
+            for value in 0..<100 { stack.push(Tracked(value)) }
+            let popped = stack.pop(from: 60)
+            #expect(popped.map(\.value) == Array(60..<100) && Tracked.alive == 100)
+            _ = consume popped
+            #expect(Tracked.alive == 60)
+        }
+        #expect(Tracked.alive == 0)
+    }
+}

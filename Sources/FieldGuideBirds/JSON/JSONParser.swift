@@ -22,6 +22,8 @@ public struct JSONParser {
     private var position: Int
     private let maxDepth: Int
     private var depth = 0
+    /// Where the open objects' members and the open arrays' elements are gathered.
+    private let members = JSONItemStack<JSONMember>(), elements = JSONItemStack<JSONValue>()
 
     private init(bytes: UnsafeBufferPointer<UInt8>, allBytes: [UInt8], file: String, start: Int, maxDepth: Int) {
         self.bytes = bytes
@@ -87,7 +89,7 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws -> [JSONMember] {
-        try items(closedBy: "}") { parser in
+        try items(closedBy: "}", on: members) { parser in
             try parser.expect("\"", "a key in double quotes", atEnd: "a key or '}'")
             let keyOffset = parser.position
             let key = try parser.parseString()
@@ -103,7 +105,7 @@ public struct JSONParser {
     }
 
     private mutating func parseArray() throws -> [JSONValue] {
-        try items(closedBy: "]") { parser in
+        try items(closedBy: "]", on: elements) { parser in
             let value = try parser.parseValue()
             parser.skipWhitespace()
             return (value, try parser.closes("]", next: "a value", after: "after an array element", atEnd: "in an array"))
@@ -112,17 +114,18 @@ public struct JSONParser {
 
     /// The members of an object or the elements of an array, from its opening bracket to `close`:
     /// `item` reads one (whitespace before it skipped) and says whether `close` followed it.
-    private mutating func items<Item>(closedBy close: Unicode.Scalar,
+    /// They are gathered on `stack` (`JSONItemStack`) and leave it as one array.
+    private mutating func items<Item>(closedBy close: Unicode.Scalar, on stack: JSONItemStack<Item>,
                                       _ item: (inout JSONParser) throws -> (Item, closed: Bool)) throws -> [Item] {
         let empty = try opens(close)
         defer { depth -= 1 }
-        var items: [Item] = []
-        if empty { return items }
+        if empty { return [] }
+        let start = stack.count
         while true {
             skipWhitespace()
             let (value, closed) = try item(&self)
-            items.append(value)
-            if closed { return items }
+            stack.push(value)
+            if closed { return stack.pop(from: start) }
         }
     }
 
