@@ -98,6 +98,22 @@ struct JSONParserTests {
         #expect(document.value(at: "")?.members?.count == 1)
     }
 
+    @Test("pointers written at once read as the concatenations they replaced")
+    func pointersWrittenAtOnce() {
+        let bases = ["", "/birds", "/birds/10/field_marks", "/reference_data/locations", "/é/ü", String(repeating: "/a", count: 40)]
+        for base in bases {
+            for index in [0, 7, 10, 99, 100, 12_345, Int.max, -1, Int.min] {
+                #expect(JSONPointer.appending(base, index) == base + "/" + String(index))
+            }
+            for token in ["", "name", "validMonths", "a/b", "~", "日本語", "x~1y", String(repeating: "z", count: 30)] {
+                let escaped = token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                #expect(JSONPointer.appending(base, token) == base + "/" + escaped)
+                #expect(JSONPointer.joining(base, token) == base + "/" + token)
+                #expect(SourceRef(base).field(token) == (token.isEmpty ? base : base + "/" + token))
+            }
+        }
+    }
+
     @Test("edit distance is Levenshtein, bounded")
     func editDistance() {
         #expect(EditDistance.distance("Dessert", "Desert") == 1)

@@ -188,13 +188,50 @@ public enum JSONPointer {
     /// `pointer` with one more reference token, escaped.
     public static func appending(_ pointer: String, _ token: String) -> String {
         if !token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
-            return pointer + "/" + token
+            return joining(pointer, token)
         }
         return pointer + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// `pointer` with an array index appended.
-    public static func appending(_ pointer: String, _ index: Int) -> String { pointer + "/" + String(index) }
+    public static func appending(_ pointer: String, _ index: Int) -> String {
+        guard index >= 0 else { return pointer + "/" + String(index) }
+        // The digits, written backwards from the end of 24 bytes (an Int has at most 19).
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            var at = buffer.count, rest = index
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            return joining(pointer, UnsafeRawBufferPointer(rebasing: buffer[at...]))
+        }
+    }
+
+    /// `pointer`, `/` and `tail` (not escaped) as one string.
+    public static func joining(_ pointer: String, _ tail: String) -> String {
+        var tail = tail
+        return tail.withUTF8 { joining(pointer, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `pointer`, `/` and `tail` (UTF-8) as one string, written at once.
+    ///
+    /// Why: `pointer + "/" + tail` made the string twice, about 600 instructions a pointer, and
+    /// validating a seed makes one for every array element and field a rule may point at
+    /// (callgrind, `birds-bench`: 220 M instructions of 2,740 M on a world-size seed).
+    private static func joining(_ pointer: String, _ tail: UnsafeRawBufferPointer) -> String {
+        var pointer = pointer
+        return pointer.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { out in
+                let base = UnsafeMutableRawPointer(out.baseAddress!)
+                if head.count > 0 { base.copyMemory(from: head.baseAddress!, byteCount: head.count) }
+                base.storeBytes(of: UInt8(ascii: "/"), toByteOffset: head.count, as: UInt8.self)
+                if tail.count > 0 { (base + head.count + 1).copyMemory(from: tail.baseAddress!, byteCount: tail.count) }
+                return head.count + 1 + tail.count
+            }
+        }
+    }
 
     /// The unescaped reference tokens of `pointer` (empty for the whole document, `""`).
     public static func tokens(_ pointer: String) -> [String] {

@@ -29,7 +29,7 @@ public struct SourceRef: Sendable, Hashable, Codable {
     public init(_ pointer: String) { self.pointer = pointer }
 
     /// The pointer of a field of this record (`path` may hold several tokens, `attributes/shape_id`).
-    public func field(_ path: String) -> String { path.isEmpty ? pointer : pointer + "/" + path }
+    public func field(_ path: String) -> String { path.isEmpty ? pointer : JSONPointer.joining(pointer, path) }
 }
 
 /// A body shape the identifier filters by (`Anatidae (Ducks)`).
