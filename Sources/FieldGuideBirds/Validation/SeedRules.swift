@@ -73,7 +73,7 @@ public enum HomeDataRules {
         for spot in home.hotspots {
             func what() -> String { "hotspot \"\(spot.name)\"" }
             coordinates(spot.latitude, spot.longitude, at: spot.source, what: what(), sink: sink)
-            var birds: [String: String] = [:]
+            var birds = [String: String](minimumCapacity: spot.species.count)
             for species in spot.species {
                 bird(species.birdID, at: species.source.field("birdId"), what: what(), database: database, sink: sink)
                 if let first = birds[species.birdID] {
