@@ -1,3 +1,4 @@
+import FieldGuideArtifact
 import FieldGuideDiagnostics
 #if canImport(Glibc)
 import Glibc
@@ -301,8 +302,10 @@ public struct JSONParser {
 
     /// The string of `slice`; `ascii` says it holds only ASCII (the scan saw no byte past it).
     private func makeString(_ slice: UnsafeBufferPointer<UInt8>, offset: Int, ascii: Bool) throws -> String {
-        // ASCII needs no validation (the common case); anything else is validated as UTF-8.
-        if ascii { return String(decoding: slice, as: UTF8.self) }
+        // ASCII needs no validation (the common case), and up to 15 bytes of it are written
+        // straight into an inline string (`ArtifactText`: a key of a seed file, most values);
+        // anything else is validated as UTF-8.
+        if ascii { return ArtifactText.string(UnsafeRawBufferPointer(slice)) }
         if let string = String(validating: slice, as: UTF8.self) { return string }
         // Find the first bad byte for the message.
         var iterator = slice.makeIterator()
