@@ -85,6 +85,33 @@ struct BirdHandOffNamesTests {
         #expect(changed?.kind == .badHandOff && changed?.file == stage + "/names.csv")
     }
 
+    @Test("names alone are read: the hand-off's bar charts and seasons, not checked here, are not read either")
+    func namesAlone() throws {
+        // input/birds with its bar chart and Status & Trends runs, so the hand-off has both tables.
+        let directory = try TestPaths.temporaryDirectory("exports-names-alone")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = TestPaths.input.appendingPathComponent("birds")
+        var ingest = BirdIngest(taxonomyPath: input.appendingPathComponent("taxonomy/taxonomy.csv").path)
+        ingest.labels = [input.appendingPathComponent("names/BirdNET_Labels.txt").path]
+        ingest.barCharts = [input.appendingPathComponent("ebird/barchart-fenland.txt").path]
+        ingest.seasons = input.appendingPathComponent("ebird/ebirdst_runs_example.csv").path
+        let stage = directory.appendingPathComponent("stage").path
+        _ = try ingest.run(paths: [input.path], outputDirectory: stage)
+        let before = try BirdHandOffNames(handOff: stage)
+        let all = try LinkedTaxa.read(from: stage)
+        #expect(!all.chartRows.isEmpty && !all.seasons.isEmpty && !all.names.isEmpty)
+        let names = try LinkedTaxa.read(from: stage, reading: [.names])
+        #expect(names.names.count == all.names.count && names.taxa.count == all.taxa.count)
+        #expect(names.chartRows.isEmpty && names.seasons.isEmpty)
+        // Tables a names index never reads may be anything: it answers as before.
+        for file in [NormalizedBirds.BarChartColumn.file, NormalizedBirds.SeasonColumn.file] {
+            try "not,the,header\n\"broken".write(toFile: stage + "/" + file, atomically: true, encoding: .utf8)
+        }
+        let after = try BirdHandOffNames(handOff: stage)
+        for query in try queries(stage, hotspots: [(52.2051, 0.1218)]) { #expect(after.resolve(query) == before.resolve(query), "\(query)") }
+        #expect(throws: LocatedError.self) { try LinkedTaxa.read(from: stage) }
+    }
+
     @Test("ingest-exports --birds takes the hand-off directory as well as birds.fgb: the same observations")
     func executable() throws {
         let directory = try fixtureBirdsHandOff()

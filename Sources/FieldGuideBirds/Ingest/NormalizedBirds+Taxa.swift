@@ -72,9 +72,26 @@ extension LinkedTaxa {
         return seasons
     }
 
-    /// Reads the four files of the hand-off in `directory` (`counts` stay empty: the ingest
-    /// report holds them). A `taxon` that names no row of `taxa.csv` is a bad hand-off.
-    public static func read(from directory: String) throws(LocatedError) -> LinkedTaxa {
+    /// The hand-off's tables that `read(from:reading:)` reads besides `taxa.csv`.
+    public struct Tables: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// `names.csv`.
+        public static let names = Tables(rawValue: 1)
+        /// `bar-charts.csv`.
+        public static let barCharts = Tables(rawValue: 2)
+        /// `seasons.csv`.
+        public static let seasons = Tables(rawValue: 4)
+        public static let all: Tables = [.names, .barCharts, .seasons]
+    }
+
+    /// Reads `taxa.csv` and `tables` of the hand-off in `directory` (`counts` stay empty: the
+    /// ingest report holds them). A `taxon` that names no row of `taxa.csv` is a bad hand-off.
+    ///
+    /// A reader of names alone (`ingest-exports`, resolving bird names) reads `[.names]`: the
+    /// bar charts and seasons were a fifth of its reading, for tables it never used, and files
+    /// it had not checked against the hand-off's report.
+    public static func read(from directory: String, reading tables: Tables = .all) throws(LocatedError) -> LinkedTaxa {
         var linked = LinkedTaxa()
         try N.read(N.TaxonColumn.self, in: directory) { row throws(LocatedError) in
             guard try row.integer(.taxon) == linked.taxa.count else { throw row.invalid(.taxon, "\(linked.taxa.count), the row's position", row[.taxon]) }
@@ -87,15 +104,28 @@ extension LinkedTaxa {
             guard (0..<count).contains(taxon) else { throw row.invalid(column, "a row of taxa.csv (0..<\(count))", row[column]) }
             return taxon
         }
-        try N.read(N.NameColumn.self, in: directory) { row throws(LocatedError) in
-            guard let t = try taxon(row, .taxon) else { throw row.invalid(.taxon, "a row of taxa.csv", "") }
-            linked.names.append(Name(folded: row[.foldedName], name: row[.name], form: row[.form], taxon: t))
+        if tables.contains(.names) {
+            try N.read(N.NameColumn.self, in: directory) { row throws(LocatedError) in
+                guard let t = try taxon(row, .taxon) else { throw row.invalid(.taxon, "a row of taxa.csv", "") }
+                linked.names.append(Name(folded: row[.foldedName], name: row[.name], form: row[.form], taxon: t))
+            }
         }
+        if tables.contains(.barCharts) { try readBarCharts(in: directory, into: &linked, taxon: taxon) }
+        if tables.contains(.seasons) { try readSeasons(in: directory, into: &linked, taxon: taxon) }
+        return linked
+    }
+
+    private static func readBarCharts(in directory: String, into linked: inout LinkedTaxa,
+                                      taxon: (HandOffRow<N.BarChartColumn>, N.BarChartColumn) throws(LocatedError) -> Int?) throws(LocatedError) {
         try N.read(N.BarChartColumn.self, in: directory) { row throws(LocatedError) in
             let values = try row.doubles(.values)
             guard values.count == BirdsSchema.periodsPerYear else { throw row.invalid(.values, "\(BirdsSchema.periodsPerYear) numbers", "\(values.count)") }
             linked.chartRows.append(ChartRow(region: row[.region], name: row[.name], taxon: try taxon(row, .taxon), values: values))
         }
+    }
+
+    private static func readSeasons(in directory: String, into linked: inout LinkedTaxa,
+                                    taxon: (HandOffRow<N.SeasonColumn>, N.SeasonColumn) throws(LocatedError) -> Int?) throws(LocatedError) {
         try N.read(N.SeasonColumn.self, in: directory) { row throws(LocatedError) in
             func range(_ start: N.SeasonColumn, _ end: N.SeasonColumn) throws(LocatedError) -> (start: Int, end: Int)? {
                 if row[start].isEmpty && row[end].isEmpty { return nil }
@@ -107,7 +137,6 @@ extension LinkedTaxa {
                                          prebreedingMigration: try range(.prebreedingMigrationStart, .prebreedingMigrationEnd),
                                          postbreedingMigration: try range(.postbreedingMigrationStart, .postbreedingMigrationEnd)))
         }
-        return linked
     }
 
     /// `05-17` → `517`.

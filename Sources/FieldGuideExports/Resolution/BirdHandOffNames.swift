@@ -43,7 +43,7 @@ public struct BirdHandOffNames: BirdNameResolving, BirdNamesIndex {
         for (index, bird) in birds.enumerated() where birdByID[bird.id] == nil { birdByID[bird.id] = index }
         seedBirds = birds.map(\.taxon)
 
-        let linked = try LinkedTaxa.read(from: handOff)
+        let linked = try LinkedTaxa.read(from: handOff, reading: [.names])
         taxa = linked.taxa.map { taxon in
             let bird = taxon.birdIDs.first.flatMap { birdByID[$0] }.map { birds[$0].taxon }
             return IndexedTaxon(speciesCode: taxon.speciesCode, commonName: bird?.commonName ?? taxon.commonName,
