@@ -243,4 +243,27 @@ struct BirdReferenceIngestTests {
         let taxon = #expect(throws: LocatedError.self) { try LinkedTaxa.read(from: out.path) }
         #expect(taxon?.file.hasSuffix("names.csv") == true && taxon?.line == 2 && taxon?.field == "taxon")
     }
+
+    @Test("a season's dates in the hand-off: MM-DD as ingest-birds writes them, anything else refused at its line and field")
+    func handOffSeasonDates() throws {
+        let out = try TestPaths.temporaryDirectory("birds-season-dates")
+        defer { try? FileManager.default.removeItem(at: out) }
+        func write(_ file: String, _ header: [String], _ rows: [String]) throws {
+            try ([header.joined(separator: ",")] + rows).map { $0 + "\n" }.joined().write(toFile: out.path + "/" + file, atomically: true, encoding: .utf8)
+        }
+        try write("taxa.csv", N.TaxonColumn.header, ["0,mallar3,Mallard,Anas platyrhynchos,species,Anatidae,"])
+        try write("names.csv", N.NameColumn.header, [])
+        try write("bar-charts.csv", N.BarChartColumn.header, [])
+        func seasons(_ breedingStart: String) throws -> Result<LinkedTaxa, LocatedError> {
+            try write("seasons.csv", N.SeasonColumn.header, ["0,mallar3,0,\(breedingStart),08-31,,,02-01,04-30,,"])
+            do { return .success(try LinkedTaxa.read(from: out.path)) } catch { return .failure(error) }
+        }
+        let read = try seasons("05-17").get().seasons
+        #expect(read.count == 1 && read[0].breeding?.start == 517 && read[0].breeding?.end == 831)
+        #expect(read[0].prebreedingMigration?.start == 201 && read[0].prebreedingMigration?.end == 430 && read[0].nonbreeding == nil)
+        for bad in ["5-17", "+5-17", "-05-17", "05-7", "05/17", "13-01", "00-10", "05-32", "05-00", "0a-17", "05-17 ", "０５-17"] {
+            guard case .failure(let error) = try seasons(bad) else { Issue.record("\(bad) was read"); continue }
+            #expect(error.line == 2 && error.field == "breeding_start" && error.expected == "a date MM-DD" && error.description.contains(bad), "\(bad): \(error)")
+        }
+    }
 }
