@@ -49,6 +49,12 @@ struct FieldGuideBench: ParsableCommand {
     @Option(help: "Seed for drawing the keys.")
     var seed: UInt64 = 1
 
+    @Option(help: "Run only the rows whose name contains this text (\".info\", \"6 fields\"): one row under callgrind.")
+    var only: String?
+
+    /// Whether row `name` runs (`--only`).
+    func runs(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+
     /// Targets from the product requirements, in nanoseconds.
     static let openTarget = 1_000_000.0
     static let lookupTarget = 2_000.0
@@ -91,6 +97,7 @@ struct FieldGuideBench: ParsableCommand {
         var rows: [Row] = []
         let path = artifact
         func open(_ name: String, target: Double? = Self.openTarget, _ operation: () throws -> AnyObject) throws {
+            guard runs(name) else { return }
             rows.append(Row(name: name, calls: opens, summary: try measureOpens(operation), found: "", target: target))
         }
         try open("open(.headerOnly)") { try AircraftBundle(path: path, verification: .headerOnly) }
@@ -110,6 +117,7 @@ struct FieldGuideBench: ParsableCommand {
 
         func lookup(_ name: String, _ inputs: [String], target: Double? = Self.lookupTarget,
                     counting: Bool = false, _ operation: (String) -> Int) {
+            guard runs(name) else { return }
             guard !inputs.isEmpty else { return print("skipped \(name): no keys") }
             let (summary, total) = probe.measure(inputs, operation)
             let found = counting
@@ -126,13 +134,17 @@ struct FieldGuideBench: ParsableCommand {
             bundle.aircraft(registration: $0).map { $0.info.nNumber.isEmpty ? 0 : 1 } ?? 0
         }
         // The same work in SQLite and here: look up, decode six fields into Strings.
-        let sqlite = try SQLiteRegistrations(bundle: bundle, keys: keys.registrations)
-        let six = SixFields.alternating(registrations, probe: probe,
-                                        ours: { bundle.aircraft(registration: $0).map { min(1, 1 &+ SixFields.read($0)) } ?? 0 },
-                                        theirs: { min(1, sqlite.sixFields($0)) })
-        for (name, summary, found) in [(SixFields.ours, six.ours, six.found.0), (SixFields.theirs, six.theirs, six.found.1)] {
-            rows.append(Row(name: name, calls: registrations.count, summary: summary,
-                            found: String(format: "%.1f%%", 100 * Double(found) / Double(registrations.count)), target: nil))
+        var six: (ours: Summary, theirs: Summary, found: (Int, Int), ratios: [Double])?
+        if runs(SixFields.ours) || runs(SixFields.theirs) {
+            let sqlite = try SQLiteRegistrations(bundle: bundle, keys: keys.registrations)
+            let measured = SixFields.alternating(registrations, probe: probe,
+                                                 ours: { bundle.aircraft(registration: $0).map { min(1, 1 &+ SixFields.read($0)) } ?? 0 },
+                                                 theirs: { min(1, sqlite.sixFields($0)) })
+            for (name, summary, found) in [(SixFields.ours, measured.ours, measured.found.0), (SixFields.theirs, measured.theirs, measured.found.1)] {
+                rows.append(Row(name: name, calls: registrations.count, summary: summary,
+                                found: String(format: "%.1f%%", 100 * Double(found) / Double(registrations.count)), target: nil))
+            }
+            six = measured
         }
         lookup("model(code:)", modelCodes) { bundle.model(code: $0) == nil ? 0 : 1 }
         lookup("aircraft(modeSHex:)", modeS) { bundle.aircraft(modeSHex: $0) == nil ? 0 : 1 }
@@ -142,7 +154,7 @@ struct FieldGuideBench: ParsableCommand {
         lookup("  of which the search (limit 1)", prefixes, target: nil, counting: true) { bundle.manufacturers(prefix: $0, limit: 1).count }
 
         // Registry searches: a page of 20 records (not decoded) and the total; "found" is the average total.
-        for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets {
+        for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets where runs("registrations: " + name) {
             let (summary, total) = LatencyProbe(batch: 1, timerOverhead: overhead, warmUp: min(queries.count, 1_000)).measure(queries) {
                 (try? bundle.registrations(matching: $0, limit: 20))?.total ?? 0
             }
@@ -151,7 +163,7 @@ struct FieldGuideBench: ParsableCommand {
         }
 
         Row.printTable(rows)
-        SixFields.printRatio(rows, ratios: six.ratios, target: Self.sqliteRatioTarget)
+        if let six { SixFields.printRatio(rows, ratios: six.ratios, target: Self.sqliteRatioTarget) }
         if rows.contains(where: { $0.found.hasSuffix("%") && $0.found != "100.0%" }) {
             print("\nwarning: some keys were not found: the artifact was not built from \(master)?")
         }
