@@ -16,10 +16,18 @@ public enum EBDFields {
     /// The bar-chart period (1–48) of a calendar date `YYYY-MM-DD`: each month in four,
     /// days 1–7, 8–14, 15–21 and 22 to the end. Nil for anything else (2023-02-29 included).
     public static func period(ofDate field: UnsafeRawBufferPointer) -> Int? {
+        guard let (_, month, day) = calendarDate(field) else { return nil }
+        return (month - 1) * 4 + min((day - 1) / 7, 3) + 1
+    }
+
+    /// A calendar date `YYYY-MM-DD` read from its ten bytes, digits only (no sign, no space):
+    /// nil for anything else (2023-02-29 included). The Status & Trends runs' dates are read
+    /// with it too (`SpeciesSeasonRow.monthDay`).
+    static func calendarDate(_ field: UnsafeRawBufferPointer) -> (year: Int, month: Int, day: Int)? {
         guard field.count == 10, field[4] == UInt8(ascii: "-"), field[7] == UInt8(ascii: "-"),
               let year = digits(field, 0..<4), let month = digits(field, 5..<7), let day = digits(field, 8..<10),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        return (month - 1) * 4 + min((day - 1) / 7, 3) + 1
+        return (year, month, day)
     }
 
     /// `period(ofDate:)` for text.

@@ -146,14 +146,9 @@ extension LinkedTaxa {
     private static func monthDay(_ row: HandOffRow<N.SeasonColumn>, _ column: N.SeasonColumn) throws(LocatedError) -> Int {
         var text = row[column]
         let value: Int? = text.withUTF8 { bytes in
-            func digit(_ index: Int) -> Int? {
-                let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
-                return (0...9).contains(digit) ? digit : nil
-            }
-            guard bytes.count == 5, bytes[2] == UInt8(ascii: "-"), let m1 = digit(0), let m2 = digit(1), let d1 = digit(3), let d2 = digit(4) else {
-                return nil
-            }
-            let (month, day) = (m1 * 10 + m2, d1 * 10 + d2)
+            let field = UnsafeRawBufferPointer(bytes)
+            guard field.count == 5, field[2] == UInt8(ascii: "-"), let month = EBDFields.digits(field, 0..<2),
+                  let day = EBDFields.digits(field, 3..<5) else { return nil }
             return (1...12).contains(month) && (1...31).contains(day) ? month * 100 + day : nil
         }
         guard let value else { throw row.invalid(column, "a date MM-DD", row[column]) }

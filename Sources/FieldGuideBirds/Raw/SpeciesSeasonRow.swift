@@ -77,25 +77,11 @@ public struct SpeciesSeasonRow: Sendable, Hashable {
 
     /// `2023-05-17` → `517`; nil for anything but a calendar date (`2023-02-29` is none).
     ///
-    /// Read from the ten bytes in place (digits only: no sign, no space): splitting the text and
-    /// parsing each part was most of this reader's time.
+    /// Read from the ten bytes in place (digits only: no sign, no space; `EBDFields.calendarDate`,
+    /// which reads the EBD's dates): splitting the text and parsing each part was most of this
+    /// reader's time.
     static func monthDay(_ text: String) -> Int? {
-        let date = text.utf8.withContiguousStorageIfAvailable { bytes -> (year: Int, month: Int, day: Int)? in
-            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-            func number(_ digits: Range<Int>) -> Int? {
-                var value = 0
-                for i in digits {
-                    guard (0x30...0x39).contains(bytes[i]) else { return nil }
-                    value = value * 10 + Int(bytes[i] - 0x30)
-                }
-                return value
-            }
-            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
-            return (year, month, day)
-        }
-        guard let (year, month, day) = date ?? nil, (1...12).contains(month) else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        return (1...days).contains(day) ? month * 100 + day : nil
+        var text = text
+        return text.withUTF8 { EBDFields.calendarDate(UnsafeRawBufferPointer($0)) }.map { $0.month * 100 + $0.day }
     }
 }
