@@ -96,7 +96,7 @@ struct AggregateEBD: ParsableCommand {
 
     private func summarize(_ report: StageReport, log: StageLog) {
         for source in report.sources {
-            log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) counted, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) without a region")
+            log.info("\(source.file): \(formatCount(source.rows.read, "row")) read, \(formatCount(source.rows.kept)) counted, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) without a region")
         }
         let c = report.counts
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }

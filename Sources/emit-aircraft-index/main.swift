@@ -35,7 +35,8 @@ struct EmitAircraftIndex: ParsableCommand {
         let result = try AircraftIndexEmit.run(handOff: handOff, outputDirectory: output.directory, icaoTypes: icaoTypes, modes: modes)
         let counts = result.entry.counts
         func count(_ key: String) -> String { formatCount(counts[key] ?? 0) }
-        log.info("read \(count("models")) models, \(count("engines")) engines from \(handOff)" + (icaoTypes.map { ", \(count("typesFromICAOList")) designators from \($0)" } ?? ""))
+        func count(_ key: String, _ noun: String) -> String { formatCount(counts[key] ?? 0, noun) }
+        log.info("read \(count("models", "model")), \(count("engines", "engine")) from \(handOff)" + (icaoTypes.map { ", \(count("typesFromICAOList")) designators from \($0)" } ?? ""))
         if let modes {
             if result.registrationsRead == 0 {
                 log.info("no registrations in \(handOff) (no MASTER): no crosswalk from \(modes)")
@@ -43,7 +44,7 @@ struct EmitAircraftIndex: ParsableCommand {
                 log.info("crosswalk: \(count("crosswalkRegistrations")) of \(formatCount(result.registrationsRead)) registrations have a designator (\(modes)) and a model; \(count("crosswalkModels")) models")
             }
         }
-        log.info("indexed \(count("manufacturers")) manufacturers, \(count("types")) types, \(count("searchAtoms")) search words, \(count("searchPostings")) postings")
+        log.info("indexed \(count("manufacturers", "manufacturer")), \(count("types", "type")), \(count("searchAtoms")) search words, \(count("searchPostings")) postings")
         log.info("wrote \(result.artifactPath) (\(formatCount(result.entry.bytes)) bytes, \(result.entry.sections.count) sections, sha256 \(result.entry.sha256.prefix(12))…), \(EmitSupport.manifestFile)")
     }
 }

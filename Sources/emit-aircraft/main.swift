@@ -39,10 +39,10 @@ struct EmitAircraft: ParsableCommand {
         let redaction = OwnerRedaction(policy: redact)!
         let result = try AircraftEmit.run(handOff: handOff, outputDirectory: output.directory, redaction: redaction)
         let entry = result.entry
-        log.info("read \(formatCount(entry.counts["models"] ?? 0)) models, \(formatCount(entry.counts["engines"] ?? 0)) engines, \(formatCount(entry.counts["registrations"] ?? 0)) registrations from \(handOff)")
-        log.info("indexed \(formatCount(entry.counts["manufacturers"] ?? 0)) manufacturers, \(formatCount(entry.counts["modeSAddresses"] ?? 0)) Mode S addresses, \(formatCount(entry.counts["strings"] ?? 0)) strings")
+        log.info("read \(formatCount(entry.counts["models"] ?? 0, "model")), \(formatCount(entry.counts["engines"] ?? 0, "engine")), \(formatCount(entry.counts["registrations"] ?? 0, "registration")) from \(handOff)")
+        log.info("indexed \(formatCount(entry.counts["manufacturers"] ?? 0, "manufacturer")), \(formatCount(entry.counts["modeSAddresses"] ?? 0, "Mode S address", plural: "Mode S addresses")), \(formatCount(entry.counts["strings"] ?? 0, "string"))")
         if !redaction.isNone {
-            log.info("withheld the owner name and street of \(formatCount(entry.counts["ownersWithheld"] ?? 0)) registrations (--redact \(redaction))")
+            log.info("withheld the owner name and street of \(formatCount(entry.counts["ownersWithheld"] ?? 0, "registration")) (--redact \(redaction))")
         }
         log.info("wrote \(result.artifactPath) (\(formatCount(entry.bytes)) bytes, \(entry.sections.count) sections, sha256 \(entry.sha256.prefix(12))…), \(AircraftEmit.manifestFile), \(AircraftEmit.rejectsFile)")
     }

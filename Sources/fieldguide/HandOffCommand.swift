@@ -78,7 +78,7 @@ extension FieldGuideCommand {
             for source in report.sources {
                 let rows = source.rows
                 out.append("  \(source.file.padding(toLength: width, withPad: " ", startingAt: 0))  source, \(formatCount(source.bytes)) bytes: "
-                    + "\(formatCount(rows.read)) rows read, \(formatCount(rows.kept)) kept, \(formatCount(rows.rejected)) rejected, \(formatCount(rows.warnings)) warnings")
+                    + "\(formatCount(rows.read, "row")) read, \(formatCount(rows.kept)) kept, \(formatCount(rows.rejected)) rejected, \(formatCount(rows.warnings, "warning"))")
             }
             for file in files {
                 let name = file.file.padding(toLength: width, withPad: " ", startingAt: 0)

@@ -67,7 +67,7 @@ struct IngestBirds: ParsableCommand {
         if report.sources.count > result.files.count {
             let c = report.counts, l = report.linkCounts
             func n(_ count: Int?) -> String { formatCount(count ?? 0) }
-            log.info("read \(barCharts.count) bar charts (\(n(c["bar-charts"].map { $0 - barCharts.count })) rows, \(n(l["barChartNonSpecies"])) non-species, \(n(l["barChartUnresolved"])) unresolved), \(n(c["seasons"])) seasons, \(labels.count) labels files; linked to \(n(c["taxa"])) taxa with \(n(c["names"])) names")
+            log.info("read \(formatCount(barCharts.count, "bar chart")) (\(n(c["bar-charts"].map { $0 - barCharts.count })) rows, \(n(l["barChartNonSpecies"])) non-species, \(n(l["barChartUnresolved"])) unresolved), \(n(c["seasons"])) seasons, \(formatCount(labels.count, "labels file")); linked to \(n(c["taxa"])) taxa with \(n(c["names"])) names")
         }
         if let generation = report.generation.flatMap(SchemaGeneration.init(rawValue:)) {
             log.info("read schema generation \(generation.rawValue)\(generation == .current ? "" : ", migrated to \(SchemaGeneration.current.rawValue)")")

@@ -42,7 +42,7 @@ struct IngestFAA: ParsableCommand {
         log.info("reading \(([located.aircraftReference, located.engine] + located.master).map(\.name).joined(separator: ", ")) from \(sources)")
         let report = try FAAIngest(options: .init(maxRejectShare: maxRejectShare)).run(sources: located, outputDirectory: output.directory)
         for source in report.sources {
-            log.info("\(source.file): \(formatCount(source.rows.read)) rows read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings)) warnings")
+            log.info("\(source.file): \(formatCount(source.rows.read, "row")) read, \(formatCount(source.rows.kept)) kept, \(formatCount(source.rows.rejected)) rejected, \(formatCount(source.rows.warnings, "warning"))")
         }
         if let latin1 = report.counts[NormalizedFAA.latin1Count] {
             log.info("\(formatCount(latin1)) \(latin1 == 1 ? "field was" : "fields were") not UTF-8 and read as Latin-1 (ISO-8859-1): warnings in \(NormalizedFAA.rejectsFile)")

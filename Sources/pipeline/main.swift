@@ -277,7 +277,7 @@ final class Display: @unchecked Sendable {
             if g.warned == true { line("guard \(g.name) WARNING: \(g.detail)") }
             if g.held { guardsHeld += 1 } else if g.accepted == true { line("guard \(g.name) ACCEPTED (--accept): \(g.detail)") } else { line("guard \(g.name) REFUSED: \(g.detail)") }
         case .publishing(let message):
-            if guardsHeld > 0 { line("pipeline: \(guardsHeld) guards held (details in the run summary)") }
+            if guardsHeld > 0 { line("pipeline: \(formatCount(guardsHeld, "guard")) held (details in the run summary)") }
             line("pipeline: \(message)")
         case .finished(let summary):
             ticker?.cancel()

@@ -36,10 +36,10 @@ struct RecordHistory: ParsableCommand {
         let path = try output.prepared(file: RegistrationHistoryStage.fileName)
         switch try RegistrationHistoryStage.run(aircraft: aircraftDirectory, published: published, build: build, to: path) {
         case .carried(let events):
-            log.info("the artifact is the published one: its history carried as it is (\(formatCount(events)) events) to \(path)")
+            log.info("the artifact is the published one: its history carried as it is (\(formatCount(events, "event"))) to \(path)")
         case .written(let added, let kept, let warning):
             if let warning { log.info("warning: \(warning)") }
-            log.info("wrote \(path): \(formatCount(added)) events from builds/\(build), \(formatCount(kept)) kept")
+            log.info("wrote \(path): \(formatCount(added, "event")) from builds/\(build), \(formatCount(kept)) kept")
         }
     }
 }

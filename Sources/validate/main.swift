@@ -49,8 +49,8 @@ struct Validate: ParsableCommand {
         let kinds = report.files.map { summary in
             summary.generation.map { "\(summary.file) (\(summary.kind.rawValue) \($0.rawValue))" } ?? "\(summary.file) (\(summary.kind.rawValue))"
         }
-        log.info("checked \(formatCount(report.files.count)) files: \(kinds.joined(separator: ", "))")
-        let summary = "\(formatCount(report.errors)) errors, \(formatCount(report.warnings)) warnings"
+        log.info("checked \(formatCount(report.files.count, "file")): \(kinds.joined(separator: ", "))")
+        let summary = "\(formatCount(report.errors, "error")), \(formatCount(report.warnings, "warning"))"
         guard report.passes(strict: strict) else {
             throw StageFailure(.dataRejected, summary + (report.errors == 0 ? " (--strict: warnings fail)" : ""))
         }

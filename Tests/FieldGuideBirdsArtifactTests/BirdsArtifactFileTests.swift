@@ -163,7 +163,7 @@ import TestSupport
                                                         "--labels", "\(input)/names/BirdNET_Labels.txt", "\(input)/names/BirdNET_Labels_de.txt",
                                                         "--taxonomy", "\(input)/taxonomy/taxonomy.csv"])
         #expect(ingest.status == 0, "\(ingest.stderr)")
-        #expect(ingest.stderr.contains("read 1 bar charts (6 rows, 2 non-species, 1 unresolved), 3 seasons, 2 labels files"))
+        #expect(ingest.stderr.contains("read 1 bar chart (6 rows, 2 non-species, 1 unresolved), 3 seasons, 2 labels files"))
         let emit = try TestPaths.run("emit-birds", [stage, "--output", directory.path])
         #expect(emit.status == 0, "\(emit.stderr)")
         #expect(emit.stderr.contains("read 8 species"))

@@ -13,6 +13,20 @@ struct BirdExecutableTests {
         #expect(result.stderr.contains("validate: 0 errors, 0 warnings"))
     }
 
+    @Test("one file, one error: the counts agree with their nouns (checked 1 file, 1 error, 0 warnings), exit 1")
+    func singular() throws {
+        let directory = try TestPaths.temporaryDirectory("validate-one")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clean = try TestPaths.run("validate", ["input/birds/watchlists.json"])
+        #expect(clean.status == 0 && clean.stderr.contains("validate: checked 1 file: input/birds/watchlists.json (watchlists)"), "\(clean.stderr)")
+        let broken = directory.appendingPathComponent("watchlists.json").path
+        try "[{\"id\": 1}".write(toFile: broken, atomically: true, encoding: .utf8)
+        let result = try TestPaths.run("validate", [broken])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("validate: checked 1 file: "), "\(result.stderr)")
+        #expect(result.stderr.contains("validate: error: 1 error, 0 warnings"), "\(result.stderr)")
+    }
+
     @Test("validate over a directory given as a link checks what the directory holds (it read none, exit 2)")
     func linkedDirectory() throws {
         let directory = try TestPaths.temporaryDirectory("validate-link")
@@ -46,7 +60,7 @@ struct BirdExecutableTests {
         let direct = try run(input, directory.appendingPathComponent("direct").path)
         let viaLinks = try run(linked, directory.appendingPathComponent("via-links").path)
         #expect(direct.status == 0 && viaLinks.status == 0, "\(viaLinks.stderr)")
-        let summary = "ingest-birds: read 1 bar charts (6 rows, 2 non-species, 1 unresolved), 3 seasons, 3 labels files; linked to 10 taxa with 43 names"
+        let summary = "ingest-birds: read 1 bar chart (6 rows, 2 non-species, 1 unresolved), 3 seasons, 3 labels files; linked to 10 taxa with 43 names"
         #expect(direct.stderr.contains(summary), "\(direct.stderr)")
         #expect(viaLinks.stderr.contains(summary), "\(viaLinks.stderr)")
     }

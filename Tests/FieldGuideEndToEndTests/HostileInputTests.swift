@@ -66,7 +66,7 @@ struct HostileInputTests {
         let out = try TestPaths.temporaryDirectory("latin1").path
         let run = try TestPaths.run("ingest-faa", [sources, "--output", out + "/stage"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("MASTER.txt: 20 rows read, 20 kept, 0 rejected, 1 warnings"))
+        #expect(run.stderr.contains("MASTER.txt: 20 rows read, 20 kept, 0 rejected, 1 warning"))
         #expect(run.stderr.contains("1 field was not UTF-8 and read as Latin-1 (ISO-8859-1): warnings in faa-rejects.csv"))
         let rejects = try text(out + "/stage/faa-rejects.csv")
         #expect(rejects.contains("warning,MASTER.txt,2,NAME,"), "\(rejects)")

@@ -166,6 +166,15 @@ struct FixtureExportsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: a).allSatisfy { !$0.hasPrefix(".") })   // no spool left
     }
 
+    @Test("the failure says what became of the other files: the other, the others, none")
+    func failedFilesWording() {
+        #expect(ExportsIngestResult.failedFilesText(1, of: 1) == "the only file could not be read")
+        #expect(ExportsIngestResult.failedFilesText(2, of: 2) == "none of the 2 files could be read")
+        #expect(ExportsIngestResult.failedFilesText(1, of: 2) == "1 of 2 files could not be read; the other was imported")
+        #expect(ExportsIngestResult.failedFilesText(2, of: 3) == "2 of 3 files could not be read; the other was imported")
+        #expect(ExportsIngestResult.failedFilesText(1, of: 1_204) == "1 of 1,204 files could not be read; the others were imported")
+    }
+
     @Test("a file that fails part-way contributes nothing; the other files still import")
     func failedFileIsolated() throws {
         let dir = try TestPaths.temporaryDirectory("exports-mixed")
@@ -180,7 +189,7 @@ struct FixtureExportsTests {
         let out = try TestPaths.temporaryDirectory("exports-mixed-out").path
         let report = try ExportsIngest().run(paths: [dir.path], outputDirectory: out)
         #expect(report.report.status == .rejected && report.failedFiles == 1)
-        #expect(report.report.failure == "1 of 2 files could not be read; the others were imported")
+        #expect(report.report.failure == "1 of 2 files could not be read; the other was imported")
         let broken = try #require(report.files.first { $0.file.hasSuffix("b-broken.gpx") })
         #expect(broken.error?.line == 3 && broken.error?.column != nil && broken.error?.kind == .malformed)
         #expect(broken.error?.description.hasPrefix(dir.path + "/b-broken.gpx:3:") == true)

@@ -58,6 +58,21 @@ struct GuardTests {
     }
 }
 
+@Suite("Counts in messages")
+struct CountFormatTests {
+    @Test("a count agrees with its noun: 1 file, 0 files, 2 files; separators kept")
+    func agreement() {
+        #expect(formatCount(1, "file") == "1 file")
+        #expect(formatCount(0, "file") == "0 files")
+        #expect(formatCount(2, "warning") == "2 warnings")
+        #expect(formatCount(-1, "row") == "-1 rows")
+        #expect(formatCount(316_000, "row") == "316,000 rows")
+        #expect(formatCount(1, "taxon", plural: "taxa") == "1 taxon")
+        #expect(formatCount(3, "taxon", plural: "taxa") == "3 taxa")
+        #expect(formatCount(1, "species", plural: "species") == "1 species")
+    }
+}
+
 @Suite("Percentages in guard messages")
 struct PercentFormatTests {
     @Test("enough digits to be true: 1 of 99 is not '1%' next to a 1% limit")

@@ -94,6 +94,6 @@ struct OptionalSourcesTests {
         try Data("a,b\n1,2\n".utf8).write(to: URL(fileURLWithPath: bad + "/exports/broken.csv"))
         let failed = try Self.run(bad, directory.appendingPathComponent("out-bad"))
         #expect(failed.status == 1, "\(failed.stderr)")
-        #expect(failed.stderr.contains("1 of 1 files could not be read; the others were imported (more than the 50% allowed)"))
+        #expect(failed.stderr.contains("the only file could not be read (more than the 50% allowed)"))
     }
 }

@@ -73,6 +73,19 @@ public func formatCount(_ n: Int) -> String {
     return out
 }
 
+/// Formats a count of things as `formatCount(_:)` does, with the noun that agrees with it:
+/// `1 file`, `2 files`, `0 warnings`, `1,204 rows`. `plural` is for nouns that do not take an
+/// `s` (`species`, `taxa`, `entries`).
+///
+/// ```swift
+/// formatCount(1, "file")                    // "1 file"
+/// formatCount(316_000, "row")               // "316,000 rows"
+/// formatCount(1, "taxon", plural: "taxa")   // "1 taxon"
+/// ```
+public func formatCount(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+    formatCount(n) + " " + (n == 1 ? noun : plural ?? noun + "s")
+}
+
 /// Formats a share (0…1) as a percentage with as few decimals as tell it apart from
 /// `other` (a limit it is compared with): 1 of 99 against 1% reads `1.01%`, not `1%`.
 ///

@@ -203,11 +203,23 @@ public struct ExportsIngestResult: Sendable {
         report.counts["failedFiles"] = failedFiles
         if failedFiles > 0, Double(failedFiles) > maxFailedShare * Double(files.count) {
             report.status = .rejected
-            report.failure = "\(failedFiles) of \(files.count) files could not be read; the others were imported"
+            report.failure = Self.failedFilesText(failedFiles, of: files.count)
                 + (maxFailedShare > 0 ? " (more than the \(formatPercent(maxFailedShare)) allowed)" : "")
         }
         try outputs.write(try report.encoded(), to: outputDirectory + "/" + ExportsIngest.reportFile)
         try outputs.commit()
+    }
+
+    /// The failure of a run where `failed` of `total` files could not be read, saying what
+    /// became of the others: `1 of 3 files could not be read; the others were imported`,
+    /// `the only file could not be read`, `none of the 2 files could be read`.
+    static func failedFilesText(_ failed: Int, of total: Int) -> String {
+        switch (failed, total - failed) {
+        case (1, 0): return "the only file could not be read"
+        case (_, 0): return "none of the \(formatCount(total)) files could be read"
+        case (_, 1): return "\(formatCount(failed)) of \(formatCount(total)) files could not be read; the other was imported"
+        default: return "\(formatCount(failed)) of \(formatCount(total)) files could not be read; the others were imported"
+        }
     }
 }
 
