@@ -209,6 +209,7 @@ public struct AircraftArtifactBuilder {
     /// address then row.
     private static func modeSIndex(_ registrations: [RowTableBuilder<S.RegistrationColumn>], sortedRow: [UInt32]) -> RowTableBuilder<S.ModeSColumn> {
         var modeS = RowTableBuilder<S.ModeSColumn>()
+        modeS.reserve(registrations.reduce(0) { $0 + $1.count })
         let noAddress = S.RegistrationColumn.modeSHex.kind.absent
         var first = 0
         for table in registrations {
@@ -242,6 +243,9 @@ public struct AircraftArtifactBuilder {
         var manufacturerTable = RowTableBuilder<S.ManufacturerColumn>()
         var manufacturerModels = RowTableBuilder<S.ManufacturerModelColumn>()
         var manufacturerKeys: [UInt64] = []
+        manufacturerTable.reserve(manufacturers.count)
+        manufacturerModels.reserve(models.count)
+        manufacturerKeys.reserveCapacity(manufacturers.count)
         var next = 0
         for (position, index) in manufacturerOrder.enumerated() {
             let first = next

@@ -37,25 +37,24 @@ struct AircraftStatusSections: Sendable {
     init(handOff: HandOff, redaction: OwnerRedaction) throws {
         // RESERVED is read on a thread of its own while DEREG is read here, each into a pool of
         // its own, merged after (the merged pool is the one a single pool of both gives). With
-        // DEREG, this stage's thread was the last `emit-aircraft` waited for. Each pool is
-        // pre-sized from the rows the ingest kept: about three distinct strings and 30 bytes of
-        // text a row (measured on full-size DEREG and RESERVED), so its table never regrows.
-        @Sendable func expectedPool(_ prefix: String, _ file: String, fields: Int) -> StringPoolBuilder {
-            let rows = handOff.expectedRows(fromSources: prefix, in: file, minimumRowBytes: fields)
-            return StringPoolBuilder(expectedStrings: rows * 3, expectedBytes: rows * 30)
-        }
+        // DEREG, this stage's thread was the last `emit-aircraft` waited for. Each table and
+        // pool is pre-sized from the rows the ingest kept, so neither regrows: a row of DEREG
+        // brings about 2.6 distinct strings and 26 bytes of text, one of RESERVED (a name and
+        // a street a reservation) 3.6 and 40 (measured on full-size files).
+        let deregRows = handOff.expectedRows(fromSources: "DEREG", in: NormalizedFAAStatus.deregisteredFile, minimumRowBytes: D.allCases.count)
+        let reservedRows = handOff.expectedRows(fromSources: "RESERVED", in: NormalizedFAAStatus.reservedFile, minimumRowBytes: R.allCases.count)
         let reservedPart = BackgroundTask { () throws -> (table: RowTableBuilder<S.ReservedColumn>, pool: (bytes: [UInt8], remap: [UInt32]))? in
-            var pool = expectedPool("RESERVED", NormalizedFAAStatus.reservedFile, fields: R.allCases.count)
-            let table: RowTableBuilder<S.ReservedColumn>? = try Self.table(NormalizedFAAStatus.reservedFile, in: handOff,
+            var pool = StringPoolBuilder(expectedStrings: reservedRows * 4, expectedBytes: reservedRows * 45)
+            let table: RowTableBuilder<S.ReservedColumn>? = try Self.table(NormalizedFAAStatus.reservedFile, in: handOff, expectedRows: reservedRows,
                                                                          read: NormalizedFAAStatus.readReservedRecords) { record, table in
                 try Self.addReserved(record, to: &table, pool: &pool, redaction: redaction)
             }
             return table.map { ($0, pool.finishReleasingTables()) }
         }
-        var pool = expectedPool("DEREG", NormalizedFAAStatus.deregisteredFile, fields: D.allCases.count)
+        var pool = StringPoolBuilder(expectedStrings: deregRows * 3, expectedBytes: deregRows * 30)
         let dereg: RowTableBuilder<S.DeregisteredColumn>?
         do {
-            dereg = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff,
+            dereg = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff, expectedRows: deregRows,
                                    read: NormalizedFAAStatus.readDeregisteredRecords) { record, table in
                 try Self.addDeregistered(record, to: &table, pool: &pool, redaction: redaction)
             }
@@ -86,13 +85,15 @@ struct AircraftStatusSections: Sendable {
         }
     }
 
-    /// The rows of hand-off file `name` (nil when the report lists none), each added by `add`;
-    /// the file's SHA-256, taken while it was parsed, checked against the report's.
-    private static func table<Column: RowColumn>(_ name: String, in handOff: HandOff,
+    /// The rows of hand-off file `name` (nil when the report lists none), each added by `add`
+    /// to a table reserved for `expectedRows`; the file's SHA-256, taken while it was parsed,
+    /// checked against the report's.
+    private static func table<Column: RowColumn>(_ name: String, in handOff: HandOff, expectedRows: Int,
                                                  read: (String, (CSVRecord) throws -> Void) throws -> String,
                                                  add: @escaping (CSVRecord, inout RowTableBuilder<Column>) throws -> Void) throws -> RowTableBuilder<Column>? {
         guard handOff.report.output(named: name) != nil else { return nil }
         var table = RowTableBuilder<Column>()
+        table.reserve(expectedRows)
         let sha256 = try read(handOff.path(name)) { try add($0, &table) }
         try handOff.verify(name, sha256: sha256)
         return table
