@@ -53,7 +53,7 @@ struct IngestBirds: ParsableCommand {
         let result = try ingest.run(paths: inputs.paths, outputDirectory: output.directory)
         let report = result.report
         for file in result.files {
-            let counts = file.counts.keys.sorted().map { "\(formatCount(file.counts[$0]!)) \($0)" }.joined(separator: ", ")
+            let counts = file.counts.keys.sorted().map { Self.countText(file.counts[$0]!, key: $0) }.joined(separator: ", ")
             log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? "")\(counts.isEmpty ? " (not read)" : ": " + counts)")
         }
         for finding in report.findings.listed ?? [] { log.info(finding.description) }
@@ -62,17 +62,31 @@ struct IngestBirds: ParsableCommand {
         }
         // The reference files follow the seed files among the report's sources.
         if let computed = report.linkCounts["barChartsComputed"], computed > 0 {
-            log.info("\(formatCount(computed)) bar charts computed from the EBD (\(computedBarCharts.joined(separator: ", "))), replacing \(formatCount(report.linkCounts["barChartsReplaced"] ?? 0)) downloaded")
+            log.info("\(formatCount(computed, "bar chart")) computed from the EBD (\(computedBarCharts.joined(separator: ", "))), replacing \(formatCount(report.linkCounts["barChartsReplaced"] ?? 0)) downloaded")
         }
         if report.sources.count > result.files.count {
             let c = report.counts, l = report.linkCounts
             func n(_ count: Int?) -> String { formatCount(count ?? 0) }
-            log.info("read \(formatCount(barCharts.count, "bar chart")) (\(n(c["bar-charts"].map { $0 - barCharts.count })) rows, \(n(l["barChartNonSpecies"])) non-species, \(n(l["barChartUnresolved"])) unresolved), \(n(c["seasons"])) seasons, \(formatCount(labels.count, "labels file")); linked to \(n(c["taxa"])) taxa with \(n(c["names"])) names")
+            log.info("read \(formatCount(barCharts.count, "bar chart")) (\(n(c["bar-charts"].map { $0 - barCharts.count })) rows, \(n(l["barChartNonSpecies"])) non-species, \(n(l["barChartUnresolved"])) unresolved), \(formatCount(c["seasons"] ?? 0, "season")), \(formatCount(labels.count, "labels file")); linked to \(n(c["taxa"])) taxa with \(n(c["names"])) names")
         }
         if let generation = report.generation.flatMap(SchemaGeneration.init(rawValue:)) {
             log.info("read schema generation \(generation.rawValue)\(generation == .current ? "" : ", migrated to \(SchemaGeneration.current.rawValue)")")
         }
         log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), birds-ingest.json to \(output.directory)")
+    }
+
+    /// A seed file's count in words (`1 watchlist`, `4 field marks`): the report keeps the
+    /// count keys (`fieldMarks`), the log says what they count. An unknown key is shown as it is.
+    static func countText(_ n: Int, key: String) -> String {
+        let words: [String: (String, String)] = [
+            "birds": ("bird", "birds"), "shapes": ("shape", "shapes"), "fieldMarks": ("field mark", "field marks"),
+            "variants": ("variant", "variants"), "watchlists": ("watchlist", "watchlists"), "entries": ("entry", "entries"),
+            "hotspots": ("hotspot", "hotspots"), "hotspotSpecies": ("hotspot species entry", "hotspot species entries"),
+            "migrationSessions": ("migration session", "migration sessions"), "trajectoryPoints": ("trajectory point", "trajectory points"),
+            "taxa": ("taxon", "taxa"), "species": ("species", "species"),
+        ]
+        guard let (singular, plural) = words[key] else { return "\(formatCount(n)) \(key)" }
+        return formatCount(n, singular, plural: plural)
     }
 }
 

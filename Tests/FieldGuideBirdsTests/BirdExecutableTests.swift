@@ -108,8 +108,11 @@ struct BirdExecutableTests {
         let out = try TestPaths.temporaryDirectory("ingest-birds-cli").path
         let ok = try TestPaths.run("ingest-birds", ["input/birds", "--output", out])
         #expect(ok.status == 0)
-        #expect(ok.stderr.contains("ingest-birds: input/birds/bird_database.json: database 3.0: 8 birds, 4 fieldMarks, 6 shapes, 9 variants"))
+        #expect(ok.stderr.contains("ingest-birds: input/birds/bird_database.json: database 3.0: 8 birds, 4 field marks, 6 shapes, 9 variants"))
         #expect(ok.stderr.contains("ingest-birds: read schema generation 3.0\n"))
+        // input/'s shared watchlists file holds one list: the count agrees with it.
+        #expect(ok.stderr.contains("ingest-birds: input/birds/sharedWatchlists.json: sharedWatchlists: 3 entries, 1 watchlist\n"), "\(ok.stderr)")
+        #expect(ok.stderr.contains("home_data.json: homeData: 4 hotspot species entries, 2 hotspots, 2 migration sessions, 11 trajectory points"))
         #expect(FileManager.default.fileExists(atPath: out + "/species.csv"))
         let legacy = try TestPaths.run("ingest-birds", ["Tests/Fixtures/birds/generations/v2_1/bird_database.json", "--output", out + "/v21"])
         #expect(legacy.status == 0)
