@@ -246,7 +246,7 @@ extension FieldGuideCommand {
             let assigned = try bundle.autoAssign(try WatchlistRule.decode(json: text))
             let entries = assigned.map { Entry(bird: BirdSummary($0.bird), rules: $0.rules) }
             try options.emit(entries) {
-                (["\(entries.count) birds"] + assigned.map { "  " + birdLine($0.bird) + "  (rules \($0.rules.map(String.init).joined(separator: ", ")))" })
+                ([formatCount(entries.count, "bird")] + assigned.map { "  " + birdLine($0.bird) + "  (rules \($0.rules.map(String.init).joined(separator: ", ")))" })
                     .joined(separator: "\n")
             }
         }

@@ -166,7 +166,7 @@ extension FieldGuideCommand {
             } else {
                 FileHandle.standardOutput.write(Data(writer.takeBytes()))
             }
-            StageLog(stage: "fieldguide").info("matched \(formatCount(subjects.count)) captures from \(path): \(formatCount(resolved)) with an ACFTREF candidate")
+            StageLog(stage: "fieldguide").info("matched \(formatCount(subjects.count, "capture")) from \(path): \(formatCount(resolved)) with an ACFTREF candidate")
         }
     }
 }

@@ -207,7 +207,7 @@ extension FieldGuideCommand {
             let entries = found.map { Entry(name: $0.name, models: $0.models.map(\.info)) }
             try options.emit(entries) {
                 entries.isEmpty ? "none: no manufacturer starts with \(shown(prefix))" : entries.map { e in
-                    "\(e.name) (\(e.models.count) models)\n" + e.models.map { "  \($0.code)  \($0.model)" }.joined(separator: "\n")
+                    "\(e.name) (\(formatCount(e.models.count, "model")))\n" + e.models.map { "  \($0.code)  \($0.model)" }.joined(separator: "\n")
                 }.joined(separator: "\n")
             }
         }

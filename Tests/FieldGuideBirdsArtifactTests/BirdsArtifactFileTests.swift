@@ -187,6 +187,7 @@ import TestSupport
         #expect(try TestPaths.run("fieldguide", ["frequency", "Mallard", "--region", "Fenland", "--period", "2"] + bundle).stdout.contains("0.7500000"))
         let watchlist = try TestPaths.run("fieldguide", ["watchlist", "--rules", #"[{"type":"shape","shapeId":"Strigidae"}]"#] + bundle)
         #expect(watchlist.stdout.contains("Tawny Owl"))
+        #expect(watchlist.stdout.hasPrefix("1 bird\n"), "\(watchlist.stdout)")
         let invalid = try TestPaths.run("fieldguide", ["watchlist", "--rules", #"[{"type":"location","lat":52,"lon":0,"radiusKm":501}]"#] + bundle)
         #expect(invalid.status == 2)
         #expect(invalid.stderr.contains("rules[0].radiusKm"))

@@ -32,6 +32,8 @@ struct StageExecutableTests {
         #expect(model.stdout.contains("BH-200"))
         let makers = try run("fieldguide", ["manufacturers", "cra"] + bundle)
         #expect(makers.stdout.hasPrefix("CRANE ROTORWORKS (2 models)"))
+        let single = try run("fieldguide", ["manufacturers", "ibis"] + bundle)
+        #expect(single.stdout.hasPrefix("IBIS \"BUD\" HOMEBUILT (1 model)\n"), "\(single.stdout)")
         let inspect = try run("fieldguide", ["inspect", out + "/aircraft.fgb"])
         #expect(inspect.status == 0)
         #expect(inspect.stdout.contains("ACFT artifact, format 1.3"))
