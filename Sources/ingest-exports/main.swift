@@ -81,11 +81,11 @@ struct IngestExports: ParsableCommand {
                 continue
             }
             let kinds = file.observations.keys.sorted().map { "\(formatCount(file.observations[$0]!)) \($0)" }.joined(separator: ", ")
-            let skipped = file.skipped.keys.sorted().map { "; skipped \(formatCount(file.skipped[$0]!)) \($0)" }.joined()
+            let skipped = file.skipped.keys.sorted().map { "; skipped " + ExportFileSummary.skippedText(file.skipped[$0]!, $0) }.joined()
             log.info("\(file.file): \(file.format?.rawValue ?? "?"): \(formatCount(file.records, "record")) → \(kinds.isEmpty ? "no observations" : kinds), \(formatCount(file.rejected)) rejected, \(formatCount(file.warnings, "warning"))\(skipped)")
         }
         let r = result.report.counts
-        log.info("subjects: \(r["subjects.resolved"] ?? 0) resolved, \(r["subjects.ambiguous"] ?? 0) ambiguous, \(r["subjects.unknown"] ?? 0) unknown, \(r["subjects.unresolved"] ?? 0) unresolved")
+        log.info("subjects: \(formatCount(r["subjects.resolved"] ?? 0)) resolved, \(formatCount(r["subjects.ambiguous"] ?? 0)) ambiguous, \(formatCount(r["subjects.unknown"] ?? 0)) unknown, \(formatCount(r["subjects.unresolved"] ?? 0)) unresolved")
         log.info("wrote \(result.report.outputs.map(\.file).joined(separator: ", ")), \(ExportsIngest.reportFile) to \(output.directory)")
         if result.report.status != .ok {
             throw StageFailure(.dataRejected, result.report.failure ?? "\(formatCount(result.failedFiles, "file")) could not be read")

@@ -98,6 +98,19 @@ struct RealExportsTests {
         let result = try readExport(url.path)
         #expect(result.observations.isEmpty && result.issues.isEmpty)
         #expect(result.summary?.skipped["plist values that are not app records"] == 1)
+        // As ingest-exports says it: one value, in the singular.
+        let out = try TestPaths.temporaryDirectory("real-plist-log").path
+        let run = try TestPaths.run("ingest-exports", [url.path, "--output", out])
+        #expect(run.status == 0 && run.stderr.contains("; skipped 1 plist value that is not an app record\n"), "\(run.stderr)")
+    }
+
+    @Test("a count of skipped things agrees with it: 1 route point, 2 route points, an unknown kind as counted")
+    func skippedWording() {
+        #expect(ExportFileSummary.skippedText(1, ExportFileSummary.routePoints) == "1 route point")
+        #expect(ExportFileSummary.skippedText(2, ExportFileSummary.routePoints) == "2 route points")
+        #expect(ExportFileSummary.skippedText(1_500, ExportFileSummary.nonRecordValues) == "1,500 plist values that are not app records")
+        #expect(ExportFileSummary.skippedText(1, ExportFileSummary.nonRecordValues) == "1 plist value that is not an app record")
+        #expect(ExportFileSummary.skippedText(1, "things") == "1 things")
     }
 
     @Test("Day One journal entry: an other observation with its date and text")

@@ -127,7 +127,7 @@ public enum GPXReader {
                     pointDepth = xml.depth
                     position.read(xml.reader, names)
                 } else if name == names.rtept {
-                    summary.skipped["route points", default: 0] += 1
+                    summary.skipped[ExportFileSummary.routePoints, default: 0] += 1
                 } else if name == names.trk {
                     trackDepth = xml.depth
                     trackName = nil

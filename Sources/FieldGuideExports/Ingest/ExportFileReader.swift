@@ -38,6 +38,19 @@ public struct ExportFileSummary: Sendable, Hashable, Codable {
     public var skipped: [String: Int] = [:]
 
     public init(format: ExportFormat) { self.format = format }
+
+    /// A GPX route's points (`<rtept>`): a planned route, not places visited.
+    public static let routePoints = "route points"
+    /// Values of a property list that hold no app record (a dictionary of other keys).
+    public static let nonRecordValues = "plist values that are not app records"
+    /// Each kind of skipped thing in the singular, for a count of one.
+    private static let singular = [routePoints: "route point", nonRecordValues: "plist value that is not an app record"]
+
+    /// `count` skipped things of kind `what` in words that agree with the count:
+    /// `skippedText(1, routePoints)` is `1 route point`, `skippedText(2, routePoints)` `2 route points`.
+    public static func skippedText(_ count: Int, _ what: String) -> String {
+        formatCount(count, singular[what] ?? what, plural: what)
+    }
 }
 
 /// Reads any supported export file, deciding the format from its content: XML by its root

@@ -50,7 +50,7 @@ public enum PropertyListReader {
                 summary.records += 1
                 sink.reject(file: file, line: line, problem)
             })
-            if !isRecord { summary.skipped["plist values that are not app records", default: 0] += 1 }
+            if !isRecord { summary.skipped[ExportFileSummary.nonRecordValues, default: 0] += 1 }
         }
         return summary
     }
