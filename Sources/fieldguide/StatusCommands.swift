@@ -1,5 +1,6 @@
 import ArgumentParser
 import FieldGuideArtifact
+import FieldGuideCore
 import Foundation
 import FieldGuide
 import StageCLI
@@ -125,7 +126,7 @@ extension FieldGuideCommand {
             }
             let covered = recorded.map { Covered(firstBuild: $0.firstBuild, lastBuild: $0.lastBuild, builds: $0.buildCount) }
             try options.emit(Report(history: covered, entries: entries)) {
-                let head = covered.map { "history: \($0.builds) builds, \($0.firstBuild) to \($0.lastBuild)" }
+                let head = covered.map { "history: \(formatCount($0.builds, "build")), \($0.firstBuild) to \($0.lastBuild)" }
                     ?? "history: none recorded (no \(path); the nightly pipeline writes it with each published build)"
                 return ([head] + entries.map(Self.render)).joined(separator: "\n")
             }

@@ -1,5 +1,5 @@
 import FieldGuide
-import FieldGuidePipeline
+@testable import FieldGuidePipeline
 import FieldGuideFAA
 import Foundation
 import Testing
@@ -50,6 +50,14 @@ struct ChangeReportTests {
         let same = ChangeReport.aircraft(old: before, new: try AircraftBundle(path: try buildArtifact(from: FAAFixtures.inputDirectory)))
         #expect(same.sections.allSatisfy { $0.added.isEmpty && $0.removed.isEmpty && $0.changed.isEmpty })
         #expect(same.markdown().contains("20 records, no changes"))   // not "20 → 20: 0 added, …"
+    }
+
+    @Test("a table of one record says '1 record', of one before and two after '1 → 2 records'")
+    func oneRecord() {
+        let same = ChangeReport(sections: [.init(title: "Engines (ENGINE)", before: 1, after: 1)])
+        #expect(same.markdown().contains("1 record, no changes"), "\(same.markdown())")
+        let grown = ChangeReport(sections: [.init(title: "Engines (ENGINE)", before: 1, after: 2, added: ["17020"])])
+        #expect(grown.markdown().contains("1 → 2 records: 1 added"), "\(grown.markdown())")
     }
 
     @Test("fieldguide diff: Markdown and JSON, and a refusal for two kinds of artifact")

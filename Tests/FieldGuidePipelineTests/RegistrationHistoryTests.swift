@@ -31,6 +31,8 @@ struct RegistrationHistoryTests {
         let history1 = try RegistrationHistory(path: harness.output + "/history.fgb")
         #expect(history1.eventCount == 0 && history1.buildCount == 1)
         let build1 = try #require(harness.published().current).replacingOccurrences(of: "builds/", with: "")
+        let one = try TestPaths.run("fieldguide", ["history", "N4477", "--bundle", harness.output + "/aircraft.fgb"])
+        #expect(one.stdout.hasPrefix("history: 1 build, \(build1) to \(build1)\n"), "\(one.stdout)")
 
         // Run 2: a new owner, a status change, a new registration.
         var master = try FAAFixtures.lines("MASTER.txt")

@@ -66,7 +66,7 @@ public struct ChangeReport: Sendable, Codable, Equatable {
     /// `3,535 records, no changes` or `20 → 21 records: 1 added, 1 deregistered, 1 changed (1 with a new owner)`.
     static func summary(_ s: Section) -> String {
         func n(_ value: Int) -> String { formatCount(value) }
-        let total = s.before == s.after ? "\(n(s.after)) records" : "\(n(s.before)) → \(n(s.after)) records"
+        let total = s.before == s.after ? formatCount(s.after, "record") : "\(n(s.before)) → \(n(s.after)) records"
         let parts = [(s.added.count, "added"), (s.removed.count, s.removedAs ?? "removed"), (s.changed.count, "changed")]
             .filter { $0.0 > 0 }.map { "\(n($0.0)) \($0.1)" }
         let notes = s.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }
