@@ -171,7 +171,7 @@ extension PipelineCommand {
         func run() throws {
             let definition = try PipelineDefinition.load(path: file)
             let timeouts = Set(definition.stages.map(\.timeout.description)).sorted().joined(separator: ", ")
-            print("\(file): pipeline \(definition.name), \(definition.stages.count) stages (time-outs \(timeouts)): ok")
+            print("\(file): pipeline \(definition.name), \(formatCount(definition.stages.count, "stage")) (time-outs \(timeouts)): ok")
         }
     }
 
@@ -186,7 +186,7 @@ extension PipelineCommand {
             do { plan = try PipelinePlan(definition, parameters: parameters) } catch {
                 throw StageFailure(StageExit(error.kind), error.message)
             }
-            print("pipeline \(definition.name): \(definition.stages.count) stages")
+            print("pipeline \(definition.name): \(formatCount(definition.stages.count, "stage"))")
             for index in plan.order {
                 let stage = definition.stages[index]
                 let after = plan.dependencies[index].map { definition.stages[$0].name }

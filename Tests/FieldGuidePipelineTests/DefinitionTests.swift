@@ -127,6 +127,16 @@ struct DefinitionTests {
         #expect(folder.status == 2 && folder.stderr.contains("cannot read the pipeline file: not a file to read (expected a pipeline file; found a directory)"), "\(folder.stderr)")
     }
 
+    @Test("pipeline check and plan count the stages in agreement: the seed check CI runs has 1 stage")
+    func stageCounts() throws {
+        let seeds = try TestPaths.run("pipeline", ["check", "pipelines/validate-seeds.yaml"])
+        #expect(seeds.status == 0 && seeds.stdout.contains("pipeline validate-seeds, 1 stage (time-outs"), "\(seeds.stdout)")
+        let plan = try TestPaths.run("pipeline", ["plan", "pipelines/validate-seeds.yaml"])
+        #expect(plan.stdout.hasPrefix("pipeline validate-seeds: 1 stage\n"), "\(plan.stdout)")
+        let nightly = try TestPaths.run("pipeline", ["check", "pipelines/nightly.yaml"])
+        #expect(nightly.stdout.contains("pipeline nightly, 10 stages (time-outs"), "\(nightly.stdout)")
+    }
+
     @Test("an unknown key is an error at its line, with the keys allowed")
     func unknownKey() {
         let error = parseError(Self.yaml(stages: """
