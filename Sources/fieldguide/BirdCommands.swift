@@ -210,7 +210,7 @@ extension FieldGuideCommand {
             try options.emit(value) {
                 zip(value.periods, value.frequencies).map { p, f in
                     "\(months[(p - 1) / 4]) \((p - 1) % 4 + 1)  " + String(format: "%.7f", f)
-                        + (samples.isEmpty ? "" : "  (\(samples[p - 1]) checklists)")
+                        + (samples.isEmpty ? "" : "  (\(formatCount(samples[p - 1], "checklist")))")
                 }.joined(separator: "\n")
             }
         }
@@ -282,7 +282,7 @@ extension FieldGuideCommand {
             let value = found.map { Entry(speciesCode: $0.taxon.speciesCode, commonName: $0.commonName, observations: $0.observations,
                                           totalCount: $0.totalCount) }
             try options.emit(value) {
-                value.isEmpty ? "no observed birds (\(bundle.observationCount) observations in the artifact)"
+                value.isEmpty ? "no observed birds (\(formatCount(bundle.observationCount, "observation")) in the artifact)"
                     : value.map { "\($0.observations)×  \($0.commonName) (\($0.speciesCode))" + ($0.totalCount.map { ", \($0) counted" } ?? "") }
                         .joined(separator: "\n")
             }

@@ -64,7 +64,7 @@ enum EnrichBatch {
         }
         writer.drain { FileHandle.standardOutput.write(Data($0)) }
         let total = counts.values.reduce(0, +)
-        StageLog(stage: "fieldguide").info("enriched \(formatCount(counts["found"] ?? 0)) of \(formatCount(total)) inputs from \(file) "
+        StageLog(stage: "fieldguide").info("enriched \(formatCount(counts["found"] ?? 0)) of \(formatCount(total, "input")) from \(file) "
             + "(\(formatCount(counts["not_found"] ?? 0)) not found, \(formatCount(counts["invalid"] ?? 0)) invalid)")
     }
 

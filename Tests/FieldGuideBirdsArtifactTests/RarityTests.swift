@@ -66,6 +66,11 @@ struct RarityTests {
         let all = try TestPaths.run("fieldguide", base)
         #expect(all.status == 0)
         #expect(all.stdout.contains("Ivory Gull (Pagophila eburnea) [uncommon]: bar chart: frequency 0.096 (509 checklists)"))
+        // The real chart's periods of one checklist (Nov 1) and of over a thousand (Jun 4), as frequency prints them.
+        let one = try TestPaths.run("fieldguide", ["frequency", "Ivory Gull", "--region", "Svalbard", "--period", "41", "--bundle", built.bundle.path])
+        #expect(one.stdout.hasSuffix("  (1 checklist)\n"), "\(one.stdout)")
+        let many = try TestPaths.run("fieldguide", ["frequency", "Ivory Gull", "--region", "Svalbard", "--period", "24", "--bundle", built.bundle.path])
+        #expect(many.stdout.hasSuffix("  (1,095 checklists)\n"), "\(many.stdout)")
         let filtered = try TestPaths.run("fieldguide", base + ["--min-frequency", "0.05", "--exclude", list.path, "--format", "json"])
         #expect(filtered.status == 0)
         let json = try JSONSerialization.jsonObject(with: Data(filtered.stdout.utf8)) as? [String: Any]

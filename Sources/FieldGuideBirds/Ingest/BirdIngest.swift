@@ -149,7 +149,7 @@ public struct BirdIngest: Sendable {
     /// `rejected` when there are errors.
     static func report(_ validation: SeedValidationReport, generation: SchemaGeneration?) -> StageReport {
         StageReport(stage: NormalizedBirds.producer, status: validation.errors > 0 ? .rejected : .ok,
-                    failure: validation.errors > 0 ? "\(validation.errors) errors in the seed files" : nil, sources: validation.files.map(source),
+                    failure: validation.errors > 0 ? formatCount(validation.errors, "error") + " in the seed files" : nil, sources: validation.files.map(source),
                     findings: .init(errors: validation.errors, warnings: validation.warnings, listed: validation.findings.map(finding)),
                     generation: generation?.rawValue)
     }
