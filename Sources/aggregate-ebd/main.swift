@@ -100,8 +100,9 @@ struct AggregateEBD: ParsableCommand {
         }
         let c = report.counts
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
-        log.info("\(n("checklists")) checklists, \(n("detections")) detections of \(n("taxa")) taxa in \(n("regions")) regions; \(n("incompleteRows")) rows of incomplete checklists skipped, \(n("unapprovedRows")) unapproved rows not counted as detections")
-        log.info("wrote \(report.outputs.count) bar charts, \(EBDAggregation.rejectsFile), \(EBDAggregation.reportFile) to \(output.directory)")
+        func n(_ key: String, _ noun: String, plural: String? = nil) -> String { formatCount(c[key] ?? 0, noun, plural: plural) }
+        log.info("\(n("checklists", "checklist")), \(n("detections", "detection")) of \(n("taxa", "taxon", plural: "taxa")) in \(n("regions", "region")); \(n("incompleteRows")) rows of incomplete checklists skipped, \(n("unapprovedRows")) unapproved rows not counted as detections")
+        log.info("wrote \(formatCount(report.outputs.count, "bar chart")), \(EBDAggregation.rejectsFile), \(EBDAggregation.reportFile) to \(output.directory)")
     }
 
     /// spark-submit and the job, found as `--help` says: beside the build directory this

@@ -36,7 +36,7 @@ struct EmitAircraftIndex: ParsableCommand {
         let counts = result.entry.counts
         func count(_ key: String) -> String { formatCount(counts[key] ?? 0) }
         func count(_ key: String, _ noun: String) -> String { formatCount(counts[key] ?? 0, noun) }
-        log.info("read \(count("models", "model")), \(count("engines", "engine")) from \(handOff)" + (icaoTypes.map { ", \(count("typesFromICAOList")) designators from \($0)" } ?? ""))
+        log.info("read \(count("models", "model")), \(count("engines", "engine")) from \(handOff)" + (icaoTypes.map { ", \(count("typesFromICAOList", "designator")) from \($0)" } ?? ""))
         if let modes {
             if result.registrationsRead == 0 {
                 log.info("no registrations in \(handOff) (no MASTER): no crosswalk from \(modes)")

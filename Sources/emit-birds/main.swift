@@ -33,11 +33,12 @@ struct EmitBirds: ParsableCommand {
         let c = result.entry.counts
         func n(_ key: String) -> String { formatCount(c[key] ?? 0) }
         log.info("read \(n("species")) species (\(n("speciesWithoutMonths")) without months, \(n("speciesWithoutLocations")) without locations), \(formatCount(c["hotspots"] ?? 0, "hotspot")) with \(n("hotspotSpecies")) species entries from \(handOff)")
-        log.info("read \(n("taxa")) taxa, \(n("barChartRows")) bar-chart rows (\(n("barChartNonSpecies")) non-species, \(n("barChartUnresolved")) unresolved), \(n("seasons")) seasons as linked by ingest-birds")
+        func n(_ key: String, _ noun: String, plural: String? = nil) -> String { formatCount(c[key] ?? 0, noun, plural: plural) }
+        log.info("read \(n("taxa", "taxon", plural: "taxa")), \(n("barChartRows", "bar-chart row")) (\(n("barChartNonSpecies")) non-species, \(n("barChartUnresolved")) unresolved), \(n("seasons", "season")) as linked by ingest-birds")
         if !observations.isEmpty {
             log.info("observed source: \(n("observations")) resolved bird observations (\(n("observationsWithoutTaxon")) of species outside this artifact) from \(formatCount(observations.count, "file"))")
         }
-        log.info("indexed \(n("regions")) regions, \(n("regionMonthEntries")) region×month and \(n("regionWeekEntries")) region×week entries, \(n("taxa")) taxa, \(n("names")) names, \(n("strings")) strings")
+        log.info("indexed \(n("regions", "region")), \(n("regionMonthEntries")) region×month and \(n("regionWeekEntries")) region×week entries, \(n("taxa", "taxon", plural: "taxa")), \(n("names", "name")), \(n("strings", "string"))")
         log.info("wrote \(result.artifactPath) (\(formatCount(result.entry.bytes)) bytes, \(result.entry.sections.count) sections, sha256 \(result.entry.sha256.prefix(12))…), \(BirdsEmit.manifestFile)")
     }
 }

@@ -56,12 +56,12 @@ struct IngestExports: ParsableCommand {
         if let aircraft {
             do { options.aircraft = try AircraftBundle(path: aircraft) } catch { throw StageFailure(.usageOrIO, error.description) }
             options.aircraftSource = aircraft
-            log.info("aircraft registry \(aircraft): \(formatCount(options.aircraft!.registrationCount)) registrations")
+            log.info("aircraft registry \(aircraft): \(formatCount(options.aircraft!.registrationCount, "registration"))")
         }
         if let icaoTypes {
             do { options.icaoTypes = try ICAOTypeTable(path: icaoTypes) } catch { throw error.asOptionError() }
             options.icaoTypesSource = icaoTypes
-            log.info("ICAO types \(icaoTypes): \(formatCount(options.icaoTypes!.count)) designators")
+            log.info("ICAO types \(icaoTypes): \(formatCount(options.icaoTypes!.count, "designator"))")
         }
         if let birds {
             var isDirectory: ObjCBool = false
