@@ -1,10 +1,5 @@
-import FieldGuideArtifactWriter
-import FieldGuideCore
-import FieldGuide
-import FieldGuideArtifact
-@testable import FieldGuidePipeline
+import FieldGuidePipeline
 import Foundation
-import Testing
 import TestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,4 @@
-import FieldGuideArtifactWriter
-import FieldGuideCore
 import FieldGuide
-import FieldGuideArtifact
 @testable import FieldGuidePipeline
 import Foundation
 import Testing
