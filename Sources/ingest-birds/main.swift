@@ -53,7 +53,7 @@ struct IngestBirds: ParsableCommand {
         let result = try ingest.run(paths: inputs.paths, outputDirectory: output.directory)
         let report = result.report
         for file in result.files {
-            let counts = file.counts.keys.sorted().map { Self.countText(file.counts[$0]!, key: $0) }.joined(separator: ", ")
+            let counts = file.counts.keys.sorted().map { SeedFileSummary.countText(file.counts[$0]!, key: $0) }.joined(separator: ", ")
             log.info("\(file.file): \(file.kind.rawValue)\(file.generation.map { " \($0.rawValue)" } ?? "")\(counts.isEmpty ? " (not read)" : ": " + counts)")
         }
         for finding in report.findings.listed ?? [] { log.info(finding.description) }
@@ -73,20 +73,6 @@ struct IngestBirds: ParsableCommand {
             log.info("read schema generation \(generation.rawValue)\(generation == .current ? "" : ", migrated to \(SchemaGeneration.current.rawValue)")")
         }
         log.info("wrote \(report.outputs.map(\.file).sorted().joined(separator: ", ")), birds-ingest.json to \(output.directory)")
-    }
-
-    /// A seed file's count in words (`1 watchlist`, `4 field marks`): the report keeps the
-    /// count keys (`fieldMarks`), the log says what they count. An unknown key is shown as it is.
-    static func countText(_ n: Int, key: String) -> String {
-        let words: [String: (String, String)] = [
-            "birds": ("bird", "birds"), "shapes": ("shape", "shapes"), "fieldMarks": ("field mark", "field marks"),
-            "variants": ("variant", "variants"), "watchlists": ("watchlist", "watchlists"), "entries": ("entry", "entries"),
-            "hotspots": ("hotspot", "hotspots"), "hotspotSpecies": ("hotspot species entry", "hotspot species entries"),
-            "migrationSessions": ("migration session", "migration sessions"), "trajectoryPoints": ("trajectory point", "trajectory points"),
-            "taxa": ("taxon", "taxa"), "species": ("species", "species"),
-        ]
-        guard let (singular, plural) = words[key] else { return "\(formatCount(n)) \(key)" }
-        return formatCount(n, singular, plural: plural)
     }
 }
 

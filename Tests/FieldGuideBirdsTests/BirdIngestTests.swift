@@ -7,6 +7,15 @@ import TestSupport
 
 @Suite("Bird ingest")
 struct BirdIngestTests {
+    @Test("a seed file's counts in words that agree with them; a key without words as it is")
+    func countWords() {
+        #expect(SeedFileSummary.countText(1, key: "watchlists") == "1 watchlist")
+        #expect(SeedFileSummary.countText(4, key: "fieldMarks") == "4 field marks")
+        #expect(SeedFileSummary.countText(1, key: "hotspotSpecies") == "1 hotspot species entry")
+        #expect(SeedFileSummary.countText(1, key: "taxa") == "1 taxon" && SeedFileSummary.countText(2, key: "species") == "2 species")
+        #expect(SeedFileSummary.countText(1_204, key: "somethingNew") == "1,204 somethingNew")
+    }
+
     func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
     @Test("input/birds: normalized files with species codes, ISO dates, hashes; byte-identical on a rerun")

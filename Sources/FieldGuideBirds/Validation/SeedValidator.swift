@@ -59,6 +59,22 @@ public struct SeedFileSummary: Sendable, Codable, Equatable {
     public var sha256: String
     public var bytes: Int
     public var counts: [String: Int]
+
+    /// What each key of `counts` counts, in the singular and the plural.
+    private static let nouns: [String: (String, String)] = [
+        "birds": ("bird", "birds"), "shapes": ("shape", "shapes"), "fieldMarks": ("field mark", "field marks"),
+        "variants": ("variant", "variants"), "watchlists": ("watchlist", "watchlists"), "entries": ("entry", "entries"),
+        "hotspots": ("hotspot", "hotspots"), "hotspotSpecies": ("hotspot species entry", "hotspot species entries"),
+        "migrationSessions": ("migration session", "migration sessions"), "trajectoryPoints": ("trajectory point", "trajectory points"),
+        "taxa": ("taxon", "taxa"), "species": ("species", "species"),
+    ]
+
+    /// A count of `counts` in words that agree with it (`1 watchlist`, `4 field marks`): the
+    /// report keeps its keys (`fieldMarks`); a key without words is shown as it is.
+    public static func countText(_ n: Int, key: String) -> String {
+        guard let (singular, plural) = nouns[key] else { return "\(formatCount(n)) \(key)" }
+        return formatCount(n, singular, plural: plural)
+    }
 }
 
 /// Everything one validation run found.
