@@ -115,7 +115,7 @@ let package = Package(
         // Exports resolve what users saw against the published artifacts, through the query
         // library, or bird names against the birds hand-off (FieldGuideBirds).
         // ICAO type designators come from FieldGuideFAA's aircraft reference tables.
-        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideCore", "FieldGuide", "FieldGuideBirds", "FieldGuideFAA"]),
+        .target(name: "FieldGuideExports", dependencies: ["FieldGuideXML", "FieldGuideCSV", "FieldGuideBytes", "FieldGuideCore", "FieldGuide", "FieldGuideBirds", "FieldGuideFAA"]),
 
         // MARK: Fetch: downloads a source over HTTP (conditional, bounded, checked, kept)
         .target(

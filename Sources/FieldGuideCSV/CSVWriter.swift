@@ -50,10 +50,51 @@ public struct CSVWriter: Sendable {
 
     /// Appends one record.
     public mutating func write(_ fields: [String]) {
-        for var field in fields {
-            field.withUTF8 { writeField(UnsafeRawBufferPointer($0)) }
-        }
+        for field in fields { writeField(field) }
         endRecord()
+    }
+
+    /// Appends one text field of a record written field by field (`writeField(_:)` on its UTF-8).
+    @inlinable
+    public mutating func writeField(_ text: String) {
+        // Native and small strings have contiguous UTF-8 (no copy of the string, unlike `withUTF8`).
+        if text.utf8.withContiguousStorageIfAvailable({ writeField(UnsafeRawBufferPointer($0)) }) == nil {
+            var text = text
+            text.withUTF8 { writeField(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Appends one text field, empty when `text` is nil (no string made for it).
+    @inlinable @inline(__always)
+    public mutating func writeField(_ text: String?) {
+        if let text { writeField(text) } else { writeEmptyFields(1) }
+    }
+
+    /// Appends one integer field in decimal (no quotes needed), without making a `String`.
+    public mutating func writeField(_ value: Int) {
+        // The delimiter, a sign and the digits.
+        reserve(1 + 1 + DecimalText.maxDigits)
+        let delimiter = dialect.delimiter, separate = inRecord, start = written
+        inRecord = true
+        written = storage.withUnsafeMutableBytes { out in
+            var at = start
+            if separate { out[at] = delimiter; at += 1 }
+            if value < 0 { out[at] = UInt8(ascii: "-"); at += 1 }
+            return at + DecimalText.write(UInt64(value.magnitude), into: out, at: at)
+        }
+    }
+
+    /// Appends `count` empty fields of a record written field by field: their delimiters.
+    @inlinable
+    public mutating func writeEmptyFields(_ count: Int) {
+        guard count > 0 else { return }
+        let delimiters = inRecord ? count : count - 1
+        inRecord = true
+        guard delimiters > 0 else { return }
+        reserve(delimiters)
+        let delimiter = dialect.delimiter, start = written
+        for i in start..<start + delimiters { storage[i] = delimiter }
+        written = start + delimiters
     }
 
     /// Appends one field of a record written field by field: the delimiter first, unless it

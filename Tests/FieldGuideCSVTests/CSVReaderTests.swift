@@ -139,6 +139,27 @@ struct CSVReaderTests {
         #expect(try parse(String(decoding: whole.bytes, as: UTF8.self), chunk: 4_096).map(\.fields) == rows)
     }
 
+    @Test("integers, nil and empty fields written without strings: the bytes of the same record written as strings")
+    func writerTypedFields() throws {
+        let integers = [0, 7, -1, 42, 1_000_000, Int.max, Int.min, -90_210]
+        let texts: [String?] = [nil, "", "N1", nil, "a,b", " padded ", "Grey Heron", "\u{C9}tienne"]
+        for (integer, text) in zip(integers, texts) {
+            var typed = CSVWriter(), strings = CSVWriter()
+            typed.writeEmptyFields(2)
+            typed.writeField(integer)
+            typed.writeField(text)
+            typed.writeEmptyFields(0)
+            typed.writeEmptyFields(3)
+            typed.writeField(text ?? "x")
+            typed.endRecord()
+            typed.writeEmptyFields(1)   // a record of one empty field
+            typed.endRecord()
+            strings.write(["", "", String(integer), text ?? "", "", "", "", text ?? "x"])
+            strings.write([""])
+            #expect(String(decoding: typed.bytes, as: UTF8.self) == String(decoding: strings.bytes, as: UTF8.self))
+        }
+    }
+
     @Test("real ENGINE.txt: every one of the 4,751 records plus header, 7 fields each")
     func realEngineFile() throws {
         guard let url = TestPaths.shared("faa/ENGINE.txt") else { return }

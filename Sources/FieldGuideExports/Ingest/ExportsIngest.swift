@@ -114,7 +114,7 @@ public struct ExportsIngest {
                 resolver.resolve(&observation)
                 if let status = observation.resolution?.status { observationStatus[status.rawValue, default: 0] += 1 }
                 counts[observation.kind, default: 0] += 1
-                writer.write(ObservationCSV.row(observation))
+                ObservationCSV.write(observation, to: &writer)
                 if writer.count >= 1 << 20, spoolError == nil {   // `count`: `bytes` copies the buffer (up to 1 MiB a record)
                     do throws(LocatedError) { try spool.append(&writer) } catch { spoolError = error }
                 }
