@@ -81,8 +81,8 @@ public enum AtomicFile {
 /// ```
 public final class AtomicFileWriter {
     public let path: String
-    private let temporary: String
-    fileprivate var fd: Int32
+    let temporary: String
+    fileprivate(set) var fd: Int32
     private var finished = false
     /// Whether `sync()` flushed and closed the temporary file.
     private var synced = false
@@ -98,9 +98,22 @@ public final class AtomicFileWriter {
         } catch {
             throw LocatedError(.unwritable, file: path, message: "cannot create directory \(directory.path): \(SystemReason.of(error))")
         }
-        temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        temporary = Self.temporaryPath(for: path)
         fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw LocatedError(.unwritable, file: path, message: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
+    }
+
+    /// A writer for a file already written (`AtomicFileWriter+Linked.swift`): `fd` is the
+    /// file, linked at `temporary` beside `path`.
+    init(path: String, temporary: String, fd: Int32) {
+        (self.path, self.temporary, self.fd) = (path, temporary, fd)
+    }
+
+    /// The temporary name a writer of `path` uses: hidden, beside it, unique to the process
+    /// and the writer.
+    static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
     }
 
     deinit { if !finished { abort() } }
@@ -278,11 +291,15 @@ public final class AtomicFileWriter {
 
     /// `O_DIRECT`, whose value depends on the architecture (and which Glibc's module leaves
     /// out); 0 where unknown, and there writes stay buffered.
-    package static var directFlag: Int32 {
+    package static var directFlag: Int32 { linuxOpenFlag(x86_64: 0o40000, arm64: 0o200000) }
+
+    /// An `open` flag of Linux's whose value depends on the architecture; 0 on any other
+    /// system or architecture (the caller then does without it).
+    static func linuxOpenFlag(x86_64: Int32, arm64: Int32) -> Int32 {
         #if os(Linux) && arch(x86_64)
-        return 0o40000
+        return x86_64
         #elseif os(Linux) && arch(arm64)
-        return 0o200000
+        return arm64
         #else
         return 0
         #endif
