@@ -2,27 +2,15 @@
 import Glibc
 #endif
 import StageCLI
+import TestSupport
 import Testing
 
 @Suite("A stage's process returns its large blocks to the system")
 struct StageMemoryTests {
-    /// The sanitizer whose allocator replaces glibc's in this process (`make sanitize`), nil
-    /// without one. Its allocator ignores `mallopt` and keeps no glibc chunk header, so there
-    /// is nothing of glibc's to check: each test says so and stops.
-    static let sanitizerAllocator: String? = {
-        #if canImport(Glibc)
-        let runtimes = [("__asan_init", "AddressSanitizer"), ("__tsan_init", "ThreadSanitizer")]
-        return runtimes.first { dlsym(nil, $0.0) != nil }?.1
-        #else
-        return nil
-        #endif
-    }()
-
-    /// True when glibc's allocator is the one to check; otherwise prints why the test is skipped.
+    /// True where glibc's allocator is the one to check: a sanitizer's replaces it, ignoring
+    /// `mallopt` and keeping no glibc chunk header.
     static func glibcAllocatorInUse(_ test: String) -> Bool {
-        guard let sanitizer = sanitizerAllocator else { return true }
-        print("StageMemoryTests: \(test) skipped: \(sanitizer)'s allocator replaces glibc's in this process")
-        return false
+        !Sanitizer.skipped(test, under: ["AddressSanitizer", "ThreadSanitizer"], because: "its allocator replaces glibc's in this process")
     }
 
     /// glibc's default raises its mapping threshold to the size of each mapped block freed, so
