@@ -67,8 +67,8 @@ struct SearchTextTests {
             #expect(throws: ArtifactError.self) { _ = try TextColumn(section, rows: 0, tag: FourCC("TEST"), path: "t") }
         }
         let wide = [UInt8](repeating: 0x41, count: TextColumn.maximumWidth + 1)
-        try wide.withUnsafeBytes { section in
-            #expect(throws: ArtifactError.self) { _ = try TextColumn(section, rows: 1, tag: FourCC("TEST"), path: "t") }
+        wide.withUnsafeBytes { section in
+            _ = #expect(throws: ArtifactError.self) { _ = try TextColumn(section, rows: 1, tag: FourCC("TEST"), path: "t") }
         }
         #expect(TextColumn.serialize([String]()).bytes.isEmpty)
         // Each value at its row's start, trailing spaces dropped, an empty value all padding.

@@ -109,7 +109,7 @@ struct StageExecutableTests {
         #expect(empty.status == 1 && empty.stderr.contains("empty/faa-ingest.json: expected the ingest report of ingest-faa, found none (run ingest-faa first)"), "\(empty.stderr)")
         // A report past its bound (sparse: no disk spent) is refused from its size; a directory in its place is not a file
         // (both a broken hand-off: exit 1).
-        FileManager.default.createFile(atPath: out + "/empty/faa-ingest.json", contents: nil)
+        #expect(FileManager.default.createFile(atPath: out + "/empty/faa-ingest.json", contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: out + "/empty/faa-ingest.json"))
         try handle.truncate(atOffset: UInt64(StageReport.maximumBytes + 1))
         try handle.close()
