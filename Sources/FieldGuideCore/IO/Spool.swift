@@ -115,10 +115,10 @@ public final class Spool {
     /// leaving `destination` as it was) with the other outputs of a run, and the SHA-256.
     /// Nothing may be appended to the spool afterwards.
     ///
-    /// An anonymous spool is linked there and hashed through a read-only mapping; any other
+    /// An anonymous spool is linked there and hashed through read-only mappings; any other
     /// (or one the link is refused for) is copied there, a megabyte at a time. Why: copying
-    /// the 145 MB of observations a 100 MB GPX track makes was a sixth of `ingest-exports`'
-    /// time, the kernel filling fresh cache pages with bytes it already had.
+    /// the 145 MB of observations a 100 MB GPX track makes was 13% of `ingest-exports`'
+    /// samples, the kernel filling fresh cache pages with bytes it already had.
     public func prepare(_ destination: String) throws(LocatedError) -> (writer: AtomicFileWriter, sha256: String) {
         if anonymous, let sha256 = mappedDigest(), let writer = AtomicFileWriter(linking: fd, to: destination) {
             return (writer, sha256)
@@ -145,7 +145,7 @@ public final class Spool {
     /// The SHA-256 of the spool's bytes, read through mappings of the file (no copy), 1 MiB at a
     /// time: a mapped page counts in the process's resident memory until it is unmapped, and a
     /// spool can be hundreds of MB (every MASTER row rejected: a 164 MB report; mapped whole,
-    /// `ingest-faa`'s peak went from 96 to 209 MB). Nil when a window cannot be mapped (then
+    /// `ingest-faa`'s peak went from 96 to 208 MB). Nil when a window cannot be mapped (then
     /// `prepare` copies, hashing as it goes).
     private func mappedDigest() -> String? {
         var digest = StreamingDigest()

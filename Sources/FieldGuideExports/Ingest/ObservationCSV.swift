@@ -23,7 +23,8 @@ public enum ObservationCSV {
     /// strings a row, and the numbers and coordinates go in as digits, not as `String`s.
     ///
     /// Why: `ingest-exports` writes a row for every point of a GPX track (882,217 in a 100 MB
-    /// file); making the row as `[String]` first was a third of the stage's own instructions.
+    /// file); making the row as `[String]` first was a quarter of the stage's instructions
+    /// (callgrind, SHA-256 aside).
     public static func write(_ o: Observation, to w: inout CSVWriter) {
         w.writeField(o.file); w.writeField(o.line)
         w.writeField(o.format.rawValue); w.writeField(o.record.rawValue); w.writeField(o.kind.rawValue)
