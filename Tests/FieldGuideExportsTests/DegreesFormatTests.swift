@@ -1,3 +1,4 @@
+import FieldGuideCSV
 @testable import FieldGuideExports
 import Testing
 
@@ -11,6 +12,9 @@ struct DegreesFormatTests {
         (99_999_999.125, "99999999.125"),
     ])
     func degrees(value: Double, text: String) {
-        #expect(ObservationCSV.degrees(value) == text)
+        var writer = CSVWriter()
+        ObservationCSV.writeDegrees(value, to: &writer)
+        writer.endRecord()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == text + "\n")
     }
 }

@@ -25,13 +25,11 @@ public final class Spool {
     /// file itself has no name).
     public let path: String
     private let fd: Int32
-    /// Whether the file was made without a name (`O_TMPFILE`), so `prepare` can link it.
-    private let anonymous: Bool
-    /// Bytes written so far.
-    public private(set) var size = 0
     /// Whether the file has no name (`O_TMPFILE`), so that `prepare` links it rather than
     /// copying it (the tests check which).
-    package var isAnonymous: Bool { anonymous }
+    package let isAnonymous: Bool
+    /// Bytes written so far.
+    public private(set) var size = 0
 
     /// Makes a scratch file in `directory` (creating the directory): an anonymous one where
     /// the file system allows it, else `.NAME.spool-PID-RANDOM`, unlinked at once. Spools of
@@ -44,8 +42,8 @@ public final class Spool {
         // The mode an `AtomicFileWriter` gives its file: a linked spool is the committed output.
         let flag = AtomicFileWriter.anonymousFileFlag
         let unnamed = flag == 0 ? -1 : open(directory, flag | O_RDWR | O_CLOEXEC, 0o644)
-        anonymous = unnamed >= 0
-        if anonymous {
+        isAnonymous = unnamed >= 0
+        if isAnonymous {
             fd = unnamed
             return
         }
@@ -120,8 +118,9 @@ public final class Spool {
     /// the 145 MB of observations a 100 MB GPX track makes was 13% of `ingest-exports`'
     /// samples, the kernel filling fresh cache pages with bytes it already had.
     public func prepare(_ destination: String) throws(LocatedError) -> (writer: AtomicFileWriter, sha256: String) {
-        if anonymous, let sha256 = mappedDigest(), let writer = AtomicFileWriter(linking: fd, to: destination) {
-            return (writer, sha256)
+        if isAnonymous, let writer = AtomicFileWriter(linking: fd, to: destination) {
+            if let sha256 = mappedDigest() { return (writer, sha256) }
+            writer.abort()
         }
         let writer = try AtomicFileWriter(path: destination)
         var digest = StreamingDigest()

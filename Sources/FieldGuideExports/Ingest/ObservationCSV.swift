@@ -57,27 +57,20 @@ public enum ObservationCSV {
         w.endRecord()
     }
 
-    /// The most bytes `degrees(_:into:)` writes: a sign, three digits, a point and seven.
+    /// The most bytes `degrees(_:into:)` writes for a coordinate: a sign, three digits, a
+    /// point and seven (a value past ±180 has more integer digits: the buffer has room).
     static let maxDegreesBytes = 12
 
-    /// Decimal degrees with at most 7 fractional digits (about 1 cm), no trailing zeros.
-    static func degrees(_ value: Double) -> String {
-        withUnsafeTemporaryAllocation(byteCount: maxDegreesBytes + DecimalText.maxDigits, alignment: 1) { out in
-            String(decoding: UnsafeRawBufferPointer(rebasing: out[0..<degrees(value, into: out)]), as: UTF8.self)
-        }
-    }
-
-    /// Writes `degrees(_:)`'s text for `value` as the next field of `w`.
+    /// Writes `value` as the next field of `w`, in decimal degrees with at most 7 fractional
+    /// digits (about 1 cm), no trailing zeros, no negative zero.
     static func writeDegrees(_ value: Double, to w: inout CSVWriter) {
         withUnsafeTemporaryAllocation(byteCount: maxDegreesBytes + DecimalText.maxDigits, alignment: 1) { out in
             w.writeField(UnsafeRawBufferPointer(rebasing: out[0..<degrees(value, into: out)]))
         }
     }
 
-    /// Writes `degrees(_:)`'s text for `value` at the start of `out` (room for
-    /// `maxDegreesBytes + DecimalText.maxDigits` bytes: a value past ±180 has more integer digits);
-    /// returns how many bytes. Integer arithmetic, not `String(format:)`: this runs for every
-    /// observation.
+    /// Writes `writeDegrees`' text for `value` at the start of `out`; returns how many bytes.
+    /// Integer arithmetic, not `String(format:)`: this runs for every observation.
     static func degrees(_ value: Double, into out: UnsafeMutableRawBufferPointer) -> Int {
         let scaled = Int64((abs(value) * 10_000_000).rounded(.toNearestOrEven))
         if scaled == 0 { out[0] = UInt8(ascii: "0"); return 1 }
@@ -89,13 +82,6 @@ public enum ObservationCSV {
         while digits > 0 && fraction % 10 == 0 { fraction /= 10; digits -= 1 }
         guard digits > 0 else { return at }
         out[at] = UInt8(ascii: ".")
-        // The fraction's digits, zero-padded on the left to `digits`.
-        var index = at + 1 + digits
-        while index > at + 1 {
-            index -= 1
-            out[index] = UInt8(truncatingIfNeeded: fraction % 10) &+ UInt8(ascii: "0")
-            fraction /= 10
-        }
-        return at + 1 + digits
+        return at + 1 + DecimalText.write(UInt64(fraction), into: out, at: at + 1, minimumDigits: digits)
     }
 }
