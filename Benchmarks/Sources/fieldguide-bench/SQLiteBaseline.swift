@@ -94,48 +94,58 @@ final class SQLiteRegistrations {
 extension SixFields {
     static let ours = "aircraft(registration:) + 6 fields"
     static let theirs = "  SQLite: SELECT 6 fields WHERE n_number = ?"
+    static let floor = "  floor: one load from a random RSMB line"
 
     /// Rounds the comparison alternates: enough that each side meets the machine in every state
     /// the run passes through, few enough that each round's median stands on 10,000 calls.
     static let rounds = 10
 
-    /// Both sides timed on the same keys in `rounds` alternating rounds, each over its own slice
-    /// of `keys` (ours first in odd rounds, SQLite first in even ones), the samples pooled per
-    /// side. Every round is warmed up again, the other side's round having evicted the caches,
-    /// with `probe.warmUp` calls on the next slice's keys: warm structures, not the timed keys'
-    /// own lines. Returns the pooled summaries, the calls that found a record on each side,
-    /// and each round's ratio of medians.
+    /// One side of the comparison: its operation on call `i` (the side keeps its own inputs,
+    /// indexed alike), and after the rounds its pooled samples' summary and the calls that found
+    /// something.
+    struct Side {
+        let operation: (Int) -> Int
+        var samples: [Double] = []
+        var found = 0
+        init(_ operation: @escaping (Int) -> Int) { self.operation = operation }
+    }
+
+    /// Every side timed on calls `0..<count` in `rounds` alternating rounds, each over its own
+    /// slice of the calls (the side that goes first turns with each round), the samples pooled
+    /// per side. Every round is warmed up again, the other sides' rounds having evicted the
+    /// caches, with `probe.warmUp` calls of the next slice: warm structures, not the timed
+    /// calls' own lines. Returns the sides and each round's ratio of the first side's median to
+    /// the second's.
     ///
     /// Why alternate: this machine's speed drifts from second to second. Timed one after the
     /// other (100,000 calls of ours, then SQLite's), the ratio moved between 0.07× and 0.11×
-    /// from run to run on the same artifact; alternating, both sides meet the same drift, as in
-    /// `Benchmarks/faa-build`.
-    static func alternating(_ keys: [String], probe: LatencyProbe, ours: (String) -> Int, theirs: (String) -> Int)
-        -> (ours: Summary, theirs: Summary, found: (Int, Int), ratios: [Double]) {
+    /// from run to run on the same artifact; alternating, every side meets the same drift, as
+    /// in `Benchmarks/faa-build`.
+    static func alternating(_ count: Int, probe: LatencyProbe, _ sides: [Side]) -> (sides: [Side], ratios: [Double]) {
         let timing = LatencyProbe(batch: probe.batch, timerOverhead: probe.timerOverhead, warmUp: 0)
-        var pooled: ([Double], [Double]) = ([], [])
-        var found = (0, 0), ratios: [Double] = []
-        let size = max(1, (keys.count + rounds - 1) / rounds)
-        let starts = Array(stride(from: 0, to: keys.count, by: size))
+        var sides = sides, ratios: [Double] = []
+        let size = max(1, (count + rounds - 1) / rounds)
+        let starts = Array(stride(from: 0, to: count, by: size))
         for (index, start) in starts.enumerated() {
-            let slice = keys[start..<min(start + size, keys.count)]
+            let slice = Array(start..<min(start + size, count))
             let next = starts[(index + 1) % starts.count]
-            let warmUp = keys[next..<min(next + min(size, probe.warmUp), keys.count)]
-            func time(_ operation: (String) -> Int) -> (samples: [Double], total: Int) {
-                for key in warmUp { _ = operation(key) }
-                return timing.samples(slice, operation)
+            let warmUp = next..<min(next + min(size, probe.warmUp), count)
+            var medians = [Double](repeating: 0, count: sides.count)
+            for turn in 0..<sides.count {
+                let s = (index + turn) % sides.count
+                for i in warmUp { _ = sides[s].operation(i) }
+                let (samples, total) = timing.samples(slice[...], sides[s].operation)
+                sides[s].samples += samples
+                sides[s].found += total
+                medians[s] = Summary(samples).median
             }
-            let a, b: (samples: [Double], total: Int)
-            if index % 2 == 0 { a = time(ours); b = time(theirs) } else { b = time(theirs); a = time(ours) }
-            pooled.0 += a.samples; pooled.1 += b.samples
-            found.0 += a.total; found.1 += b.total
-            ratios.append(Summary(a.samples).median / Summary(b.samples).median)
+            if sides.count > 1 { ratios.append(medians[0] / medians[1]) }
         }
-        return (Summary(pooled.0), Summary(pooled.1), found, ratios)
+        return (sides, ratios)
     }
 
-    /// Prints our median against SQLite's, with the verdict against `target` (a ratio), and
-    /// the spread of the rounds' ratios.
+    /// Prints our median against SQLite's, with the verdict against `target` (a ratio), the
+    /// spread of the rounds' ratios, and the floor's median when it was measured.
     static func printRatio(_ rows: [Row], ratios: [Double], target: Double) {
         guard let a = rows.first(where: { $0.name == ours }), let b = rows.first(where: { $0.name == theirs }) else { return }
         let ratio = a.summary.median / b.summary.median
@@ -143,5 +153,10 @@ extension SixFields {
         print("\nlookup + 6 fields: \(duration(nanoseconds: a.summary.median)) here, \(duration(nanoseconds: b.summary.median)) in SQLite "
             + "(medians, same keys, same run, \(ratios.count) alternating rounds\(spread)): \(String(format: "%.3f", ratio))× "
             + "(target ≤ \(String(format: "%.2f", target))×: " + (ratio <= target ? "met" : "MISSED") + ")")
+        if let f = rows.first(where: { $0.name == floor }) {
+            print("floor: one load from a random line of the summaries (RSMB) takes \(duration(nanoseconds: f.summary.median)) "
+                + "in the same rounds, the wait for memory a lookup cannot avoid; SQLite's median at a tenth is "
+                + "\(duration(nanoseconds: b.summary.median / 10))")
+        }
     }
 }
