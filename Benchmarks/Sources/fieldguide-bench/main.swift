@@ -140,15 +140,18 @@ struct FieldGuideBench: ParsableCommand {
         var sixRatios: [Double]?
         if runs(SixFields.ours) || runs(SixFields.theirs) {
             let sqlite = try SQLiteRegistrations(bundle: bundle, keys: keys.registrations)
-            let summaries = try bundle.artifact.section(AircraftSchema.Section.bucketedSummaries)
-            var floorRNG = SplitMix64(seed: seed ^ 0xF100_F100_F100_F100)
-            let floorOffsets = (0..<registrations.count).map { _ in floorRNG.below(summaries.count) }
-            let measured = SixFields.alternating(registrations.count, probe: probe, [
+            var sides: [SixFields.Side] = [
                 .init { i in bundle.aircraft(registration: registrations[i]).map { min(1, 1 &+ SixFields.read($0)) } ?? 0 },
                 .init { i in min(1, sqlite.sixFields(registrations[i])) },
+            ]
+            // No floor for an artifact without summaries (format 1.0 and 1.1).
+            if let summaries = try? bundle.artifact.section(AircraftSchema.Section.bucketedSummaries), !summaries.isEmpty {
+                var floorRNG = SplitMix64(seed: seed ^ 0xF100_F100_F100_F100)
+                let offsets = registrations.indices.map { _ in floorRNG.below(summaries.count) }
                 // The byte is returned (and summed) so that the load is not optimized away.
-                .init { i in Int(summaries[floorOffsets[i]]) },
-            ])
+                sides.append(.init { i in Int(summaries[offsets[i]]) })
+            }
+            let measured = SixFields.alternating(registrations.count, probe: probe, sides)
             for (name, side) in zip([SixFields.ours, SixFields.theirs, SixFields.floor], measured.sides) {
                 let found = name == SixFields.floor ? "-" : String(format: "%.1f%%", 100 * Double(side.found) / Double(registrations.count))
                 rows.append(Row(name: name, calls: registrations.count, summary: Summary(side.samples), found: found, target: nil))
