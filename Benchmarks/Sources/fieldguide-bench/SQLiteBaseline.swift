@@ -2,6 +2,7 @@ import BenchSupport
 import CSQLiteBench
 import Foundation
 import FieldGuide
+import FieldGuideArtifact
 
 /// The six fields the lookup comparison reads: serial number, model code, owner name, city,
 /// state and Mode S hex, as SQLite columns and through the query library.
@@ -142,6 +143,30 @@ extension SixFields {
             if sides.count > 1 { ratios.append(medians[0] / medians[1]) }
         }
         return (sides, ratios)
+    }
+
+    /// Our lookup, SQLite's and the floor under both, timed on `keys` (SQLite loaded with the
+    /// registrations of `loading`) in alternating rounds: their rows and the rounds' ratios.
+    static func compare(_ bundle: AircraftBundle, loading: [String], timing keys: [String], probe: LatencyProbe,
+                        seed: UInt64) throws -> (rows: [Row], ratios: [Double]) {
+        let sqlite = try SQLiteRegistrations(bundle: bundle, keys: loading)
+        var sides: [Side] = [
+            .init { i in bundle.aircraft(registration: keys[i]).map { min(1, 1 &+ read($0)) } ?? 0 },
+            .init { i in min(1, sqlite.sixFields(keys[i])) },
+        ]
+        // No floor for an artifact without summaries (format 1.0 and 1.1).
+        if let summaries = try? bundle.artifact.section(AircraftSchema.Section.bucketedSummaries), !summaries.isEmpty {
+            var rng = SplitMix64(seed: seed ^ 0xF100_F100_F100_F100)
+            let offsets = keys.indices.map { _ in rng.below(summaries.count) }
+            // The byte is returned (and summed) so that the load is not optimized away.
+            sides.append(.init { i in Int(summaries[offsets[i]]) })
+        }
+        let measured = alternating(keys.count, probe: probe, sides)
+        let rows = zip([ours, theirs, floor], measured.sides).map { name, side in
+            let found = name == floor ? "-" : String(format: "%.1f%%", 100 * Double(side.found) / Double(keys.count))
+            return Row(name: name, calls: keys.count, summary: Summary(side.samples), found: found, target: nil)
+        }
+        return (rows, measured.ratios)
     }
 
     /// Prints our median against SQLite's, with the verdict against `target` (a ratio), the

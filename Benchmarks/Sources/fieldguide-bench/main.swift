@@ -139,24 +139,9 @@ struct FieldGuideBench: ParsableCommand {
         // floor under both, one load from a random line of the summaries, in the same rounds.
         var sixRatios: [Double]?
         if runs(SixFields.ours) || runs(SixFields.theirs) {
-            let sqlite = try SQLiteRegistrations(bundle: bundle, keys: keys.registrations)
-            var sides: [SixFields.Side] = [
-                .init { i in bundle.aircraft(registration: registrations[i]).map { min(1, 1 &+ SixFields.read($0)) } ?? 0 },
-                .init { i in min(1, sqlite.sixFields(registrations[i])) },
-            ]
-            // No floor for an artifact without summaries (format 1.0 and 1.1).
-            if let summaries = try? bundle.artifact.section(AircraftSchema.Section.bucketedSummaries), !summaries.isEmpty {
-                var floorRNG = SplitMix64(seed: seed ^ 0xF100_F100_F100_F100)
-                let offsets = registrations.indices.map { _ in floorRNG.below(summaries.count) }
-                // The byte is returned (and summed) so that the load is not optimized away.
-                sides.append(.init { i in Int(summaries[offsets[i]]) })
-            }
-            let measured = SixFields.alternating(registrations.count, probe: probe, sides)
-            for (name, side) in zip([SixFields.ours, SixFields.theirs, SixFields.floor], measured.sides) {
-                let found = name == SixFields.floor ? "-" : String(format: "%.1f%%", 100 * Double(side.found) / Double(registrations.count))
-                rows.append(Row(name: name, calls: registrations.count, summary: Summary(side.samples), found: found, target: nil))
-            }
-            sixRatios = measured.ratios
+            let compared = try SixFields.compare(bundle, loading: keys.registrations, timing: registrations, probe: probe, seed: seed)
+            rows += compared.rows
+            sixRatios = compared.ratios
         }
         lookup("model(code:)", modelCodes) { bundle.model(code: $0) == nil ? 0 : 1 }
         lookup("aircraft(modeSHex:)", modeS) { bundle.aircraft(modeSHex: $0) == nil ? 0 : 1 }
