@@ -11,6 +11,8 @@ struct RegistryQueries {
 
     init(_ keys: LookupKeys, count: Int, _ rng: inout SplitMix64) {
         let named = keys.owners.filter { !RegistrySearchFolding.words($0.name).isEmpty }
+        // Nothing to draw from (a MASTER without rows): no searches, rather than a trap in `pick`.
+        guard !named.isEmpty, !keys.modelCodes.isEmpty, !keys.modelNames.isEmpty else { return }
         func draw(_ make: (inout SplitMix64) -> RegistrationQuery?) -> [RegistrationQuery] {
             var queries: [RegistrationQuery] = []
             var attempts = 0

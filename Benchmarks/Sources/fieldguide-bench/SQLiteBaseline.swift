@@ -149,6 +149,10 @@ extension SixFields {
     /// registrations of `loading`) in alternating rounds: their rows and the rounds' ratios.
     static func compare(_ bundle: AircraftBundle, loading: [String], timing keys: [String], probe: LatencyProbe,
                         seed: UInt64) throws -> (rows: [Row], ratios: [Double]) {
+        guard !keys.isEmpty else {
+            print("skipped \(ours): no keys")
+            return ([], [])
+        }
         let sqlite = try SQLiteRegistrations(bundle: bundle, keys: loading)
         var sides: [Side] = [
             .init { i in bundle.aircraft(registration: keys[i]).map { min(1, 1 &+ read($0)) } ?? 0 },

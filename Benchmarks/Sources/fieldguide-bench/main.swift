@@ -151,7 +151,7 @@ struct FieldGuideBench: ParsableCommand {
         lookup("  of which the search (limit 1)", prefixes, target: nil, counting: true) { bundle.manufacturers(prefix: $0, limit: 1).count }
 
         // Registry searches: a page of 20 records (not decoded) and the total; "found" is the average total.
-        for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets where runs("registrations: " + name) {
+        for (name, queries) in RegistryQueries(keys, count: searches, &rng).sets where runs("registrations: " + name) && !queries.isEmpty {
             let (summary, total) = LatencyProbe(batch: 1, timerOverhead: overhead, warmUp: min(queries.count, 1_000)).measure(queries) {
                 (try? bundle.registrations(matching: $0, limit: 20))?.total ?? 0
             }
