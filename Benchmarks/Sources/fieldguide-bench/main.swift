@@ -138,7 +138,7 @@ struct FieldGuideBench: ParsableCommand {
         // The same work in SQLite and here: look up, decode six fields into Strings; and the
         // floor under both, one load from a random line of the summaries, in the same rounds.
         var sixRatios: [Double]?
-        if runs(SixFields.ours) || runs(SixFields.theirs) {
+        if [SixFields.ours, SixFields.theirs, SixFields.floor].contains(where: runs) {
             let compared = try SixFields.compare(bundle, loading: keys.registrations, timing: registrations, probe: probe, seed: seed)
             rows += compared.rows
             sixRatios = compared.ratios
