@@ -9,14 +9,17 @@ import StageCLI
 
 /// `--bundle` and `--format` of the manufacturer-index subcommands.
 struct IndexOptions: ParsableArguments {
-    @Option(help: "The manufacturer index to read.")
+    @Option(help: "The manufacturer index to read, or a folder holding it as aircraft-index.fgb.")
     var bundle: String = "output/aircraft-index.fgb"
+
+    /// The index file `--bundle` names (see `artifactPath`).
+    var path: String { artifactPath(bundle, named: "aircraft-index.fgb") }
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
     func open() throws(ArtifactError) -> AircraftIndex {
-        do { return try AircraftIndex(path: bundle) } catch { throw error.underlying }
+        do { return try AircraftIndex(path: path) } catch { throw error.underlying }
     }
 }
 
@@ -78,7 +81,7 @@ extension FieldGuideCommand {
             let index = try options.open()
             guard let type = index.type(designator: designator) else {
                 let closest = index.closestDesignators(to: designator)
-                throw StageFailure(.dataRejected, "no designator \(shown(designator.uppercased())) in \(options.bundle)"
+                throw StageFailure(.dataRejected, "no designator \(shown(designator.uppercased())) in \(options.path)"
                     + (closest.isEmpty ? "" : "; closest: " + closest.map { d in index.type(designator: d).map { $0.name.isEmpty ? d : "\(d) (\($0.name))" } ?? d }.joined(separator: ", ")))
             }
             let models = type.models.prefix(limit).map { Output.Model(model: $0.model.info, registrations: $0.registrations, modelRegistrations: $0.modelRegistrations) }

@@ -115,7 +115,8 @@ extension FieldGuideCommand {
 
         func run() throws {
             let bundle = try options.open()
-            let path = history ?? ((options.bundle as NSString).deletingLastPathComponent.isEmpty ? "" : (options.bundle as NSString).deletingLastPathComponent + "/") + "history.fgb"
+            let beside = (options.path as NSString).deletingLastPathComponent
+            let path = history ?? (beside.isEmpty ? "" : beside + "/") + "history.fgb"
             var recorded: RegistrationHistory?
             if history != nil || FileManager.default.fileExists(atPath: path) {
                 do { recorded = try RegistrationHistory(path: path) } catch { throw error.underlying }

@@ -35,16 +35,33 @@ extension BirdsBundle: QueryBundle {
     static let artifactName = "birds"
 }
 
+/// `path`, or the artifact `name` inside it when `path` is a directory: a published build's
+/// folder (`output/current`) holds every artifact, so `--bundle output/current` reads its
+/// `aircraft.fgb` (or `birds.fgb`, `aircraft-index.fgb`: whichever the subcommand reads).
+///
+/// ```swift
+/// artifactPath("output/current", named: "aircraft.fgb")   // "output/current/aircraft.fgb"
+/// artifactPath("output/public/aircraft.fgb", named: "aircraft.fgb")   // unchanged
+/// ```
+func artifactPath(_ path: String, named name: String) -> String {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return path }
+    return (path as NSString).appendingPathComponent(name)
+}
+
 /// `--bundle` and `--format`, shared by every query subcommand of one artifact kind.
 struct BundleOptions<Bundle: QueryBundle>: ParsableArguments {
-    @Option(help: ArgumentHelp("The \(Bundle.artifactName) artifact to read."))
+    @Option(help: ArgumentHelp("The \(Bundle.artifactName) artifact to read, or a folder holding it as \(Bundle.artifactName).fgb."))
     var bundle: String = Bundle.defaultPath
+
+    /// The artifact file `--bundle` names (see `artifactPath`).
+    var path: String { artifactPath(bundle, named: "\(Bundle.artifactName).fgb") }
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
     func open() throws(ArtifactError) -> Bundle {
-        do { return try Bundle(path: bundle, verification: .full) } catch { throw error.underlying }
+        do { return try Bundle(path: path, verification: .full) } catch { throw error.underlying }
     }
 
     /// The bundle's answer to `query`; nil is a rejection naming `what` (`no engine 17020 in the bundle`).
@@ -265,7 +282,7 @@ extension FieldGuideCommand {
             let asOf: String?
         }
         func run() throws {
-            let path = artifact ?? options.bundle
+            let path = artifact ?? options.path
             let file = try ArtifactFile(path: path, verification: .full)
             let manifestPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("manifest.json").path
             let manifest = FileManager.default.contents(atPath: manifestPath).flatMap { try? Manifest.decode(from: $0) }

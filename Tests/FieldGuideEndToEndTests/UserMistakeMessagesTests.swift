@@ -32,6 +32,26 @@ struct UserMistakeMessagesTests {
         #expect(!run.stderr.contains("mmap"))
     }
 
+    @Test("--bundle with a published build's folder reads the subcommand's artifact in it; a folder without one names the file looked for, exit 2")
+    func folderAsBundle() throws {
+        try RegistryCommandTests.withArtifact { file, directory in
+            #expect(URL(fileURLWithPath: file).lastPathComponent == "aircraft.fgb")
+            let byFile = try TestPaths.run("fieldguide", ["aircraft", "N2", "--bundle", file])
+            let byFolder = try TestPaths.run("fieldguide", ["aircraft", "N2", "--bundle", directory.path])
+            #expect(byFolder.status == 0 && byFolder.stdout == byFile.stdout && byFolder.stdout.contains("N-number            N2"), "\(byFolder.stderr)")
+            // inspect without an argument reads the same file; history looks beside it for history.fgb.
+            let inspect = try TestPaths.run("fieldguide", ["inspect", "--bundle", directory.path])
+            #expect(inspect.status == 0 && inspect.stdout.hasPrefix("\(directory.path)/aircraft.fgb: ACFT artifact"), "\(inspect.stdout)\(inspect.stderr)")
+            let history = try TestPaths.run("fieldguide", ["history", "N2", "--bundle", directory.path])
+            #expect(history.status == 0 && history.stdout.contains("no \(directory.path)/history.fgb"), "\(history.stdout)\(history.stderr)")
+            let stage = directory.appendingPathComponent("stage").path
+            let missing = try TestPaths.run("fieldguide", ["aircraft", "N2", "--bundle", stage])
+            #expect(missing.status == 2 && missing.stderr.contains("\(stage)/aircraft.fgb: cannot read artifact: No such file or directory"), "\(missing.stderr)")
+            let index = try TestPaths.run("fieldguide", ["search", "cessna", "--bundle", stage])
+            #expect(index.status == 2 && index.stderr.contains("\(stage)/aircraft-index.fgb"), "\(index.stderr)")
+        }
+    }
+
     @Test("ingest-faa with an output it cannot create: exit 2 before reading any input, no report written")
     func unwritableOutput() throws {
         let directory = try TestPaths.temporaryDirectory("unwritable")
