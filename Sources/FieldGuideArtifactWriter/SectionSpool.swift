@@ -40,6 +40,10 @@ public final class SectionSpool: @unchecked Sendable {
     var descriptor: Int32 { fd }
     private let lock = NSLock()
     private var end = 0
+    /// The two read-back buffers of `read(at:count:_:)` (`readChunk` bytes each), kept from one
+    /// section's read-back to the next: fresh ones a section were fresh pages the kernel zeroed
+    /// (full size: 43 MB of them for six sections, against 8 MB).
+    private var readBuffers: [UnsafeMutableRawBufferPointer] = []
 
     /// Creates the spool's file in `directory` (made if needed) and unlinks it at once.
     public convenience init(directory: String) throws(LocatedError) {
@@ -59,7 +63,10 @@ public final class SectionSpool: @unchecked Sendable {
         self.path = path
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        readBuffers.forEach { $0.deallocate() }
+    }
 
     /// `count` rounded up to whole aligned blocks.
     static func aligned(_ count: Int) -> Int { (count + alignment - 1) / alignment * alignment }
@@ -89,8 +96,8 @@ public final class SectionSpool: @unchecked Sendable {
     /// waits for the device when the kernel had to write the pages out meanwhile.
     func read(at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let size = min(Self.aligned(count), Self.readChunk)
-        let buffers = (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: Self.alignment) }
-        defer { buffers.forEach { $0.deallocate() } }
+        let buffers = takeReadBuffers(size)
+        defer { putBackReadBuffers(buffers, size) }
         var done = 0, current = 0
         var n = min(size, count)
         try readChunk(into: buffers[0], n, at: offset)
@@ -107,6 +114,26 @@ public final class SectionSpool: @unchecked Sendable {
             n = following
             current = 1 - current
         }
+    }
+
+    /// Two buffers of `size` bytes: the kept ones when `size` is a whole chunk and no other read
+    /// holds them, else new ones.
+    private func takeReadBuffers(_ size: Int) -> [UnsafeMutableRawBufferPointer] {
+        let kept: [UnsafeMutableRawBufferPointer] = size == Self.readChunk ? lock.withLock {
+            defer { readBuffers = [] }
+            return readBuffers
+        } : []
+        return kept.isEmpty ? (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: Self.alignment) } : kept
+    }
+
+    /// Keeps whole-chunk buffers for the next read (unless another read kept its own), frees others.
+    private func putBackReadBuffers(_ buffers: [UnsafeMutableRawBufferPointer], _ size: Int) {
+        let keep = size == Self.readChunk && lock.withLock {
+            guard readBuffers.isEmpty else { return false }
+            readBuffers = buffers
+            return true
+        }
+        if !keep { buffers.forEach { $0.deallocate() } }
     }
 
     /// Reads `count` bytes at `offset` into `buffer`.

@@ -47,6 +47,27 @@ struct SectionSpoolTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["given", "t.fgb"])
     }
 
+    @Test("sections of several read-back chunks each share the spool's kept buffers: every write of them, repeated, is the in-memory builder's file")
+    func keptReadBuffers() throws {
+        let directory = try TestPaths.temporaryDirectory("spool-kept")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spool = try SectionSpool(directory: directory.path)
+        var builder = ArtifactBuilder(kind: FourCC("TEST"), spool: spool), memory = ArtifactBuilder(kind: FourCC("TEST"), spool: nil)
+        // Sizes past one, two and three 4 MB chunks, and one under a chunk between them.
+        let tags = [FourCC("SAAA"), FourCC("SBBB"), FourCC("SCCC"), FourCC("SDDD")]
+        for (i, size) in [(9 << 20) + 5, (4 << 20) + 1, (2 << 20) + 3, (12 << 20) + 4_095].enumerated() {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12 &+ i) }
+            builder.addSection(tags[i], rows: i, bytes: bytes)
+            memory.addSection(tags[i], rows: i, bytes: bytes)
+        }
+        let expected = try memory.serialize()
+        for round in 0..<2 {
+            let path = directory.appendingPathComponent("t\(round).fgb").path
+            try builder.write(to: path)
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == expected, "write \(round)")
+        }
+    }
+
     @Test("sections streamed into the spool piece by piece, unlinked or given, give the in-memory builder's file; a refused store fails the write")
     func streamed() throws {
         let expected = try Self.build(nil).serialize()
