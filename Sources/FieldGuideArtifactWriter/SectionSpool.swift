@@ -42,7 +42,7 @@ public final class SectionSpool: @unchecked Sendable {
     private var end = 0
     /// The two read-back buffers of `read(at:count:_:)` (`readChunk` bytes each), kept from one
     /// section's read-back to the next: fresh ones a section were fresh pages the kernel zeroed
-    /// (full size: 43 MB of them for six sections, against 8 MB).
+    /// (full size with DEREG and RESERVED: 69 MB of them, against 8 MB).
     private var readBuffers: [UnsafeMutableRawBufferPointer] = []
 
     /// Creates the spool's file in `directory` (made if needed) and unlinks it at once.
@@ -96,8 +96,8 @@ public final class SectionSpool: @unchecked Sendable {
     /// waits for the device when the kernel had to write the pages out meanwhile.
     func read(at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let size = min(Self.aligned(count), Self.readChunk)
-        let buffers = takeReadBuffers(size)
-        defer { putBackReadBuffers(buffers, size) }
+        let buffers = takeReadBuffers()
+        defer { putBackReadBuffers(buffers) }
         var done = 0, current = 0
         var n = min(size, count)
         try readChunk(into: buffers[0], n, at: offset)
@@ -106,7 +106,7 @@ public final class SectionSpool: @unchecked Sendable {
             let handOver = UncheckedSendable(value: buffers[1 - current])
             let ahead = following == 0 ? nil : BackgroundTask { [self] in try readChunk(into: handOver.value, following, at: offset + next) }
             let bodyResult = Result { try body(UnsafeRawBufferPointer(rebasing: buffers[current][0..<n])) }
-            // The read ahead is waited for even when `body` failed: it writes into a buffer freed on return.
+            // The read ahead is waited for even when `body` failed: it writes into a buffer the next read takes.
             let aheadResult = ahead?.wait()
             try bodyResult.get()
             try aheadResult?.get()
@@ -116,24 +116,25 @@ public final class SectionSpool: @unchecked Sendable {
         }
     }
 
-    /// Two buffers of `size` bytes: the kept ones when `size` is a whole chunk and no other read
-    /// holds them, else new ones.
-    private func takeReadBuffers(_ size: Int) -> [UnsafeMutableRawBufferPointer] {
-        let kept: [UnsafeMutableRawBufferPointer] = size == Self.readChunk ? lock.withLock {
+    /// Two buffers of `readChunk` bytes: the kept ones when no other read holds them, else new
+    /// ones. (Only the pages a read touches become memory: a short section's read-back touches
+    /// its own bytes' worth.)
+    private func takeReadBuffers() -> [UnsafeMutableRawBufferPointer] {
+        let kept = lock.withLock {
             defer { readBuffers = [] }
             return readBuffers
-        } : []
-        return kept.isEmpty ? (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: Self.alignment) } : kept
+        }
+        return kept.isEmpty ? (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunk, alignment: Self.alignment) } : kept
     }
 
-    /// Keeps whole-chunk buffers for the next read (unless another read kept its own), frees others.
-    private func putBackReadBuffers(_ buffers: [UnsafeMutableRawBufferPointer], _ size: Int) {
-        let keep = size == Self.readChunk && lock.withLock {
+    /// Keeps the buffers for the next read, unless another read kept its own (then frees them).
+    private func putBackReadBuffers(_ buffers: [UnsafeMutableRawBufferPointer]) {
+        let kept = lock.withLock {
             guard readBuffers.isEmpty else { return false }
             readBuffers = buffers
             return true
         }
-        if !keep { buffers.forEach { $0.deallocate() } }
+        if !kept { buffers.forEach { $0.deallocate() } }
     }
 
     /// Reads `count` bytes at `offset` into `buffer`.
