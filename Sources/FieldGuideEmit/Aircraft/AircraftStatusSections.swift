@@ -52,7 +52,7 @@ struct AircraftStatusSections: Sendable {
             return table.map { ($0, pool.finishReleasingTables()) }
         }
         var pool = StringPoolBuilder(expectedStrings: deregRows * 3, expectedBytes: deregRows * 30)
-        let dereg: RowTableBuilder<S.DeregisteredColumn>?
+        var dereg: RowTableBuilder<S.DeregisteredColumn>?
         do {
             dereg = try Self.table(NormalizedFAAStatus.deregisteredFile, in: handOff, expectedRows: deregRows,
                                    read: NormalizedFAAStatus.readDeregisteredRecords) { record, table in
@@ -70,7 +70,10 @@ struct AircraftStatusSections: Sendable {
         let (poolBytes, remaps) = StringPoolBuilder.merge(pools)
         let stringCount = poolBytes.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
         sections.append((AircraftSchema.Section.statusStrings, stringCount, poolBytes))
+        // Each table is taken out of its optional before it is changed: a copy left behind
+        // shared its values, and the first write copied them all (DEREG's 33 MB at full size).
         if var table = dereg {
+            dereg = nil
             table.remapStrings(remaps[0])
             // N-number, then cancel date newest first (an absent date last), then file order: stable.
             var keys = (0..<table.count).map { UInt64(table[$0, .nNumber]) << 32 | UInt64(UInt32.max - table[$0, .cancelDate]) }
@@ -78,6 +81,7 @@ struct AircraftStatusSections: Sendable {
             counts["deregistered"] = table.count
         }
         if var table = reserved?.table {
+            reserved = nil
             table.remapStrings(remaps[remaps.count - 1])
             var keys = (0..<table.count).map { UInt64(table[$0, .nNumber]) << 32 }
             sections += Self.sorted(table, sortKeys: &keys, tags: (AircraftSchema.Section.reserved, AircraftSchema.Section.reservedKeys), pool: poolBytes)
