@@ -232,7 +232,8 @@ public struct StringPoolBuilder: Sendable {
         while split < 256 && below + histogram[split] <= n / 2 { below += histogram[split]; split += 1 }
         if below == 0 { below = histogram[split]; split += 1 }  // one huge bucket: still two parts
         var parts: [(keys: [UInt64], ids: [UInt32])] = [([], []), ([], [])]
-        parts[0].keys.reserveCapacity(below); parts[0].ids.reserveCapacity(below)
+        // The first part's ids have room for the second's too: they are appended there at the end.
+        parts[0].keys.reserveCapacity(below); parts[0].ids.reserveCapacity(n)
         parts[1].keys.reserveCapacity(n - below); parts[1].ids.reserveCapacity(n - below)
         let limit = UInt64(split) << 56
         for id in 0..<n {
@@ -241,18 +242,14 @@ public struct StringPoolBuilder: Sendable {
             parts[part].ids.append(UInt32(id))
         }
         keys = []
-        var (firstKeys, firstIDs) = parts[0]
-        let second = parts[1]
+        // Both parts sorted at once, each in place: `update` leaves each part's arrays referenced
+        // by that part alone, where a copy captured by the thread made sorting copy them.
+        _ = Concurrently.update(&parts) { [self] _, part in sortPart(keys: &part.keys, ids: &part.ids) }
+        var ids = parts[0].ids
+        let second = parts[1].ids
         parts = []
-        let secondSorted = BackgroundTask { [self] in
-            var (keys, ids) = second
-            sortPart(keys: &keys, ids: &ids)
-            return ids
-        }
-        sortPart(keys: &firstKeys, ids: &firstIDs)
-        firstKeys = []
-        firstIDs.append(contentsOf: secondSorted.finished())
-        return firstIDs
+        ids.append(contentsOf: second)
+        return ids
     }
 
     /// Sorts `ids` (with their 8-byte prefixes `keys`) into byte order of their strings.
