@@ -199,9 +199,18 @@ public struct CSVWriter: Sendable {
         if written + extra > storage.count { grow(written + extra) }
     }
 
+    /// Reserves room for `bytes` of output without touching it (only pages written become
+    /// memory): the writer then grows in place up to it, with no copy (see `grow(_:)`).
+    public mutating func reserveCapacity(_ bytes: Int) { storage.reserveCapacity(bytes) }
+
     @usableFromInline
     mutating func grow(_ needed: Int) {
-        storage.append(contentsOf: repeatElement(0, count: max(needed, 2 * storage.count, 4096) - storage.count))
+        // Within the capacity the room grows in place, 1 MiB at a time: doubling there would
+        // zero-fill pages past the end of the output. Past it, at least doubling.
+        let room = needed <= storage.capacity
+            ? min(storage.capacity, max(needed, storage.count + (1 << 20)))
+            : max(needed, 2 * storage.count, 4096)
+        storage.append(contentsOf: repeatElement(0, count: room - storage.count))
     }
 
     /// Whether a field must be quoted: it holds the delimiter, the quote, a line feed or a

@@ -139,6 +139,23 @@ struct CSVReaderTests {
         #expect(try parse(String(decoding: whole.bytes, as: UTF8.self), chunk: 4_096).map(\.fields) == rows)
     }
 
+    @Test("a writer with reserved room writes the same bytes, in place up to the room (never moved), and past it too")
+    func writerReservedRoom() throws {
+        let rows = (0..<60_000).map { i in [String(i), "N\(i)", i % 7 == 0 ? "a,\(i)" : "", String(repeating: "x", count: i % 90)] }
+        var plain = CSVWriter(), reserved = CSVWriter()
+        reserved.reserveCapacity(3 << 20)
+        var start: UnsafeRawPointer?
+        for (i, row) in rows.enumerated() {
+            plain.write(row)
+            reserved.write(row)
+            if i == 0 { start = reserved.withBytes { $0.baseAddress } }
+            // Up to the room the output stays where it started: growing it copied nothing.
+            if i % 64 == 0, reserved.count + 200 < 3 << 20 { #expect(reserved.withBytes { $0.baseAddress } == start, "moved at row \(i)") }
+        }
+        #expect(reserved.count > 3 << 20, "the rows go past the room")
+        #expect(reserved.bytes == plain.bytes)
+    }
+
     @Test("integers, nil and empty fields written without strings: the bytes of the same record written as strings")
     func writerTypedFields() throws {
         let integers = [0, 7, -1, 42, 1_000_000, Int.max, Int.min, -90_210]

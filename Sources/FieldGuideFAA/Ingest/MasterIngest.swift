@@ -111,10 +111,12 @@ final class MasterPart: @unchecked Sendable {
 
     /// A part of `file` whose issues, past 1 MiB, spool to a scratch file in `scratch` (its
     /// errors naming `name`, the report the issues are for).
-    init(file: String, scratch: String, name: String, expectedRows: Int = 0) {
+    /// `expectedBytes` is room for the normalized rows: past it, the output copies itself whole.
+    init(file: String, scratch: String, name: String, expectedRows: Int = 0, expectedBytes: Int = 0) {
         self.file = file
         issues = RejectSpool(directory: scratch, name: name, header: false)
         rows.reserveCapacity(expectedRows)
+        output.reserveCapacity(expectedBytes)
     }
 
     /// Records an issue of the row about to be appended.
@@ -206,11 +208,13 @@ enum MasterReader {
     }
 
     private static func readHalves(_ file: SplitFile, scratch: String, checkHeader: @escaping @Sendable (CSVRecord) throws -> Void) throws -> Result {
-        // MASTER lines are about 600 bytes: reserve for a little more rows than that makes.
+        // MASTER lines are about 600 bytes: reserve for a little more rows than that makes. A
+        // normalized row is about a third of its line (the padding goes), so a half's input
+        // bytes are room for its output; room never written is no memory.
         let expectedRows = file.size / 1_000
         var read = file.readHalves(dialect: .fixedWidth, hashing: StreamingDigest()) { half in
             let part = MasterPart(file: file.name, scratch: scratch, name: NormalizedFAA.rejectsFile,
-                                  expectedRows: expectedRows)
+                                  expectedRows: expectedRows, expectedBytes: file.size / 2 + (1 << 20))
             do {
                 // A closure per half: only the first holds the header, and the second's records
                 // go straight to `add` (no test per record).
