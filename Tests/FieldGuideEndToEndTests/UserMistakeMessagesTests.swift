@@ -49,6 +49,8 @@ struct UserMistakeMessagesTests {
             #expect(missing.status == 2 && missing.stderr.contains("\(stage)/aircraft.fgb: cannot read artifact: No such file or directory"), "\(missing.stderr)")
             let index = try TestPaths.run("fieldguide", ["search", "cessna", "--bundle", stage])
             #expect(index.status == 2 && index.stderr.contains("\(stage)/aircraft-index.fgb"), "\(index.stderr)")
+            let birds = try TestPaths.run("fieldguide", ["species", "--region", "Urban", "--month", "5", "--bundle", stage])
+            #expect(birds.status == 2 && birds.stderr.contains("\(stage)/birds.fgb: cannot read artifact"), "\(birds.stderr)")
         }
     }
 
