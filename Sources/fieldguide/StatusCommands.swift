@@ -115,7 +115,7 @@ extension FieldGuideCommand {
 
         func run() throws {
             let bundle = try options.open()
-            let beside = (options.path as NSString).deletingLastPathComponent
+            let beside = FilePath.directory(of: options.path)
             let path = history ?? (beside.isEmpty ? "" : beside + "/") + "history.fgb"
             var recorded: RegistrationHistory?
             if history != nil || FileManager.default.fileExists(atPath: path) {

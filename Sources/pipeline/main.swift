@@ -217,7 +217,7 @@ extension StageExit {
 func executableDirectory() -> String {
     let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
-    return (path as NSString).deletingLastPathComponent
+    return FilePath.directory(of: path)
 }
 
 /// Prints events: plain lines, or the same lines above a progress bar on a terminal.

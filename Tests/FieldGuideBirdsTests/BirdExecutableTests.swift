@@ -38,6 +38,29 @@ struct BirdExecutableTests {
         #expect(result.stderr.contains("validate: checked 5 files: \(linked)/bird_database.json (database 3.0)"), "\(result.stderr)")
     }
 
+    @Test("validate and ingest-birds over a directory named with one letter, given relative: read as any other (it crashed in Foundation's path code)")
+    func oneLetterDirectory() throws {
+        let directory = try TestPaths.temporaryDirectory("validate-one-letter")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fm = FileManager.default
+        // w holds a watchlist only, so the database is looked for in the directories above it.
+        for (folder, files) in [("w", ["watchlists.json"]), ("b", ["bird_database.json", "watchlists.json", "home_data.json"])] {
+            try fm.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            for name in files {
+                try fm.copyItem(atPath: fm.currentDirectoryPath + "/input/birds/" + name, toPath: directory.appendingPathComponent("\(folder)/\(name)").path)
+            }
+        }
+        let alone = try TestPaths.run("validate", ["w"], in: directory)
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stderr.contains("validate: checked 1 file: w/watchlists.json (watchlists)"), "\(alone.stderr)")
+        #expect(alone.stdout.contains("w/watchlists.json:1:1: warning: no bird database among the inputs"), "\(alone.stdout)")
+        let whole = try TestPaths.run("validate", ["b"], in: directory)
+        #expect(whole.status == 0 && whole.stderr.contains("validate: checked 3 files: b/bird_database.json (database 3.0)"), "\(whole.stderr)")
+        let ingest = try TestPaths.run("ingest-birds", ["b", "--output", "o"], in: directory)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(fm.fileExists(atPath: directory.appendingPathComponent("o/species.csv").path))
+    }
+
     @Test("make birds (pipelines/birds) over links reads what they point to, as over the files; a loop of links does not stop it")
     func birdsOverLinks() throws {
         let directory = try TestPaths.temporaryDirectory("birds-links")

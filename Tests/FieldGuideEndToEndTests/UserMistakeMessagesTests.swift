@@ -54,6 +54,17 @@ struct UserMistakeMessagesTests {
         }
     }
 
+    @Test("--bundle with a file named with one letter, given relative: history looks beside it (it crashed in Foundation's path code)")
+    func oneLetterBundle() throws {
+        try RegistryCommandTests.withArtifact { file, directory in
+            try FileManager.default.copyItem(atPath: file, toPath: directory.appendingPathComponent("a").path)
+            let history = try TestPaths.run("fieldguide", ["history", "N2", "--bundle", "a"], in: directory)
+            #expect(history.status == 0 && history.stdout.contains("no history.fgb"), "\(history.stdout)\(history.stderr)")
+            let lookup = try TestPaths.run("fieldguide", ["aircraft", "N2", "--bundle", "a"], in: directory)
+            #expect(lookup.status == 0 && lookup.stdout.contains("N-number            N2"), "\(lookup.stderr)")
+        }
+    }
+
     @Test("ingest-faa with an output it cannot create: exit 2 before reading any input, no report written")
     func unwritableOutput() throws {
         let directory = try TestPaths.temporaryDirectory("unwritable")

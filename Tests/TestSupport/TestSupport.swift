@@ -50,20 +50,21 @@ public enum TestPaths {
         return packageRoot.appendingPathComponent(".build/debug/\(name)")
     }
 
-    /// Runs a built executable of this package from the package root and captures its exit
-    /// status and output.
-    public static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try run(program: TestPaths.executable(executable), arguments)
+    /// Runs a built executable of this package from the package root (or from `directory`,
+    /// for relative paths as a user types them) and captures its exit status and output.
+    public static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws
+        -> (status: Int32, stdout: String, stderr: String) {
+        try run(program: TestPaths.executable(executable), arguments, in: directory)
     }
 
-    /// Runs any program from the package root, with `environment` added to this process's,
-    /// and captures its exit status and output.
-    public static func run(program: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+    /// Runs any program from the package root (or from `directory`), with `environment` added
+    /// to this process's, and captures its exit status and output.
+    public static func run(program: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws
         -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory ?? packageRoot
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

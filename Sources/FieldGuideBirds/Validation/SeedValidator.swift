@@ -262,14 +262,14 @@ public struct SeedValidator: Sendable {
     /// The database in `path`'s directory (preferring `bird_database.json`), else the nearest
     /// one in a directory above, else the only database given.
     static func database(for path: String, among files: [SeedFile], indexes: [Int: DatabaseIndex]) -> DatabaseIndex? {
-        var directory = (path as NSString).deletingLastPathComponent
+        var directory = FilePath.directory(of: path)
         while true {
-            let here = indexes.keys.sorted().filter { (files[$0].path as NSString).deletingLastPathComponent == directory }
+            let here = indexes.keys.sorted().filter { FilePath.directory(of: files[$0].path) == directory }
             if let preferred = here.first(where: { (files[$0].path as NSString).lastPathComponent == "bird_database.json" }) ?? here.first {
                 return indexes[preferred]
             }
             if directory.isEmpty || directory == "/" || directory == "." { break }
-            directory = (directory as NSString).deletingLastPathComponent
+            directory = FilePath.directory(of: directory)
         }
         return indexes.count == 1 ? indexes.values.first : nil
     }
