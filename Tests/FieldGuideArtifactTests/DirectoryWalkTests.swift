@@ -70,4 +70,19 @@ struct DirectoryWalkTests {
         let missing = #expect(throws: LocatedError.self) { try DirectoryWalk.files(under: root.path + "/nothing") }
         #expect(missing?.kind == .missingFile)
     }
+
+    @Test("a file name that is not UTF-8 is an error naming it, not a file left out without a word; a hidden one is skipped")
+    func notUTF8Name() throws {
+        let root = try Self.tree("walk-latin1")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let hidden = try TestPaths.createFile(named: Array(".caf".utf8) + [0xE9], in: root)
+        defer { hidden() }
+        #expect(try DirectoryWalk.files(under: root.path) == ["a/1.csv", "a/b/2.json", "z.txt"])
+        let latin1 = try TestPaths.createFile(named: Array("caf".utf8) + [0xE9] + Array(" \\.gpx".utf8), in: root.appendingPathComponent("a"))
+        defer { latin1() }
+        let error = #expect(throws: LocatedError.self) { try DirectoryWalk.files(under: root.path) }
+        #expect(error?.kind == .unreadable)
+        #expect(error?.file == root.path + "/a/caf\\xE9 \\x5C.gpx", "\(String(describing: error?.file))")
+        #expect(error?.description.contains("a file name FieldGuide cannot read (rename the file)") == true, "\(String(describing: error))")
+    }
 }

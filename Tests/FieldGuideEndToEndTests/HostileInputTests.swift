@@ -113,6 +113,21 @@ struct HostileInputTests {
         #expect(run.stderr.contains("lake-walk.gpx: gpx: 5 records"))
     }
 
+    @Test("a file name that is not UTF-8 among the exports or seeds: an error naming it (exit 2), not a file left out with exit 0")
+    func notUTF8FileName() throws {
+        let directory = try TestPaths.temporaryDirectory("latin1-name")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: TestPaths.input.path + "/exports/gpx", toPath: directory.path + "/exports")
+        let remove = try TestPaths.createFile(named: Array("caf".utf8) + [0xE9] + Array(".gpx".utf8), in: directory.appendingPathComponent("exports"))
+        defer { remove() }
+        let run = try TestPaths.run("ingest-exports", [directory.path + "/exports", "--output", directory.path + "/out"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("\(directory.path)/exports/caf\\xE9.gpx: a file name FieldGuide cannot read (rename the file)"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/out/observations.csv"))
+        let validate = try TestPaths.run("validate", [directory.path + "/exports"])
+        #expect(validate.status == 2 && validate.stderr.contains("caf\\xE9.gpx: a file name FieldGuide cannot read"), "\(validate.stderr)")
+    }
+
     @Test("a hand-off report with crafted row counts (Int.max, negative): emit-aircraft sizes nothing past the files and builds the same artifact, exit 0")
     func craftedRowCounts() throws {
         let directory = try TestPaths.temporaryDirectory("crafted-counts")

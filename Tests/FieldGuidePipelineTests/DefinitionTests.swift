@@ -219,16 +219,29 @@ struct DefinitionTests {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: path, contents: Data())
         }
-        #expect(Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
-        #expect(Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])
-        #expect(Glob.files(matching: root + "/none/*.txt") == [])
+        #expect(try Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
+        #expect(try Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])
+        #expect(try Glob.files(matching: root + "/none/*.txt") == [])
         // A named pipe matches nothing (a stage would wait on it forever); links to `.` and
         // back up add nothing and end.
         #expect(mkfifo(root + "/pipe.txt", 0o600) == 0)
         try FileManager.default.createSymbolicLink(atPath: root + "/a/b/up", withDestinationPath: "..")
         try FileManager.default.createSymbolicLink(atPath: root + "/a/again", withDestinationPath: ".")
         try FileManager.default.createSymbolicLink(atPath: root + "/a/more", withDestinationPath: ".")
-        #expect(Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])
-        #expect(Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
+        #expect(try Glob.files(matching: root + "/*.txt") == [root + "/c.txt"])
+        #expect(try Glob.files(matching: root + "/**/*[Tt]axonomy*.csv") == [root + "/a/b/Taxonomy-2.csv", root + "/a/taxonomy.csv"])
+    }
+
+    @Test("globs: a name that is not UTF-8 where the pattern looks is an I/O error naming it, not a file left out")
+    func globNotUTF8() throws {
+        let root = try TestPaths.temporaryDirectory("glob-latin1")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("birds"), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: root.path + "/birds/bird_database.json", contents: Data())
+        let remove = try TestPaths.createFile(named: Array("caf".utf8) + [0xE9] + Array(".json".utf8), in: root.appendingPathComponent("birds"))
+        defer { remove() }
+        #expect(try Glob.files(matching: root.path + "/*.csv") == [])
+        let error = #expect(throws: PipelineError.self) { try Glob.files(matching: root.path + "/birds/*.json") }
+        #expect(error?.kind == .io)
+        #expect(error?.message.contains("\(root.path)/birds/caf\\xE9.json: a file name FieldGuide cannot read") == true, "\(String(describing: error))")
     }
 }

@@ -76,6 +76,16 @@ public enum TestPaths {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Creates an empty file whose name is `bytes` (not necessarily UTF-8) in `directory`;
+    /// returns a function that removes it (Foundation may not find the name to remove).
+    public static func createFile(named bytes: [UInt8], in directory: URL) throws -> () -> Void {
+        let path = (Array(directory.path.utf8) + [UInt8(ascii: "/")] + bytes + [0]).map { CChar(bitPattern: $0) }
+        let fd = open(path, O_CREAT | O_WRONLY, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        close(fd)
+        return { _ = unlink(path) }
+    }
+
     /// A fresh temporary directory under the test process's scratch root (`scratchRoot`), which
     /// goes when the process exits.
     public static func temporaryDirectory(_ label: String = "fieldguide") throws -> URL {

@@ -52,6 +52,14 @@ public enum DirectoryWalk {
         return walk.found
     }
 
+    /// The names in directory `path` (links followed), sorted, without hidden ones: what one
+    /// step of the walk reads, for the pipeline's globs. A name that is not UTF-8 is an error
+    /// naming it, as in ``files(under:)``; at most ``maxEntries`` names.
+    package static func names(in path: String) throws(LocatedError) -> [String] {
+        var walk = Walk(root: path)
+        return try walk.names(in: path)
+    }
+
     private struct Walk {
         let root: String
         var found: [String] = []
@@ -93,10 +101,27 @@ public enum DirectoryWalk {
                     throw LocatedError(.tooLarge, file: path, expected: "at most \(DirectoryWalk.maxEntries) names below \(root)",
                                        found: "more", message: "too many files and directories")
                 }
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if !name.hasPrefix(".") { names.append(name) }
+                let name = try withUnsafeBytes(of: entry.pointee.d_name) { (raw) throws(LocatedError) -> String? in
+                    let bytes = raw.prefix { $0 != 0 }
+                    return bytes.first == UInt8(ascii: ".") ? nil : try Self.name(bytes, in: path)
+                }
+                if let name { names.append(name) }
             }
             return names.sorted()
+        }
+
+        /// A directory entry's name as text. A name that is not UTF-8 is an error naming it
+        /// (its other bytes as `\xE9`): decoded with replacement characters it named no file,
+        /// and the file was left out without a word.
+        static func name(_ bytes: UnsafeRawBufferPointer.SubSequence, in directory: String) throws(LocatedError) -> String {
+            if let name = String(validating: bytes, as: UTF8.self) { return name }
+            let shown = bytes.map { byte in
+                (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "\\")
+                    ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true)
+            }
+            let file = (directory.hasSuffix("/") ? directory : directory + "/") + shown.joined()
+            throw LocatedError(.unreadable, file: file, expected: "a file name in UTF-8", found: "other bytes (shown as \\xNN)",
+                               message: "a file name FieldGuide cannot read (rename the file)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import FieldGuideCore
+import FieldGuideDiagnostics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,13 +12,14 @@ import Darwin
 /// the pattern spells the dot. Links to directories are followed, and each directory is
 /// matched against each part of the pattern once: a link back up the tree (two links to `.`
 /// made the walk double at every level, forever, before `pipeline run` had started a stage)
-/// or a second link to the same directory adds nothing.
+/// or a second link to the same directory adds nothing. A name that is not UTF-8 where the
+/// pattern looks is an error naming it (`.io`), not a file left out without a word.
 ///
 /// ```swift
 /// Glob.files(matching: "input/birds/**/barchart*.txt")   // ["input/birds/ebird/barchart-fenland.txt"]
 /// ```
 enum Glob {
-    static func files(matching pattern: String) -> [String] {
+    static func files(matching pattern: String) throws(PipelineError) -> [String] {
         var components = pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var base = pattern.hasPrefix("/") ? "/" : "."
         if pattern.hasPrefix("/") { components.removeFirst() }
@@ -27,7 +29,7 @@ enum Glob {
             components.removeFirst()
         }
         var walk = Walk()
-        walk.walk(base, components[...])
+        do { try walk.walk(base, components[...]) } catch { throw PipelineError(error) }
         return Array(Set(walk.found)).sorted()
     }
 
@@ -46,31 +48,35 @@ enum Glob {
         /// The visits made so far.
         private var visited: Set<Visit> = []
 
-        mutating func walk(_ directory: String, _ components: ArraySlice<String>) {
+        mutating func walk(_ directory: String, _ components: ArraySlice<String>) throws(LocatedError) {
             guard let component = components.first, let identity = FileIdentity(path: directory),
                   visited.insert(Visit(directory: identity, remaining: components.count)).inserted else { return }
             let rest = components.dropFirst()
             if component == "**" {
-                walk(directory, rest)
-                for entry in entries(directory) where isDirectory(join(directory, entry)) {
-                    walk(join(directory, entry), components)
+                try walk(directory, rest)
+                for entry in try entries(directory) where isDirectory(join(directory, entry)) {
+                    try walk(join(directory, entry), components)
                 }
                 return
             }
-            let names = isPattern(component) ? entries(directory).filter { matches(component, $0) } : [component]
+            let names = isPattern(component) ? try entries(directory).filter { matches(component, $0) } : [component]
             for name in names {
                 let path = join(directory, name)
                 if rest.isEmpty {
                     if isRegularFile(path) { found.append(path) }
                 } else if isDirectory(path) {
-                    walk(path, rest)
+                    try walk(path, rest)
                 }
             }
         }
     }
 
-    private static func entries(_ directory: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    /// The names in `directory`, sorted, hidden ones left out; none when it cannot be listed
+    /// (as a directory that is not there matches nothing).
+    private static func entries(_ directory: String) throws(LocatedError) -> [String] {
+        do { return try DirectoryWalk.names(in: directory) } catch where error.kind == .unreadable && !error.file.hasPrefix(directory + "/") {
+            return []
+        }
     }
 
     private static func matches(_ pattern: String, _ name: String) -> Bool {

@@ -59,7 +59,7 @@ public struct PipelinePlan: Sendable {
                 paths = all
             } else {
                 wanted = Self.expand(spec.glob ?? "", parameters)
-                let matches = Glob.files(matching: wanted)
+                let matches = try Glob.files(matching: wanted)
                 paths = spec.first ? Array(matches.prefix(1)) : matches
             }
             if spec.required && paths.isEmpty {
