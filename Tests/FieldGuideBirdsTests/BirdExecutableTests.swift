@@ -56,6 +56,8 @@ struct BirdExecutableTests {
         #expect(alone.stdout.contains("w/watchlists.json:1:1: warning: no bird database among the inputs"), "\(alone.stdout)")
         let whole = try TestPaths.run("validate", ["b"], in: directory)
         #expect(whole.status == 0 && whole.stderr.contains("validate: checked 3 files: b/bird_database.json (database 3.0)"), "\(whole.stderr)")
+        let noDatabase = try TestPaths.run("ingest-birds", ["w", "--output", "o"], in: directory)
+        #expect(noDatabase.status == 2 && noDatabase.stderr.contains("ingest-birds: error: no bird database among w"), "\(noDatabase.stderr)")
         let ingest = try TestPaths.run("ingest-birds", ["b", "--output", "o"], in: directory)
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(fm.fileExists(atPath: directory.appendingPathComponent("o/species.csv").path))
