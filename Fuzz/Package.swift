@@ -18,7 +18,7 @@
 //                        in turn through the birds ingest
 //   fuzz-ebd             an eBird Basic Dataset file through aggregate-ebd's embedded engine
 //   fuzz-reference-json  the ICAO type and Mode S reference tables of the manufacturer index
-//   fuzz-aircraft-artifact, fuzz-aircraft-index, fuzz-birds-artifact
+//   fuzz-aircraft-artifact, fuzz-aircraft-index, fuzz-birds-artifact, fuzz-history-artifact
 //                        open (header-only and full) and query the artifacts; a custom
 //                        mutator changes a word inside a section and reseals every checksum,
 //                        so inputs reach the readers instead of stopping at a CRC
@@ -36,10 +36,10 @@ let library: [Target.Dependency] = [
 
 let targets = ["fuzz-faa-master", "fuzz-faa-files", "fuzz-faa-handoff", "fuzz-bird-json", "fuzz-xmp", "fuzz-gpx", "fuzz-plist", "fuzz-ebird-csv",
                "fuzz-capture-csv", "fuzz-pipeline-file", "fuzz-bird-sources", "fuzz-ebd", "fuzz-reference-json",
-               "fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
+               "fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact", "fuzz-history-artifact"]
 
 /// The targets fuzzing artifacts: they link the checksum-keeping custom mutator.
-let artifactTargets: Set = ["fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact"]
+let artifactTargets: Set = ["fuzz-aircraft-artifact", "fuzz-aircraft-index", "fuzz-birds-artifact", "fuzz-history-artifact"]
 
 let package = Package(
     name: "FieldGuideFuzz",

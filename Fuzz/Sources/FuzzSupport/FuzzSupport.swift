@@ -69,6 +69,16 @@ public enum Fuzz {
         _ = index.match(designator: "BH90", manufacturer: "Blueheron", model: "BH-900 Jet")
     }
 
+    /// Every history read, on whatever the history holds: input/faa's N-numbers (the seed
+    /// has owner and address events for the individuals among them) and every event.
+    public static func exercise(_ history: RegistrationHistory) {
+        _ = (history.eventCount, history.firstBuild, history.lastBuild, history.buildCount)
+        for n in ["N100A", "N101BZ", "N2", "N250JT", "N1"] {
+            for event in history.events(of: n) { _ = (event.nNumber, event.build, event.kind, event.before, event.after) }
+        }
+        for event in history.allEvents.prefix(1_000) { _ = (event.nNumber, event.after) }
+    }
+
     /// Every birds query, on whatever the bundle holds.
     public static func exercise(_ birds: BirdsBundle) {
         for record in birds.allSpecies.prefix(20) { _ = record.info }
