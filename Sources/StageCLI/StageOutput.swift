@@ -20,9 +20,25 @@ package struct StageOutput: ParsableArguments {
 
     package init() {}
 
+    package func validate() throws {
+        try requirePath(directory, option: "--output")
+    }
+
     /// The path of `file` in the directory, the directory created first when it is missing.
     package func prepared(file: String) throws -> String {
         try AtomicFile.prepareDirectory(directory)
         return directory + "/" + file
     }
+}
+
+/// Refuses an empty path given to `option` (a usage error, exit 2). Why: joined with a file's
+/// name, `""` becomes `/NAME`, so `--output ""` wrote a stage's hand-off into the root
+/// directory, and `pipeline run --output ""` its run summary.
+///
+/// ```swift
+/// func validate() throws { try requirePath(state, option: "--state") }
+/// // --state: expected a path, found an empty one
+/// ```
+package func requirePath(_ path: String?, option: String) throws {
+    if path?.isEmpty == true { throw ValidationError("\(option): expected a path, found an empty one") }
 }

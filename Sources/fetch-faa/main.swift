@@ -52,6 +52,8 @@ struct FetchFAA: ParsableCommand {
     @Option(help: "How many distinct downloads to keep in STATE/downloads (1 to 20).")
     var keep = 3
 
+    func validate() throws { try requirePath(state, option: "--state") }
+
     func run() throws {
         let log = StageLog(stage: "fetch-faa")
         guard let bytes = FetchOptions.byteCount(maxBytes) else {

@@ -117,6 +117,7 @@ extension FieldGuideCommand {
             if captures != nil && single { throw ValidationError("--captures takes no --designator, --manufacturer or --model") }
             if captures == nil && !single { throw ValidationError("expected --captures FILE, or --designator, --manufacturer or --model") }
             if output != nil && captures == nil { throw ValidationError("--output is for --captures") }
+            try requirePath(output, option: "--output")
             try requireLimit(limit)
         }
 

@@ -68,6 +68,8 @@ extension PipelineCommand {
         var killGrace: Double = 5
 
         func validate() throws {
+            try requirePath(output, option: "--output")
+            try requirePath(bin, option: "--bin")
             guard killGrace >= 0, killGrace <= 3600 else { throw ValidationError("--kill-grace: expected seconds from 0 to 3600, found \(killGrace)") }
             for item in accept {
                 let parts = item.split(separator: ":")
@@ -150,6 +152,8 @@ extension PipelineCommand {
                 """)
         @Argument(help: "The pipeline file (pipelines/nightly.yaml): it names the state directory and lock.") var file: String
         @Option(name: .shortAndLong, help: "Output directory (builds, current, previous).") var output = "output"
+
+        func validate() throws { try requirePath(output, option: "--output") }
 
         func run() throws {
             let definition = try PipelineDefinition.load(path: file)

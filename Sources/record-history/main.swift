@@ -31,6 +31,11 @@ struct RecordHistory: ParsableCommand {
 
     @OptionGroup var output: StageOutput
 
+    func validate() throws {
+        try requirePath(published, option: "--published")
+        if build.isEmpty { throw ValidationError("--build: expected the build's name (its run id), found an empty one") }
+    }
+
     func run() throws {
         let log = StageLog(stage: "record-history")
         let path = try output.prepared(file: RegistrationHistoryStage.fileName)
