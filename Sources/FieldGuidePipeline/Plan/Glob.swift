@@ -74,7 +74,7 @@ enum Glob {
     /// The names in `directory`, sorted, hidden ones left out; none when it cannot be listed
     /// (as a directory that is not there matches nothing).
     private static func entries(_ directory: String) throws(LocatedError) -> [String] {
-        do { return try DirectoryWalk.names(in: directory) } catch where error.kind == .unreadable && !error.file.hasPrefix(directory + "/") {
+        do { return try DirectoryWalk.names(in: directory) } catch where error.kind == .unreadable && error.file == directory {
             return []
         }
     }
