@@ -97,8 +97,11 @@ struct UserMistakeMessagesTests {
         try Data("x".utf8).write(to: file)
         let run = try TestPaths.run("ingest-faa", ["input/faa", "--output", file.path + "/stage"])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("cannot create the output directory"), "\(run.stderr)")
+        #expect(run.stderr.contains("cannot create the output directory: Not a directory (\(file.path) is a file)"), "\(run.stderr)")
         #expect(!run.stderr.contains("rows read"))
+        // A stage writing its files straight away (no directory prepared first) says the same.
+        let birds = try TestPaths.run("ingest-birds", ["input/birds", "--output", file.path + "/out"])
+        #expect(birds.status == 2 && birds.stderr.contains("Not a directory (\(file.path) is a file)"), "\(birds.stderr)")
     }
 
     @Test("model or engine with a blank code: a usage error naming the argument, exit 2, before any artifact is opened")

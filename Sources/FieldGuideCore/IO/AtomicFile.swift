@@ -23,8 +23,8 @@ public enum AtomicFile {
     /// try AtomicFile.prepareDirectory("output/stage/faa")
     /// ```
     public static func prepareDirectory(_ directory: String) throws(LocatedError) {
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw LocatedError(.unwritable, file: directory, message: "cannot create the output directory: \(SystemReason.of(error))")
+        if let reason = makeDirectories(directory) {
+            throw LocatedError(.unwritable, file: directory, message: "cannot create the output directory: \(reason)")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
             throw LocatedError(.unwritable, file: directory, message: "cannot write into the output directory: \(SystemReason.errnoText)")
@@ -93,10 +93,8 @@ public final class AtomicFileWriter {
         self.path = path
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw LocatedError(.unwritable, file: path, message: "cannot create directory \(directory.path): \(SystemReason.of(error))")
+        if let reason = AtomicFile.makeDirectories(directory.path) {
+            throw LocatedError(.unwritable, file: path, message: "cannot create directory \(directory.path): \(reason)")
         }
         temporary = Self.temporaryPath(for: path)
         fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -35,8 +35,8 @@ public final class Spool {
     /// the file system allows it, else `.NAME.spool-PID-RANDOM`, unlinked at once. Spools of
     /// one name on two threads never meet.
     public init(directory: String, name: String) throws(LocatedError) {
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw LocatedError(directory, failed: error, .unwritable, doing: "cannot create directory")
+        if let reason = AtomicFile.makeDirectories(directory) {
+            throw LocatedError(.unwritable, file: directory, message: "cannot create directory: \(reason)")
         }
         path = (directory as NSString).appendingPathComponent(name)
         // The mode an `AtomicFileWriter` gives its file: a linked spool is the committed output.
