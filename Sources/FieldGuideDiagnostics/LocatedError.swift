@@ -90,7 +90,7 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `file:line:column` (the parts that are known).
     public var location: String {
-        var parts = file.isEmpty ? [] : [file]
+        var parts = file.isEmpty ? [] : [Self.visible(file)]
         if let line {
             parts.append(String(line))
             if let column { parts.append(String(column)) }
@@ -133,8 +133,29 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A found value is shown as written, up to 80 characters: `String(repeating: "x", count: 100)`
     /// reads as 77 `x` and `...`. Messages that echo an argument use it too, so a pasted file
-    /// does not come back whole.
+    /// does not come back whole. Control characters are escaped (``visible(_:)``).
     public static func shortened(_ text: String) -> String {
-        text.count <= 80 ? text : String(text.prefix(77)) + "..."
+        visible(text.count <= 80 ? text : String(text.prefix(77)) + "...")
+    }
+
+    /// `text` with its control characters escaped, so that a file name or a found value cannot
+    /// break a message over lines (a fake second error in a log) or send terminal escapes.
+    ///
+    /// ```swift
+    /// LocatedError.visible("a\nb\u{1B}[2J.gpx")   // a\nb\u{1B}[2J.gpx, on one line
+    /// ```
+    public static func visible(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7F: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

@@ -128,6 +128,19 @@ struct HostileInputTests {
         #expect(validate.status == 2 && validate.stderr.contains("caf\\xE9.gpx: a file name FieldGuide cannot read"), "\(validate.stderr)")
     }
 
+    @Test("a file name with a line break and an escape sequence: named on one line, escaped, in the error (exit 1)")
+    func controlCharactersInFileName() throws {
+        let directory = try TestPaths.temporaryDirectory("control-name")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "trip\nfieldguide: error: forged\u{1B}[2J.gpx"
+        try Data("<gpx><trk><trkseg><trkpt lat=\"x\"".utf8).write(to: directory.appendingPathComponent(name))
+        let run = try TestPaths.run("ingest-exports", [directory.path, "--output", directory.path + "/out"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("trip") }, "\(run.stderr)")
+        #expect(line.contains("trip\\nfieldguide: error: forged\\u{1B}[2J.gpx:"), "\(run.stderr)")
+        #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\nfieldguide: error: forged"), "\(run.stderr)")
+    }
+
     @Test("a hand-off report with crafted row counts (Int.max, negative): emit-aircraft sizes nothing past the files and builds the same artifact, exit 0")
     func craftedRowCounts() throws {
         let directory = try TestPaths.temporaryDirectory("crafted-counts")
