@@ -20,5 +20,7 @@ package struct SeedInputs: ParsableArguments {
 
     package func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one seed file or directory") }
+        try requirePaths(paths, option: "<paths>")
+        try requirePath(taxonomy, option: "--taxonomy")
     }
 }

@@ -31,9 +31,10 @@ package struct StageOutput: ParsableArguments {
     }
 }
 
-/// Refuses an empty path given to `option` (a usage error, exit 2). Why: joined with a file's
-/// name, `""` becomes `/NAME`, so `--output ""` wrote a stage's hand-off into the root
-/// directory, and `pipeline run --output ""` its run summary.
+/// Refuses an empty path given to `option`, or to a positional argument named like `<paths>`
+/// (a usage error, exit 2). Why: joined with a file's name, `""` becomes `/NAME`, so
+/// `--output ""` wrote a stage's hand-off into the root directory, `record-history ""` read
+/// `/aircraft.fgb`, and elsewhere the error named no file (`: cannot read artifact`).
 ///
 /// ```swift
 /// func validate() throws { try requirePath(state, option: "--state") }
@@ -41,4 +42,9 @@ package struct StageOutput: ParsableArguments {
 /// ```
 package func requirePath(_ path: String?, option: String) throws {
     if path?.isEmpty == true { throw ValidationError("\(option): expected a path, found an empty one") }
+}
+
+/// ``requirePath(_:option:)`` for each of `paths`.
+package func requirePaths(_ paths: [String], option: String) throws {
+    for path in paths { try requirePath(path, option: option) }
 }

@@ -56,6 +56,8 @@ struct AggregateEBD: ParsableCommand {
     var sparkMaster: String = "local[*]"
 
     func validate() throws {
+        try requirePaths(inputs, option: "<inputs>")
+        try requirePaths(sampling, option: "--sampling")
         guard (0...1).contains(maxRejectShare) else {
             throw ValidationError("--max-reject-share must be between 0 and 1, found \(maxRejectShare)")
         }

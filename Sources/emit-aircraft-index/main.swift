@@ -30,6 +30,12 @@ struct EmitAircraftIndex: ParsableCommand {
     @Option(help: "Mode S addresses with their type designators, {\"A1B2C3\": [registration, designator, flags]} (modes-registrations.json).")
     var modes: String?
 
+    func validate() throws {
+        try requirePath(handOff, option: "<hand-off>")
+        try requirePath(icaoTypes, option: "--icao-types")
+        try requirePath(modes, option: "--modes")
+    }
+
     func run() throws {
         let log = StageLog(stage: "emit-aircraft-index")
         let result = try AircraftIndexEmit.run(handOff: handOff, outputDirectory: output.directory, icaoTypes: icaoTypes, modes: modes)

@@ -29,6 +29,7 @@ struct EmitAircraft: ParsableCommand {
     var redact: String = "none"
 
     func validate() throws {
+        try requirePath(handOff, option: "<hand-off>")
         guard OwnerRedaction(policy: redact) != nil else {
             throw ValidationError("--redact: expected one of \(OwnerRedaction.policies.map(\.name).joined(separator: ", ")), found \(redact)")
         }

@@ -25,6 +25,11 @@ struct EmitBirds: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "observations.csv files from ingest-exports: resolved birds become the observed source.")
     var observations: [String] = []
 
+    func validate() throws {
+        try requirePath(handOff, option: "<hand-off>")
+        try requirePaths(observations, option: "--observations")
+    }
+
     func run() throws {
         let log = StageLog(stage: "emit-birds")
         var sources = BirdsEmit.Sources(handOff: handOff)

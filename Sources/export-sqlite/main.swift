@@ -31,6 +31,11 @@ struct ExportSQLite: ParsableCommand {
 
     @OptionGroup var output: StageOutput
 
+    func validate() throws {
+        try requirePath(artifactDirectory, option: "<artifact-directory>")
+        try requirePath(history, option: "--history")
+    }
+
     func run() throws {
         let log = StageLog(stage: "export-sqlite")
         let artifact = artifactDirectory + "/" + AircraftEmit.artifactFile

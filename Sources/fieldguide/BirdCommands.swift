@@ -105,6 +105,8 @@ extension FieldGuideCommand {
             guard modes == 1 else { throw ValidationError("give one of --region (with --month or --week), --near LAT,LON, or --named TEXT") }
             try requireText(region, "--region", "a region (Svalbard, US-NY)")
             try requireText(named, "--named", "a name or a species code")
+            try requirePath(include, option: "--include")
+            try requirePath(exclude, option: "--exclude")
             if let near { _ = try point(near) }   // a usage error before the bundle is opened
             if region != nil, [month, week, period].compactMap({ $0 }).count != 1 { throw ValidationError("--region needs one of --month, --week or --period") }
             if near != nil, week != nil, period != nil { throw ValidationError("--near takes --week or --period, not both") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FieldGuideCore
 import FieldGuideDiagnostics
 import Foundation
+import StageCLI
 
 extension FieldGuideCommand {
     /// `fieldguide handoff DIR [FILE]`: a stage's hand-off checked as the next stage checks it,
@@ -24,6 +25,11 @@ extension FieldGuideCommand {
         @Option(help: "The first record to print (1: the first after the header).") var record: Int = 1
         @Option(help: "How many records to print.") var count: Int = 1
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+
+        func validate() throws {
+            try requirePath(directory, option: "<directory>")
+            try requirePath(file, option: "<file>")
+        }
 
         func run() throws {
             let inspection = try HandOffInspection(directory: directory)

@@ -18,6 +18,8 @@ struct IndexOptions: ParsableArguments {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    func validate() throws { try requirePath(bundle, option: "--bundle") }
+
     func open() throws(ArtifactError) -> AircraftIndex {
         do { return try AircraftIndex(path: path) } catch { throw error.underlying }
     }

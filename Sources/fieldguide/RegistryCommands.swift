@@ -101,6 +101,7 @@ extension FieldGuideCommand {
         @OptionGroup var options: AircraftOptions
 
         func validate() throws {
+            try requirePath(from, option: "--from")
             switch (identifier, from) {
             case (nil, nil): throw ValidationError("expected an N-number or Mode S address, or --from FILE; found neither")
             case (_?, _?): throw ValidationError("expected an N-number or Mode S address, or --from FILE; found both")

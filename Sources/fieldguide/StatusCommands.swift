@@ -108,6 +108,7 @@ extension FieldGuideCommand {
         struct Report: Encodable { let history: Covered?; let entries: [Entry] }
 
         func validate() throws {
+            try requirePath(history, option: "--history")
             for text in registrations where !USModeS.isValid(nNumber: AircraftBundle.normalizedRegistration(text) ?? text) {
                 throw ValidationError("<registrations>: \(shown(text)): not a US N-number (expected \(AircraftBundle.nNumberForm))")
             }

@@ -60,6 +60,8 @@ struct BundleOptions<Bundle: QueryBundle>: ParsableArguments {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    func validate() throws { try requirePath(bundle, option: "--bundle") }
+
     func open() throws(ArtifactError) -> Bundle {
         do { return try Bundle(path: path, verification: .full) } catch { throw error.underlying }
     }
@@ -275,6 +277,7 @@ extension FieldGuideCommand {
         static let configuration = CommandConfiguration(abstract: "Print an artifact's header, section table and manifest entry.")
         @Argument(help: "The artifact (default: --bundle).") var artifact: String?
         @OptionGroup var options: AircraftOptions
+        func validate() throws { try requirePath(artifact, option: "<artifact>") }
         struct Report: Encodable {
             let path: String; let kind: String; let format: String; let bytes: Int
             let sections: [SectionInfo]; let manifest: Manifest.Artifact?
@@ -331,6 +334,8 @@ extension FieldGuideCommand {
         @Option(help: "At most this many keys per list in text output.") var limit: Int = 50
         func validate() throws {
             guard limit >= 0 else { throw ValidationError("--limit: expected 0 or more, found \(limit)") }
+            try requirePath(old, option: "<old>")
+            try requirePath(new, option: "<new>")
         }
 
         func run() throws {

@@ -43,6 +43,13 @@ struct IngestBirds: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "BirdNET labels files (Scientific name_Common name per line).")
     var labels: [String] = []
 
+    func validate() throws {
+        try requirePaths(barCharts, option: "--barchart")
+        try requirePaths(computedBarCharts, option: "--computed-barcharts")
+        try requirePath(seasons, option: "--seasons")
+        try requirePaths(labels, option: "--labels")
+    }
+
     func run() throws {
         let log = StageLog(stage: "ingest-birds")
         var ingest = BirdIngest(taxonomyPath: inputs.taxonomy)

@@ -45,6 +45,10 @@ struct IngestExports: ParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one export file or directory") }
+        try requirePaths(paths, option: "<paths>")
+        try requirePath(aircraft, option: "--aircraft")
+        try requirePath(icaoTypes, option: "--icao-types")
+        try requirePath(birds, option: "--birds")
         guard (0...1).contains(maxFailedShare) else { throw ValidationError("--max-failed-share: expected 0–1, found \(maxFailedShare)") }
     }
 

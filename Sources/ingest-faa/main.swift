@@ -31,6 +31,7 @@ struct IngestFAA: ParsableCommand {
     var masterOptional = false
 
     func validate() throws {
+        try requirePath(sources, option: "<sources>")
         guard (0...1).contains(maxRejectShare) else {
             throw ValidationError("--max-reject-share must be between 0 and 1, found \(maxRejectShare)")
         }

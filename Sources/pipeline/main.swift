@@ -35,6 +35,8 @@ struct Common: ParsableArguments {
     @Argument(help: "The pipeline file (pipelines/nightly.yaml).") var file: String
     @Option(name: .customLong("set"), help: "Set a parameter: NAME=VALUE (repeatable).") var settings: [String] = []
 
+    func validate() throws { try requirePath(file, option: "<file>") }
+
     func parameters() throws -> [String: String] {
         var out: [String: String] = [:]
         for item in settings {
@@ -153,7 +155,10 @@ extension PipelineCommand {
         @Argument(help: "The pipeline file (pipelines/nightly.yaml): it names the state directory and lock.") var file: String
         @Option(name: .shortAndLong, help: "Output directory (builds, current, previous).") var output = "output"
 
-        func validate() throws { try requirePath(output, option: "--output") }
+        func validate() throws {
+            try requirePath(file, option: "<file>")
+            try requirePath(output, option: "--output")
+        }
 
         func run() throws {
             let definition = try PipelineDefinition.load(path: file)
@@ -171,6 +176,8 @@ extension PipelineCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a pipeline file without running it (names, references, outputs, time-outs): exit 0, or 2 with file:line:column.")
         @Argument(help: "The pipeline file (pipelines/nightly.yaml).") var file: String
+
+        func validate() throws { try requirePath(file, option: "<file>") }
 
         func run() throws {
             let definition = try PipelineDefinition.load(path: file)

@@ -33,6 +33,7 @@ struct RecordHistory: ParsableCommand {
 
     func validate() throws {
         try requirePath(published, option: "--published")
+        try requirePath(aircraftDirectory, option: "<aircraft-directory>")
         if build.isEmpty { throw ValidationError("--build: expected the build's name (its run id), found an empty one") }
     }
 

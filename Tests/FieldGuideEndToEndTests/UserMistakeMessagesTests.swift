@@ -89,6 +89,46 @@ struct UserMistakeMessagesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    @Test("an empty path for an input: a usage error naming the argument or option, exit 2 (it read /aircraft.fgb, or the error named no file)")
+    func emptyInputPaths() throws {
+        let directory = try TestPaths.temporaryDirectory("empty-input-paths")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = TestPaths.input.path
+        let nightly = TestPaths.packageRoot.path + "/pipelines/nightly.yaml"
+        let runs: [(String, [String], String)] = [
+            ("validate", [""], "<paths>"),
+            ("validate", [input + "/birds", "--taxonomy", ""], "--taxonomy"),
+            ("ingest-birds", [input + "/birds", "", "--output", "o"], "<paths>"),
+            ("ingest-birds", [input + "/birds", "--output", "o", "--seasons", ""], "--seasons"),
+            ("ingest-faa", ["", "--output", "o"], "<sources>"),
+            ("ingest-exports", ["", "--output", "o"], "<paths>"),
+            ("ingest-exports", [input + "/exports", "--output", "o", "--aircraft", ""], "--aircraft"),
+            ("emit-aircraft", ["", "--output", "o"], "<hand-off>"),
+            ("emit-aircraft-index", ["x", "--output", "o", "--icao-types", ""], "--icao-types"),
+            ("emit-birds", ["", "--output", "o"], "<hand-off>"),
+            ("record-history", ["", "--build", "b", "--output", "o"], "<aircraft-directory>"),
+            ("export-sqlite", ["", "--output", "o"], "<artifact-directory>"),
+            ("aggregate-ebd", ["", "--output", "o"], "<inputs>"),
+            ("pipeline", ["run", ""], "<file>"),
+            ("pipeline", ["check", ""], "<file>"),
+            ("pipeline", ["rollback", "", "--output", "o"], "<file>"),
+            ("fieldguide", ["aircraft", "N1", "--bundle", ""], "--bundle"),
+            ("fieldguide", ["search", "cessna", "--bundle", ""], "--bundle"),
+            ("fieldguide", ["inspect", ""], "<artifact>"),
+            ("fieldguide", ["diff", "", nightly], "<old>"),
+            ("fieldguide", ["handoff", ""], "<directory>"),
+            ("fieldguide", ["history", "N1", "--history", ""], "--history"),
+            ("fieldguide", ["enrich", "--from", ""], "--from"),
+            ("fieldguide", ["species", "--named", "robin", "--exclude", ""], "--exclude"),
+        ]
+        for (executable, arguments, option) in runs {
+            let run = try TestPaths.run(executable, arguments, in: directory)
+            #expect(run.status == 2, "\(executable) \(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("\(option): expected a path, found an empty one"), "\(executable) \(arguments): \(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test("ingest-faa with an output it cannot create: exit 2 before reading any input, no report written")
     func unwritableOutput() throws {
         let directory = try TestPaths.temporaryDirectory("unwritable")
