@@ -177,6 +177,18 @@ struct DefinitionTests {
         """))
         #expect(error?.description.hasPrefix("p.yaml:9:12: stages[0].cache:") == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("maybe") == true)
+        let list = parseError(Self.yaml(stages: """
+          - name: a
+            tool: [a, b]
+        """))
+        let mapping = parseError(Self.yaml(stages: """
+          - name: a
+            tool: a
+            args: {a: 1}
+        """))
+        #expect(mapping?.description.hasPrefix("p.yaml:9:11: stages[0].args: expected a list, found a mapping") == true, "\(mapping?.description ?? "")")
+        // Not Yams' type names ("expected Scalar", "expected Sequence").
+        #expect(list?.description.hasPrefix("p.yaml:8:11: stages[0].tool: expected a single value, found a list") == true, "\(list?.description ?? "")")
     }
 
     @Test("stages that read each other are a cycle")

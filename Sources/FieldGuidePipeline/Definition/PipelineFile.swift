@@ -168,6 +168,11 @@ struct Document {
         case is Bool.Type: return "true or false"
         case is Int.Type: return "an integer"
         case is Double.Type: return "a number"
+        // Yams asks for a scalar, a sequence or a mapping before it converts one to the type
+        // wanted: its own type names mean nothing to whoever wrote the file.
+        case is Node.Scalar.Type: return "a single value"
+        case is Node.Sequence.Type: return "a list"
+        case is Node.Mapping.Type: return "a mapping"
         default:
             let name = "\(type)"
             if name.hasPrefix("Array") { return "a list" }
