@@ -1,3 +1,5 @@
+import FieldGuideDiagnostics
+
 /// One problem found in a seed file: how bad, which rule, where (file, line, column, JSON
 /// pointer) and what.
 ///
@@ -37,6 +39,8 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
         case taxonomy
         /// A value in a CSV or text file that is not valid UTF-8, read as Latin-1.
         case encoding
+        /// A string holding a control character other than a tab or a line break (NUL, ESC).
+        case text
     }
 
     public var severity: Severity
@@ -60,7 +64,11 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var location: SourceLocation { SourceLocation(line: line, column: column) }
 
-    public var description: String { "\(file):\(line):\(column): \(severity.rawValue): \(message)" }
+    /// One line: control characters in the file name or the message are escaped
+    /// (``LocatedError/visible(_:)``), so a name echoed from the file cannot split it.
+    public var description: String {
+        "\(LocatedError.visible(file)):\(line):\(column): \(severity.rawValue): \(LocatedError.visible(message))"
+    }
 }
 
 /// Collects the findings about one file, turning JSON pointers and offsets into line:column.

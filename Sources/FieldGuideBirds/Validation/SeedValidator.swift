@@ -192,6 +192,7 @@ public struct SeedValidator: Sendable {
             if !source.explicit && Self.isStringArrayTable(document.root) { continue }
             documents[index] = document
             let sink = FindingSink(file: source.path, document: document)
+            ControlCharacterRule.check(document, sink: sink)
             var file = SeedFile(path: source.path, kind: .unknown, content: .none, findings: [], sha256: digest, bytes: data.count)
             let root = document.root
             let name = (source.path as NSString).lastPathComponent.lowercased()

@@ -1,0 +1,62 @@
+import FieldGuideDiagnostics
+
+/// Strings in a seed file that hold a control character other than a tab or a line break
+/// (NUL, ESC, …): JSON lets them through as `\u0000` or `\u001b`, the apps would not.
+/// A NUL cuts the text where C strings meet it, an escape sequence recolours a terminal, and
+/// neither is ever meant in a name, a description or a note. Each such string is an error at
+/// its own line and column.
+///
+/// ```swift
+/// ControlCharacterRule.check(document, sink: sink)
+/// // bird_database.json:113:27: error: a control character (U+0000) in "Mal\u{0}lard": …
+/// ```
+enum ControlCharacterRule {
+    static func check(_ document: JSONDocument, sink: FindingSink) {
+        var path: [Token] = []
+        visit(document.root, path: &path, sink: sink)
+    }
+
+    private enum Token {
+        case key(String)
+        case index(Int)
+    }
+
+    private static func visit(_ value: JSONValue, path: inout [Token], sink: FindingSink) {
+        switch value.content {
+        case let .string(text):
+            if let scalar = firstControl(in: text) { report(text, scalar, at: value.offset, path: path, sink: sink) }
+        case let .array(items):
+            for (index, item) in items.enumerated() {
+                path.append(.index(index))
+                visit(item, path: &path, sink: sink)
+                path.removeLast()
+            }
+        case let .object(members):
+            for member in members {
+                path.append(.key(member.key))
+                visit(member.value, path: &path, sink: sink)
+                path.removeLast()
+            }
+        case .null, .bool, .number: break
+        }
+    }
+
+    /// The first control character that is not a tab, line feed or carriage return.
+    static func firstControl(in text: String) -> Unicode.Scalar? {
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
+        return text.unicodeScalars.first { ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || $0.value == 0x7F }
+    }
+
+    private static func report(_ text: String, _ scalar: Unicode.Scalar, at offset: Int, path: [Token], sink: FindingSink) {
+        var pointer = ""
+        for token in path {
+            switch token {
+            case let .key(key): pointer = JSONPointer.appending(pointer, key)
+            case let .index(index): pointer = JSONPointer.appending(pointer, index)
+            }
+        }
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        sink.add(.error, .text, at: pointer, offset: offset,
+                 "a control character (U+\(String(repeating: "0", count: 4 - code.count) + code)) in \"\(LocatedError.shortened(text))\": apps would show it as garbage or cut the text there")
+    }
+}
