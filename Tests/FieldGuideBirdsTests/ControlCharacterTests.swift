@@ -32,6 +32,21 @@ struct ControlCharacterTests {
         #expect(report.findings.allSatisfy { !$0.description.contains("\u{1B}") && !$0.description.contains("\0") })
     }
 
+    @Test("every way JSON writes one is found (\\b, \\f, \\u001B, a raw DEL); an escaped backslash before u0000, \\u0009 and \\n are not")
+    func escapes() throws {
+        let cases: [(name: String, found: String?)] = [
+            (#"Mallard\b"#, "U+0008"), (#"Mallard\f"#, "U+000C"), (#"Mallard\u001B"#, "U+001B"),
+            (#"Mallard\u007f"#, "U+007F"), ("Mallard\u{7F}", "U+007F"),
+            (#"Mallard\\u0000"#, nil), (#"Mallard\u0009"#, nil), (#"Mallard\n"#, nil), (#"Mall\u00e9rd"#, nil),
+        ]
+        for (name, expected) in cases {
+            let directory = try Self.seeds(name: name, description: "")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let found = try SeedValidator().validate(paths: [directory.path + "/birds"]).findings.filter { $0.rule == .text }
+            #expect(found.map { String($0.message.dropFirst(21).prefix(6)) } == (expected.map { [$0] } ?? []), "\(name): \(found)")
+        }
+    }
+
     @Test("validate and ingest-birds: exit 1, the error on one line, no hand-off written")
     func executables() throws {
         let directory = try Self.seeds(name: #"Mallard\u0007"#, description: "")

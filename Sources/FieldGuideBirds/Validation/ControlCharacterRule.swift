@@ -1,4 +1,9 @@
 import FieldGuideDiagnostics
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Strings in a seed file that hold a control character other than a tab or a line break
 /// (NUL, ESC, …): JSON lets them through as `\u0000` or `\u001b`, the apps would not.
@@ -12,6 +17,7 @@ import FieldGuideDiagnostics
 /// ```
 enum ControlCharacterRule {
     static func check(_ document: JSONDocument, sink: FindingSink) {
+        guard mayHoldControl(document.bytes) else { return }
         var path: [Token] = []
         visit(document.root, path: &path, sink: sink)
     }
@@ -38,6 +44,32 @@ enum ControlCharacterRule {
                 path.removeLast()
             }
         case .null, .bool, .number: break
+        }
+    }
+
+    /// Whether the document's bytes could give a string a control character: the parser
+    /// refuses raw ones but DEL, so only DEL or an escape (`\b`, `\f`, `\u0000`-`\u001f`,
+    /// `\u007f`) can. Why: most seeds have none, and this scan costs a tenth of walking every
+    /// value (callgrind, `validate` over a 2,300-bird seed: the walk alone added 5%).
+    static func mayHoldControl(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
+            if memchr(base, 0x7F, buffer.count) != nil { return true }
+            var index = 0
+            while index < buffer.count, let found = memchr(base + index, 0x5C, buffer.count - index) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard at + 1 < buffer.count else { return false }
+                switch buffer[at + 1] {
+                case UInt8(ascii: "b"), UInt8(ascii: "f"): return true
+                case UInt8(ascii: "u") where at + 5 < buffer.count && buffer[at + 2] == UInt8(ascii: "0") && buffer[at + 3] == UInt8(ascii: "0"):
+                    let high = buffer[at + 4], low = buffer[at + 5] | 0x20   // lowercased hex
+                    if high == UInt8(ascii: "0") || high == UInt8(ascii: "1") { return true }
+                    if high == UInt8(ascii: "7") && low == UInt8(ascii: "f") { return true }
+                default: break
+                }
+                index = at + 2   // past the escaped character, so `\\u0000` is not read as an escape
+            }
+            return false
         }
     }
 
