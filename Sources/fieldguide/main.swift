@@ -93,8 +93,18 @@ func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> Str
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     case .text:
-        print(text())
+        print(terminalSafe(text()))
     }
+}
+
+/// Text output with its control characters escaped but for line breaks and tabs, so that a
+/// value read from the data (an FAA owner name holding `ESC[2J`) cannot clear or recolour the
+/// terminal: `PETERSEN\u{1B}[2JMA`. JSON output escapes them anyway.
+func terminalSafe(_ text: String) -> String {
+    guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        line.split(separator: "\t", omittingEmptySubsequences: false).map { LocatedError.visible(String($0)) }.joined(separator: "\t")
+    }.joined(separator: "\n")
 }
 
 /// An argument with something in it: a blank one is refused as what it is, a usage error,

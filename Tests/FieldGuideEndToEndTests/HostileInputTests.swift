@@ -141,6 +141,26 @@ struct HostileInputTests {
         #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\nfieldguide: error: forged"), "\(run.stderr)")
     }
 
+    @Test("an FAA owner name holding an escape sequence: fieldguide's text output shows it escaped, JSON as JSON escapes it (it cleared the terminal)")
+    func controlCharactersInData() throws {
+        let directory = try TestPaths.temporaryDirectory("control-data")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: TestPaths.input.path + "/faa", toPath: directory.path + "/faa")
+        let master = directory.appendingPathComponent("faa/MASTER.txt")
+        var bytes = try [UInt8](Data(contentsOf: master))
+        let name = Array("PETERSEN MARGIT A".utf8), forged: [UInt8] = Array("PETERSEN".utf8) + [0x1B] + Array("[2JMA".utf8) + [0x07] + Array("T  ".utf8)
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: name) })
+        bytes.replaceSubrange(at..<(at + forged.count), with: forged)
+        try Data(bytes).write(to: master)
+        #expect(try TestPaths.run("ingest-faa", [directory.path + "/faa", "--output", directory.path + "/stage"]).status == 0)
+        #expect(try TestPaths.run("emit-aircraft", [directory.path + "/stage", "--output", directory.path + "/out"]).status == 0)
+        let text = try TestPaths.run("fieldguide", ["aircraft", "N100A", "--bundle", directory.path + "/out"])
+        #expect(text.status == 0 && text.stdout.contains("PETERSEN\\u{1B}[2JMA\\u{7}T\n"), "\(text.stdout)")
+        #expect(!text.stdout.contains("\u{1B}") && !text.stdout.contains("\u{7}"))
+        let json = try TestPaths.run("fieldguide", ["aircraft", "N100A", "--bundle", directory.path + "/out", "--format", "json"])
+        #expect(json.stdout.contains(#""PETERSEN\u001b[2JMA\u0007T""#), "\(json.stdout)")
+    }
+
     @Test("a hand-off report with crafted row counts (Int.max, negative): emit-aircraft sizes nothing past the files and builds the same artifact, exit 0")
     func craftedRowCounts() throws {
         let directory = try TestPaths.temporaryDirectory("crafted-counts")
