@@ -140,15 +140,18 @@ public struct LocatedError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `text` with its control characters escaped, so that a file name or a found value cannot
     /// break a message over lines (a fake second error in a log) or send terminal escapes.
+    /// `keepingLines` leaves line feeds and tabs as they are, for text laid out in lines.
     ///
     /// ```swift
     /// LocatedError.visible("a\nb\u{1B}[2J.gpx")   // a\nb\u{1B}[2J.gpx, on one line
     /// ```
-    public static func visible(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+    public static func visible(_ text: String, keepingLines: Bool = false) -> String {
+        func kept(_ byte: UInt32) -> Bool { keepingLines && (byte == 0x0A || byte == 0x09) }
+        guard text.utf8.contains(where: { ($0 < 0x20 || $0 == 0x7F) && !kept(UInt32($0)) }) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
+            case let value where kept(value): out.unicodeScalars.append(scalar)
             case 0x0A: out += "\\n"
             case 0x0D: out += "\\r"
             case 0x09: out += "\\t"

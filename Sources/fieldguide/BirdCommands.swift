@@ -107,8 +107,7 @@ extension FieldGuideCommand {
             try requireText(named, "--named", "a name or a species code")
             try requirePath(include, option: "--include")
             try requirePath(exclude, option: "--exclude")
-            if let near { _ = try point(near) }   // a usage error before the bundle is opened
-            try checkRadius(radius)
+            try checkPlace(near: near, radius: radius)   // a usage error before the bundle is opened
             if region != nil, [month, week, period].compactMap({ $0 }).count != 1 { throw ValidationError("--region needs one of --month, --week or --period") }
             if near != nil, week != nil, period != nil { throw ValidationError("--near takes --week or --period, not both") }
             if let month, !(1...12).contains(month) { throw ValidationError("--month: expected 1–12, found \(month)") }
@@ -272,8 +271,7 @@ extension FieldGuideCommand {
         func validate() throws {
             if let month, !(1...12).contains(month) { throw ValidationError("--month: expected 1–12, found \(month)") }
             if let week, !(1...53).contains(week) { throw ValidationError("--week: expected 1–53, found \(week)") }
-            if let near { _ = try point(near) }
-            try checkRadius(radius)
+            try checkPlace(near: near, radius: radius)
         }
 
         func run() throws {
@@ -304,14 +302,14 @@ func point(_ text: String) throws -> (latitude: Double, longitude: Double) {
     guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
         throw ValidationError("--near: expected LAT,LON, found \(shown(text))")
     }
-    guard (-90...90).contains(lat), (-180...180).contains(lon) else {
-        throw ValidationError("--near: expected a latitude in −90…90 and a longitude in −180…180, found \(shown(text))")
-    }
     return (lat, lon)
 }
 
-/// `--radius` as the library takes it (0 < r ≤ 500 km), checked before the bundle is opened
-/// so that the message names the option, not the query's field.
-func checkRadius(_ radius: Double) throws {
-    guard radius > 0, radius <= 500 else { throw ValidationError("--radius: expected 0 < r ≤ 500 (km), found \(radius)") }
+/// `--near` and `--radius` checked by the queries' own rule before the bundle is opened, its
+/// error named after the option, not the query's field (`lat`, `radiusKm`).
+func checkPlace(near: String?, radius: Double) throws {
+    let place = try near.map(point) ?? (0, 0)
+    do { try BirdsBundle.checkPoint(place, radiusKm: radius, field: "") } catch {
+        throw ValidationError("\(error.field == "radiusKm" ? "--radius" : "--near"): \(error.message)")
+    }
 }

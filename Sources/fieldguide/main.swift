@@ -72,7 +72,9 @@ struct BundleOptions<Bundle: QueryBundle>: ParsableArguments {
         return found
     }
 
-    /// Prints `value` as JSON, or `text()` as plain lines.
+    /// Prints `value` as JSON, or `text()` as plain lines, its control characters escaped but line
+/// feeds and tabs: a value from the data (an FAA owner name holding `ESC[2J`) cannot clear or
+/// recolour the terminal (`PETERSEN\u{1B}[2JMA`). JSON escapes them anyway.
     func emit<T: Encodable>(_ value: T, text: () -> String) throws { try printOutput(value, format: format, text: text) }
 
     /// Finds one thing and prints it: `find` then `emit`, for the lookup commands.
@@ -85,7 +87,9 @@ struct BundleOptions<Bundle: QueryBundle>: ParsableArguments {
 typealias AircraftOptions = BundleOptions<AircraftBundle>
 typealias BirdsBundleOptions = BundleOptions<BirdsBundle>
 
-/// Prints `value` as JSON, or `text()` as plain lines.
+/// Prints `value` as JSON, or `text()` as plain lines, its control characters escaped but line
+/// feeds and tabs: a value from the data (an FAA owner name holding `ESC[2J`) cannot clear or
+/// recolour the terminal (`PETERSEN\u{1B}[2JMA`). JSON escapes them anyway.
 func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> String) throws {
     switch format {
     case .json:
@@ -93,18 +97,8 @@ func printOutput<T: Encodable>(_ value: T, format: OutputFormat, text: () -> Str
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     case .text:
-        print(terminalSafe(text()))
+        print(LocatedError.visible(text(), keepingLines: true))
     }
-}
-
-/// Text output with its control characters escaped but for line breaks and tabs, so that a
-/// value read from the data (an FAA owner name holding `ESC[2J`) cannot clear or recolour the
-/// terminal: `PETERSEN\u{1B}[2JMA`. JSON output escapes them anyway.
-func terminalSafe(_ text: String) -> String {
-    guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F }) else { return text }
-    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-        line.split(separator: "\t", omittingEmptySubsequences: false).map { LocatedError.visible(String($0)) }.joined(separator: "\t")
-    }.joined(separator: "\n")
 }
 
 /// An argument with something in it: a blank one is refused as what it is, a usage error,

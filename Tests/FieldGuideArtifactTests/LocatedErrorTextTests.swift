@@ -11,6 +11,8 @@ struct LocatedErrorTextTests {
         #expect(error.description == "a\\nb\\u{1B}[2J.gpx:3:7: lat: not a latitude (expected a number; found 1\\t2\\r\\u{7F}é)")
         #expect(LocatedError.visible("Köln · 北京 ✈︎") == "Köln · 北京 ✈︎")
         #expect(LocatedError.visible("") == "")
+        // Text laid out in lines (fieldguide's output) keeps its line feeds and tabs only.
+        #expect(LocatedError.visible("Owner\tA\u{1B}[2J\r\nCity\tB", keepingLines: true) == "Owner\tA\\u{1B}[2J\\r\nCity\tB")
     }
 
     @Test("a long found value is cut at 77 characters before it is escaped")

@@ -169,10 +169,10 @@ struct UserMistakeMessagesTests {
             (["enrich", "N0"], "<identifier>: expected an N-number (N250JT) or a Mode S address (A1B2C3), found N0"),
             (["match", "--manufacturer", " "], "expected --captures FILE, or --designator, --manufacturer or --model"),
             // A place or radius out of range named the query's field (lat, radiusKm), not the option.
-            (["species", "--near", "91,0"], "--near: expected a latitude in −90…90 and a longitude in −180…180, found 91,0"),
-            (["observed", "--near", "10,-181"], "--near: expected a latitude in −90…90 and a longitude in −180…180, found 10,-181"),
-            (["species", "--near", "10,10", "--radius", "inf"], "--radius: expected 0 < r ≤ 500 (km), found inf"),
-            (["observed", "--near", "10,10", "--radius", "0"], "--radius: expected 0 < r ≤ 500 (km), found 0.0"),
+            (["species", "--near", "91,0"], "--near: expected a latitude in −90…90, found 91.0"),
+            (["observed", "--near", "10,-181"], "--near: expected a longitude in −180…180, found -181.0"),
+            (["species", "--near", "10,10", "--radius", "inf"], "--radius: expected 0 < radiusKm ≤ 500, found inf"),
+            (["observed", "--near", "10,10", "--radius", "0"], "--radius: expected 0 < radiusKm ≤ 500, found 0.0"),
         ]
         for (arguments, expected) in cases {
             let run = try TestPaths.run("fieldguide", arguments + ["--bundle", "no-such.fgb"])

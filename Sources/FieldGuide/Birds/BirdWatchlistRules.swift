@@ -206,7 +206,13 @@ extension BirdsBundle {
                                  hotspotCount: $0.value.count) }
     }
 
-    static func checkPoint(_ point: (latitude: Double, longitude: Double), radiusKm: Double, field prefix: String) throws(LocatedError) {
+    /// A place and radius as the queries take them: a usage error naming the field (`lat`,
+    /// `lon`, `radiusKm`, after `prefix`) outside −90…90, −180…180 and 0 < r ≤ 500 km.
+    ///
+    /// ```swift
+    /// try BirdsBundle.checkPoint((91, 0), radiusKm: 50, field: "")   // lat: expected a latitude in −90…90, found 91.0
+    /// ```
+    public static func checkPoint(_ point: (latitude: Double, longitude: Double), radiusKm: Double, field prefix: String) throws(LocatedError) {
         guard point.latitude.isFinite, (-90...90).contains(point.latitude) else {
             throw LocatedError.query(prefix + "lat", "expected a latitude in −90…90, found \(point.latitude)")
         }
