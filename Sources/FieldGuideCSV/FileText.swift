@@ -36,6 +36,31 @@ public enum FileText {
         return bits & 0x8080_8080_8080_8080 == 0
     }
 
+    /// Printable ASCII only, eight bytes at a time: no byte with the high bit set, below
+    /// 0x20 (tab included) or DEL (0x7F). The FAA fast paths take only such records; a
+    /// record with anything else goes the general way, which words what it finds.
+    ///
+    /// Per word, a byte below 0x20 sets its high bit in `(w - 0x20…) & ~w` and a DEL in
+    /// `((w ^ 0x7F…) - 0x01…) & ~(w ^ 0x7F…)` (the "has less" and "has zero" tests of Bit
+    /// Twiddling Hacks, exact for whether any byte matches); both are or-ed with the word
+    /// itself, so one mask at the end answers for all three.
+    package static func isPrintableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var i = 0, bits: UInt64 = 0
+        while i + 8 <= bytes.count {
+            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let del = w ^ (0x7F &* ones)
+            bits |= w | ((w &- 0x20 &* ones) & ~w) | ((del &- ones) & ~del)
+            i += 8
+        }
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x20 || byte >= 0x7F { return false }
+            i += 1
+        }
+        return bits & (0x80 &* ones) == 0
+    }
+
     /// `bytes` as UTF-8, or as Latin-1 when they are not UTF-8.
     public static func decode(_ bytes: some Collection<UInt8>) -> (text: String, isLatin1: Bool) {
         if let text = bytes.withContiguousStorageIfAvailable({ decode($0) }) { return text }

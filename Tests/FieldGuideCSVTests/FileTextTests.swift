@@ -37,4 +37,37 @@ struct FileTextTests {
             }
         }
     }
+
+    /// The reference: every byte from space to tilde.
+    func isPrintable(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
+
+    @Test("isPrintableASCII: every byte value at every position of 1-20 bytes, in the words and the tail")
+    func printableEveryByte() {
+        for length in 1...20 {
+            for position in 0..<length {
+                for byte in 0...255 {
+                    var bytes = Array(repeating: UInt8(ascii: "x"), count: length)
+                    bytes[position] = UInt8(byte)
+                    let answer = bytes.withUnsafeBytes { FileText.isPrintableASCII($0) }
+                    #expect(answer == isPrintable(bytes), "byte \(byte) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
+    @Test("isPrintableASCII: random runs of the bytes at the edges (a borrow from one byte must not hide or fake another)")
+    func printableRandom() {
+        let edges: [UInt8] = [0x00, 0x01, 0x09, 0x1F, 0x20, 0x21, 0x3F, 0x40, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xFE, 0xFF]
+        var generator = SystemRandomNumberGenerator()  // a failure prints its bytes
+        for _ in 0..<200_000 {
+            let length = Int(generator.next() % 25)
+            let bytes = (0..<length).map { _ in
+                let pick = generator.next()
+                return pick % 4 == 0 ? edges[Int(pick >> 8 % UInt64(edges.count))] : UInt8(0x20 + (pick >> 16) % 95)
+            }
+            let answer = bytes.withUnsafeBytes { FileText.isPrintableASCII($0) }
+            #expect(answer == isPrintable(bytes), "\(bytes)")
+        }
+    }
 }
+

@@ -141,19 +141,44 @@ struct HostileInputTests {
         #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\nfieldguide: error: forged"), "\(run.stderr)")
     }
 
-    @Test("an FAA owner name holding an escape sequence: fieldguide's text output shows it escaped, JSON as JSON escapes it (it cleared the terminal)")
+    @Test("an FAA owner name holding an escape sequence: ingest-faa keeps the row, replaces each control character with U+FFFD and warns at file:line:field")
     func controlCharactersInData() throws {
         let directory = try TestPaths.temporaryDirectory("control-data")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(atPath: TestPaths.input.path + "/faa", toPath: directory.path + "/faa")
-        let master = directory.appendingPathComponent("faa/MASTER.txt")
-        var bytes = try [UInt8](Data(contentsOf: master))
-        let name = Array("PETERSEN MARGIT A".utf8), forged: [UInt8] = Array("PETERSEN".utf8) + [0x1B] + Array("[2JMA".utf8) + [0x07] + Array("T  ".utf8)
-        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: name) })
-        bytes.replaceSubrange(at..<(at + forged.count), with: forged)
-        try Data(bytes).write(to: master)
-        #expect(try TestPaths.run("ingest-faa", [directory.path + "/faa", "--output", directory.path + "/stage"]).status == 0)
-        #expect(try TestPaths.run("emit-aircraft", [directory.path + "/stage", "--output", directory.path + "/out"]).status == 0)
+        let changed = try master { bytes in
+            let name = Array("PETERSEN MARGIT A".utf8), forged: [UInt8] = Array("PETERSEN".utf8) + [0x1B] + Array("[2JMA".utf8) + [0x07] + Array("T  ".utf8)
+            let at = bytes.indices.first { bytes[$0...].starts(with: name) }!
+            bytes.replaceSubrange(at..<(at + forged.count), with: forged)
+        }
+        let sources = try FAAFixtures.inputCopy(overriding: ["MASTER.txt": changed])
+        let stage = directory.path + "/stage"
+        let run = try TestPaths.run("ingest-faa", [sources, "--output", stage])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("MASTER.txt: 20 rows read, 20 kept, 0 rejected, 1 warning"), "\(run.stderr)")
+        let rejects = try text(stage + "/faa-rejects.csv")
+        #expect(rejects.contains("warning,MASTER.txt,2,NAME,PETERSEN\u{FFFD}[2JMA\u{FFFD}T,\"expected text, found the control character U+001B; replaced with U+FFFD\"\n"), "\(rejects)")
+        let registrations = try text(stage + "/registrations.csv")
+        #expect(registrations.contains("PETERSEN\u{FFFD}[2JMA\u{FFFD}T") && !registrations.contains("\u{1B}") && !registrations.contains("\u{7}"))
+        #expect(try TestPaths.run("emit-aircraft", [stage, "--output", directory.path + "/out"]).status == 0)
+        let shown = try TestPaths.run("fieldguide", ["aircraft", "N100A", "--bundle", directory.path + "/out"])
+        #expect(shown.status == 0 && shown.stdout.contains("PETERSEN\u{FFFD}[2JMA\u{FFFD}T\n"), "\(shown.stdout)")
+    }
+
+    @Test("an artifact holding an escape sequence (a hand-off written by hand): fieldguide's text output shows it escaped, JSON as JSON escapes it")
+    func controlCharactersInArtifact() throws {
+        let directory = try TestPaths.temporaryDirectory("control-artifact")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stage = directory.path + "/stage"
+        #expect(try TestPaths.run("ingest-faa", ["input/faa", "--output", stage]).status == 0)
+        // The hand-off is checked against its report's digest: forge both, as a hand-written hand-off would.
+        let registrations = stage + "/registrations.csv", reportPath = stage + "/faa-ingest.json"
+        let before = try FileDigest.sha256(ofFileAt: registrations).digest
+        try text(registrations).replacingOccurrences(of: "PETERSEN MARGIT A", with: "PETERSEN\u{1B}[2JMA\u{7}T")
+            .write(toFile: registrations, atomically: true, encoding: .utf8)
+        let after = try FileDigest.sha256(ofFileAt: registrations)
+        try text(reportPath).replacingOccurrences(of: before, with: after.digest).write(toFile: reportPath, atomically: true, encoding: .utf8)
+        let emit = try TestPaths.run("emit-aircraft", [stage, "--output", directory.path + "/out"])
+        #expect(emit.status == 0, "\(emit.stderr)")
         let text = try TestPaths.run("fieldguide", ["aircraft", "N100A", "--bundle", directory.path + "/out"])
         #expect(text.status == 0 && text.stdout.contains("PETERSEN\\u{1B}[2JMA\\u{7}T\n"), "\(text.stdout)")
         #expect(!text.stdout.contains("\u{1B}") && !text.stdout.contains("\u{7}"))

@@ -104,6 +104,26 @@ struct FAANormalizerTests {
         #expect(warnings.first?.reason.contains("unknown operation code Z") == true)
     }
 
+    @Test("a control character in a field becomes U+FFFD with one warning naming it; the row is kept; tabs stay")
+    func controlCharacters() throws {
+        let line = try masterLine("100A", replacing: 6, with: "PETERSEN\u{1B}[2JMA\u{1B}T")
+        let (r, warnings) = try #require(kept(FAANormalizer.registration(try record(line), file: "MASTER.txt")))
+        #expect(r.name == "PETERSEN\u{FFFD}[2JMA\u{FFFD}T")
+        #expect(warnings.count == 1)
+        let warning = try #require(warnings.first)
+        #expect(warning.field == "NAME" && warning.line == 2 && warning.value == "PETERSEN\u{FFFD}[2JMA\u{FFFD}T")
+        #expect(warning.reason == "expected text, found the control character U+001B; replaced with U+FFFD")
+        let del = try #require(kept(FAANormalizer.registration(try record(try masterLine("100A", replacing: 7, with: "1 MAIN\u{7F}ST")), file: "M")))
+        #expect(del.0.street == "1 MAIN\u{FFFD}ST" && del.1.first?.reason.contains("U+007F") == true)
+        let tab = try #require(kept(FAANormalizer.registration(try record(try masterLine("100A", replacing: 6, with: "A\tB")), file: "M")))
+        #expect(tab.0.name == "A\tB" && tab.1.isEmpty)
+        // CERTIFICATION is decoded byte by byte: its codes hold no control character either.
+        let certification = try #require(kept(FAANormalizer.registration(try record(try masterLine("100A", replacing: 17, with: "1\u{1B}")), file: "M")))
+        #expect(certification.0.airworthiness.certification == "1\u{FFFD}")
+        #expect(certification.0.airworthiness.operations == [FAACode(raw: "\u{FFFD}", name: nil)])
+        #expect(certification.1.map(\.field) == ["CERTIFICATION", "CERTIFICATION"], "\(certification.1)")
+    }
+
     @Test("Mode S octal that disagrees with MODE S CODE HEX rejects the row")
     func modeSMismatch() throws {
         let issues = rejected(FAANormalizer.registration(try record(try masterLine("100A", replacing: 33, with: "A00002")), file: "M"))

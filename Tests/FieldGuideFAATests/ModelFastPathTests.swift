@@ -48,7 +48,7 @@ struct ModelFastPathTests {
         let base = try #require(try FAAFixtures.lines("ACFTREF.txt").dropFirst().first)
         let variants: [Int: [String]] = [
             0: ["", "1", "ABC DEF", " 12", "\t123", "1234567", "12345678"],
-            1: ["", "A\"B", " X", "CESSNA, INC", "ÉCOLE", "X\t"],
+            1: ["", "A\"B", " X", "CESSNA, INC", "ÉCOLE", "X\t", "CES\u{1B}[2JNA", "A\u{7F}B", "A\u{1F}", "A\tB"],
             2: ["", "172S", "A\"B"],
             3: ["", "1", "4", "H", "X", "Z"],
             4: ["", "0", "1", "11", "99", "X"],

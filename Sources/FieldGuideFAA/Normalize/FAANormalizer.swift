@@ -166,6 +166,13 @@ package enum FAANormalizer {
         return value
     }
 
+    /// One byte of CERTIFICATION as a code: its Latin-1 character, a control character as
+    /// U+FFFD (the field's text has warned about it already).
+    private static func character(_ byte: UInt8) -> String {
+        let scalar = UnicodeScalar(byte)
+        return String(FieldReader.isControl(scalar) ? FieldReader.controlReplacement : scalar)
+    }
+
     /// CERTIFICATION: the class (first character) and the class's operation codes after it.
     static func airworthiness(_ f: inout FieldReader, _ i: Int) -> Airworthiness {
         let raw = f.raw(i)
@@ -173,7 +180,7 @@ package enum FAANormalizer {
         guard let first = raw.first, first != 0x20 else {
             return Airworthiness(certification: certification, classification: nil, operations: [])
         }
-        let classCode = String(UnicodeScalar(first))
+        let classCode = Self.character(first)
         let classification = f.code(i, FAACodeTables.airworthinessClass, raw: classCode)
         let rest = Array(raw.dropFirst())
         var operations: [FAACode] = []
@@ -182,7 +189,7 @@ package enum FAANormalizer {
             while index < bytes.endIndex {
                 let byte = bytes[index]
                 if byte == 0x20 { index += 1; continue }
-                var code = String(UnicodeScalar(byte))
+                var code = Self.character(byte)
                 if pairs, byte == 0x38 || byte == 0x39, index + 1 < bytes.endIndex,
                    (0x41...0x45).contains(bytes[index + 1]) {
                     code += String(UnicodeScalar(bytes[index + 1]))

@@ -38,22 +38,22 @@ enum MasterFastPath {
         }
     }
 
-    /// The shape checks of `FieldReader` for an ASCII record: 34 fields (plus an empty one for
-    /// the trailing comma), none wider than the layout (ASCII: bytes are characters).
+    /// The shape checks of `FieldReader` for a printable ASCII record: 34 fields (plus an empty
+    /// one for the trailing comma), none wider than the layout (ASCII: bytes are characters).
+    /// A control character (a tab too) sends the record the general way, whose `FieldReader`
+    /// replaces it and warns.
     private static func isPlain(_ fields: UnsafeCSVFields) -> Bool { isPlain(fields, widths: widths) }
 
     /// `isPlain` for any layout's column widths.
     static func isPlain(_ fields: UnsafeCSVFields, widths: [Int]) -> Bool {
         let expected = widths.count
         guard fields.count == expected || (fields.count == expected + 1 && fields[expected].isEmpty) else { return false }
-        guard isASCII(fields.bytes) else { return false }
+        guard FileText.isPrintableASCII(fields.bytes) else { return false }
         return widths.withUnsafeBufferPointer { widths in
             for i in 0..<expected where fields[i].count > widths[i] { return false }
             return true
         }
     }
-
-    static func isASCII(_ bytes: Bytes) -> Bool { FileText.isASCII(bytes) }
 
     private static func normalize(_ f: UnsafeCSVFields, scratch: UnsafeMutableRawBufferPointer, into writer: inout CSVWriter) -> Row? {
         // Everything is checked before anything is written.
