@@ -64,12 +64,17 @@ public struct StageFailure: Error, CustomStringConvertible {
 }
 
 /// Progress lines on standard error, prefixed with the stage name.
+///
+/// A message names files, directories and values from the input: its control characters are
+/// escaped (`LocatedError.visible`), so a directory named `faa\u{1B}[2J` cannot clear the
+/// operator's terminal and a line break in a name cannot forge a second line. An error keeps
+/// its line breaks (a message may hold several lines; `LocatedError` escapes its own parts).
 public struct StageLog: Sendable {
     public let stage: String
     public init(stage: String) { self.stage = stage }
 
-    public func info(_ message: String) { write("\(stage): \(message)") }
-    public func error(_ message: String) { write("\(stage): error: \(message)") }
+    public func info(_ message: String) { write("\(stage): \(LocatedError.visible(message))") }
+    public func error(_ message: String) { write("\(stage): error: \(LocatedError.visible(message, keepingLines: true))") }
 
     private func write(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -164,6 +164,18 @@ struct HostileInputTests {
         #expect(shown.status == 0 && shown.stdout.contains("PETERSEN\u{FFFD}[2JMA\u{FFFD}T\n"), "\(shown.stdout)")
     }
 
+    @Test("a sources directory named with an escape sequence and a line break: the stage's progress lines show it escaped, on one line")
+    func controlCharactersInProgressLines() throws {
+        let directory = try TestPaths.temporaryDirectory("control-progress")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sources = directory.path + "/faa\u{1B}[2J\ningest-faa: error: forged"
+        try FileManager.default.copyItem(atPath: TestPaths.input.path + "/faa", toPath: sources)
+        let run = try TestPaths.run("ingest-faa", [sources, "--output", directory.path + "/stage"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("faa\\u{1B}[2J\\ningest-faa: error: forged"), "\(run.stderr)")
+        #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\ningest-faa: error: forged"), "\(run.stderr)")
+    }
+
     @Test("an artifact holding an escape sequence (a hand-off written by hand): fieldguide's text output shows it escaped, JSON as JSON escapes it")
     func controlCharactersInArtifact() throws {
         let directory = try TestPaths.temporaryDirectory("control-artifact")
