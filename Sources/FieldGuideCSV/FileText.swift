@@ -36,29 +36,33 @@ public enum FileText {
         return bits & 0x8080_8080_8080_8080 == 0
     }
 
-    /// Printable ASCII only, eight bytes at a time: no byte with the high bit set, below
-    /// 0x20 (tab included) or DEL (0x7F). The FAA fast paths take only such records; a
-    /// record with anything else goes the general way, which words what it finds.
+    /// Printable ASCII only: no byte with the high bit set, below 0x20 (tab included) or DEL
+    /// (0x7F). The FAA fast paths take only such records; a record with anything else goes
+    /// the general way, which words what it finds.
     ///
-    /// Per word, a byte below 0x20 sets its high bit in `(w - 0x20…) & ~w` and a DEL in
-    /// `((w ^ 0x7F…) - 0x01…) & ~(w ^ 0x7F…)` (the "has less" and "has zero" tests of Bit
-    /// Twiddling Hacks, exact for whether any byte matches); both are or-ed with the word
-    /// itself, so one mask at the end answers for all three.
+    /// Sixteen bytes at a time, lane by lane (no carries between bytes): a byte of 0x80 or
+    /// more has its high bit set, a control byte gets it from `byte &- 0x20`, DEL from
+    /// `byte &+ 1`, and a printable byte from none of the three; their `|` over the record is
+    /// tested once at the end. The last sixteen bytes are read again from the end rather than
+    /// one at a time. (`pointwiseMax` over `byte &- 0x20` needs fewer operations but is an
+    /// unspecialized call per block here: callgrind counted 19.1M instructions for ingest-faa
+    /// on 126K records against 29.5M for a word-at-a-time test and 12.9M for this.)
     package static func isPrintableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        var i = 0, bits: UInt64 = 0
-        while i + 8 <= bytes.count {
-            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let del = w ^ (0x7F &* ones)
-            bits |= w | ((w &- 0x20 &* ones) & ~w) | ((del &- ones) & ~del)
-            i += 8
+        typealias Lanes = SIMD16<UInt8>
+        @inline(__always) func flags(_ v: Lanes) -> Lanes { v | (v &- Lanes(repeating: 0x20)) | (v &+ Lanes(repeating: 1)) }
+        guard bytes.count >= 16 else {
+            for byte in bytes where byte &- 0x20 >= 0x5F { return false }
+            return true
         }
-        while i < bytes.count {
-            let byte = bytes[i]
-            if byte < 0x20 || byte >= 0x7F { return false }
-            i += 1
+        var seen = Lanes(repeating: 0)
+        var i = 0
+        while i + 16 <= bytes.count {
+            seen |= flags(bytes.loadUnaligned(fromByteOffset: i, as: Lanes.self))
+            i += 16
         }
-        return bits & (0x80 &* ones) == 0
+        if i < bytes.count { seen |= flags(bytes.loadUnaligned(fromByteOffset: bytes.count - 16, as: Lanes.self)) }
+        let words = unsafeBitCast(seen, to: (UInt64, UInt64).self)
+        return (words.0 | words.1) & 0x8080_8080_8080_8080 == 0
     }
 
     /// `bytes` as UTF-8, or as Latin-1 when they are not UTF-8.

@@ -41,9 +41,9 @@ struct FileTextTests {
     /// The reference: every byte from space to tilde.
     func isPrintable(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } }
 
-    @Test("isPrintableASCII: every byte value at every position of 1-20 bytes, in the words and the tail")
+    @Test("isPrintableASCII: every byte value at every position of 1-40 bytes: short, in blocks of 16, in the tail read from the end")
     func printableEveryByte() {
-        for length in 1...20 {
+        for length in 1...40 {
             for position in 0..<length {
                 for byte in 0...255 {
                     var bytes = Array(repeating: UInt8(ascii: "x"), count: length)
@@ -60,7 +60,7 @@ struct FileTextTests {
         let edges: [UInt8] = [0x00, 0x01, 0x09, 0x1F, 0x20, 0x21, 0x3F, 0x40, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xFE, 0xFF]
         var generator = SystemRandomNumberGenerator()  // a failure prints its bytes
         for _ in 0..<200_000 {
-            let length = Int(generator.next() % 25)
+            let length = Int(generator.next() % 50)
             let bytes = (0..<length).map { _ in
                 let pick = generator.next()
                 return pick % 4 == 0 ? edges[Int(pick >> 8 % UInt64(edges.count))] : UInt8(0x20 + (pick >> 16) % 95)
