@@ -311,9 +311,12 @@ final class Display: @unchecked Sendable {
         line("pipeline: \(text)")
     }
 
+    /// One line on standard error, its control characters escaped: a stage's output is
+    /// forwarded as it is read, and a tool that prints an escape sequence or a carriage return
+    /// must not clear the operator's terminal or overwrite a line of the log.
     private func line(_ text: String, redraw: Bool = true) {
         if bar { clearBar() }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((LocatedError.visible(text) + "\n").utf8))
         if bar && redraw { drawBar() }
     }
 

@@ -113,4 +113,14 @@ struct ConfinementTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: p.output + "/current") == current)
         #expect(try String(contentsOfFile: p.output + "/current/a.txt", encoding: .utf8) == "data\n")
     }
+
+    @Test("a stage that prints an escape sequence and a carriage return: the pipeline forwards the line escaped, on one line")
+    func controlCharactersInStageOutput() throws {
+        let p = try ScriptPipeline(yaml: Self.yaml(), tools: ["mk": "printf 'half\\033[2Jdone\\rforged\\n' >&2\n" + Self.tool])
+        defer { p.remove() }
+        let result = try p.run()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("[mk] half\\u{1B}[2Jdone\\rforged\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\r"), "\(result.stderr)")
+    }
 }
