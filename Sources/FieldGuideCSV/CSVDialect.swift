@@ -31,15 +31,6 @@ public struct CSVDialect: Sendable, Hashable {
     /// `.tooLarge` error as soon as it passes the bound, so memory stays bounded by it whatever
     /// the file holds: a file of one 300 MB line costs no more than a file of short ones.
     public var maxRecordBytes: Int
-    /// The file is one `CSVWriter` wrote (a stage's hand-off): libcsv may then test for spaces
-    /// itself. libcsv drops spaces and tabs at the ends of an unquoted field; FieldGuide turns
-    /// that off with a space function that says "no space" (`fieldguide_csv_no_space`), which
-    /// libcsv calls for every byte of every unquoted field. `CSVWriter` quotes each field that
-    /// starts or ends with a space or a tab, so in its files no unquoted field has one to drop,
-    /// and libcsv's own test (a compare, no call) reads every field exactly as written. A file
-    /// from elsewhere read this way may lose such spaces: only a hand-off's own readers set it.
-    /// Quoted dialects only (`CSVParser` refuses it without a quote byte).
-    public var writtenByCSVWriter: Bool
 
     /// The bound of a CSV file from other software (an eBird export, a taxonomy, the hand-off
     /// files): 1 MiB, far above any real record (an eBird row with long comments is a few KiB).
@@ -49,22 +40,16 @@ public struct CSVDialect: Sendable, Hashable {
     public static let faaMaxRecordBytes = 64 << 10
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8? = UInt8(ascii: "\""), skipsByteOrderMark: Bool = true,
-                dropsTrailingPadding: Bool = false, maxRecordBytes: Int = CSVDialect.defaultMaxRecordBytes,
-                writtenByCSVWriter: Bool = false) {
+                dropsTrailingPadding: Bool = false, maxRecordBytes: Int = CSVDialect.defaultMaxRecordBytes) {
         self.delimiter = delimiter
         self.quote = quote
         self.skipsByteOrderMark = skipsByteOrderMark
         self.dropsTrailingPadding = dropsTrailingPadding
         self.maxRecordBytes = maxRecordBytes
-        self.writtenByCSVWriter = writtenByCSVWriter
     }
 
     /// RFC 4180: comma separated, `"` quoted, `""` escapes a quote.
     public static let rfc4180 = CSVDialect()
-    /// `rfc4180` for a file `CSVWriter` wrote with it: the hand-off files between stages
-    /// (`writtenByCSVWriter`). At full size, DEREG's 80 MB hand-off alone made 80 million
-    /// calls of the space function in `emit-aircraft`.
-    public static let handOff = CSVDialect(writtenByCSVWriter: true)
     /// Comma separated with no quoting at all, as the FAA releasable files are written.
     public static let unquoted = CSVDialect(quote: nil, maxRecordBytes: faaMaxRecordBytes)
     /// `unquoted` with every field's trailing space padding dropped: the FAA releasable files,

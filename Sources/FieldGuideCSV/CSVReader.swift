@@ -44,9 +44,6 @@ public final class CSVParser {
             throw LocatedError(.usage, file: file,
                                message: "expected an unquoted dialect to drop trailing padding from, found one quoted with \(Character(UnicodeScalar(dialect.quote!)))")
         }
-        if dialect.writtenByCSVWriter && dialect.quote == nil {
-            throw LocatedError(.usage, file: file, message: "expected a quoted dialect for a file CSVWriter wrote, found an unquoted one")
-        }
         self.dialect = dialect
         self.file = file
         state = .allocate(capacity: 1)
@@ -61,9 +58,7 @@ public final class CSVParser {
             parser.deallocate()
             throw LocatedError(.resources, file: file, message: "libcsv could not initialise a parser")
         }
-        // libcsv trims the ends of unquoted fields unless told otherwise; a `CSVWriter` file has
-        // nothing there to trim (`CSVDialect.writtenByCSVWriter`), and skips the call per byte.
-        if !dialect.writtenByCSVWriter { fieldguide_csv_disable_trimming(parser) }
+        fieldguide_csv_disable_trimming(parser)
         csv_set_delim(parser, dialect.delimiter)
         // A quote byte that never appears in text: FAA fields are never quoted and `"` is data.
         csv_set_quote(parser, dialect.quote ?? 0)

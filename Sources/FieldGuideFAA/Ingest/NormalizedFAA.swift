@@ -149,7 +149,7 @@ public enum NormalizedFAA {
     @discardableResult
     public static func readRegistrationRecords(_ path: String, _ body: (CSVRecord) throws -> Void) throws -> String {
         let name = PathName(path: path).lastComponent
-        let hash = try CSVPipeline.run(dialect: .handOff, file: name, produce: hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
+        let hash = try CSVPipeline.run(dialect: .rfc4180, file: name, produce: hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
             try check(record, header: registrationHeader, file: name)
             if record.index > 0 { try body(record) }
         }
@@ -186,7 +186,7 @@ public enum NormalizedFAA {
         /// Reads both halves at once (`SplitFile.readHalves`), hashing the file meanwhile:
         /// `read` is called on each half's thread with the half's data records.
         public func read<Part: Sendable>(_ read: @escaping @Sendable (Records) throws -> Part) -> SplitRead<Part, StreamingDigest> {
-            file.readHalves(dialect: .handOff, hashing: StreamingDigest()) { half in try read(Records(half: half)) }
+            file.readHalves(dialect: .rfc4180, hashing: StreamingDigest()) { half in try read(Records(half: half)) }
         }
 
         /// The data records of one half: the header checked, and the width of every row.
@@ -245,7 +245,7 @@ public enum NormalizedFAA {
 
     private static func read(_ path: String, header: [String], _ body: (CSVRecord) throws -> Void) throws {
         let name = PathName(path: path).lastComponent
-        try CSVReader.read(fileAt: path, dialect: .handOff, displayName: name) { record in
+        try CSVReader.read(fileAt: path, dialect: .rfc4180, displayName: name) { record in
             try check(record, header: header, file: name)
             if record.index > 0 { try body(record) }
         }

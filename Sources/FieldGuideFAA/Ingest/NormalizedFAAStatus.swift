@@ -60,7 +60,7 @@ public enum NormalizedFAAStatus {
 
     private static func read(_ path: String, header: [String], _ body: (CSVRecord) throws -> Void) throws -> String {
         let name = PathName(path: path).lastComponent
-        let hash = try CSVPipeline.run(dialect: .handOff, file: name, produce: hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
+        let hash = try CSVPipeline.run(dialect: .rfc4180, file: name, produce: hashing { try CSVReader.stream(fileAt: path, displayName: name, $0) }) { record in
             try NormalizedFAA.check(record, header: header, file: name)
             if record.index > 0 { try body(record) }
         }
