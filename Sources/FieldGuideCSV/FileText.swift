@@ -65,6 +65,27 @@ public enum FileText {
         return (words.0 | words.1) & 0x8080_8080_8080_8080 == 0
     }
 
+    /// Whether `scalar` is a control character no name, note or label means: C0 but tab, line
+    /// feed and carriage return, or DEL. A NUL cuts text where C strings meet it; an escape
+    /// sequence recolours or clears a terminal. The seed check (`validate`) refuses them and the
+    /// FAA ingest replaces them (a line break cannot reach an FAA field: it ends the record).
+    package static func isControlCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || scalar.value == 0x7F
+    }
+
+    /// The first control character of `text` (`isControlCharacter`): a byte scan first, so
+    /// text without one (nearly all) is not walked scalar by scalar.
+    package static func firstControlCharacter(in text: String) -> Unicode.Scalar? {
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
+        return text.unicodeScalars.first(where: isControlCharacter)
+    }
+
+    /// `U+001B` for ESC: a code point as messages name it.
+    package static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// `bytes` as UTF-8, or as Latin-1 when they are not UTF-8.
     public static func decode(_ bytes: some Collection<UInt8>) -> (text: String, isLatin1: Bool) {
         if let text = bytes.withContiguousStorageIfAvailable({ decode($0) }) { return text }

@@ -1,3 +1,4 @@
+import FieldGuideCSV
 import FieldGuideDiagnostics
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +31,7 @@ enum ControlCharacterRule {
     private static func visit(_ value: JSONValue, path: inout [Token], sink: FindingSink) {
         switch value.content {
         case let .string(text):
-            if let scalar = firstControl(in: text) { report(text, scalar, at: value.offset, path: path, sink: sink) }
+            if let scalar = FileText.firstControlCharacter(in: text) { report(text, scalar, at: value.offset, path: path, sink: sink) }
         case let .array(items):
             for (index, item) in items.enumerated() {
                 path.append(.index(index))
@@ -73,12 +74,6 @@ enum ControlCharacterRule {
         }
     }
 
-    /// The first control character that is not a tab, line feed or carriage return.
-    static func firstControl(in text: String) -> Unicode.Scalar? {
-        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
-        return text.unicodeScalars.first { ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || $0.value == 0x7F }
-    }
-
     private static func report(_ text: String, _ scalar: Unicode.Scalar, at offset: Int, path: [Token], sink: FindingSink) {
         var pointer = ""
         for token in path {
@@ -87,8 +82,7 @@ enum ControlCharacterRule {
             case let .index(index): pointer = JSONPointer.appending(pointer, index)
             }
         }
-        let code = String(scalar.value, radix: 16, uppercase: true)
         sink.add(.error, .text, at: pointer, offset: offset,
-                 "a control character (U+\(String(repeating: "0", count: 4 - code.count) + code)) in \"\(LocatedError.shortened(text))\": apps would show it as garbage or cut the text there")
+                 "a control character (\(FileText.codePoint(scalar))) in \"\(LocatedError.shortened(text))\": apps would show it as garbage or cut the text there")
     }
 }

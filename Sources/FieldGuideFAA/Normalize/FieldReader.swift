@@ -6,9 +6,9 @@ import FieldGuideCore
 /// Text is trimmed of its space padding; numbers must be digits; dates must be real
 /// `YYYYMMDD` dates; codes are looked up in their table (unknown → warning, kept raw). A field
 /// that is not valid UTF-8 is read as Latin-1 with a warning (`FileText`), once per field. A
-/// control character (C0 but tab, or DEL: none in the FAA's files, but an escape sequence in an
-/// owner's name would reach every app and terminal that shows it) becomes U+FFFD with a
-/// warning, once per field; the row is kept.
+/// control character (`FileText.isControlCharacter`: none in the FAA's files, but an escape
+/// sequence in an owner's name would reach every app and terminal that shows it) becomes
+/// U+FFFD with a warning, once per field; the row is kept.
 struct FieldReader {
     let record: CSVRecord
     let file: String
@@ -44,29 +44,14 @@ struct FieldReader {
             return decoded.text
         }
         if isLatin1 && warnedFields.insert(i << 1).inserted { warn(i, value: value, FileText.latin1Reason) }
-        guard let control = Self.firstControl(value) else { return value }
-        let replaced = Self.replacingControls(value)
+        guard let control = FileText.firstControlCharacter(in: value) else { return value }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: value.unicodeScalars.lazy.map { FileText.isControlCharacter($0) ? Self.controlReplacement : $0 })
+        let replaced = String(scalars)
         if warnedFields.insert(i << 1 | 1).inserted {
-            let code = "U+" + String(repeating: "0", count: control.value < 0x10 ? 3 : 2) + String(control.value, radix: 16, uppercase: true)
-            warn(i, value: replaced, "expected text, found the control character \(code); replaced with U+FFFD")
+            warn(i, value: replaced, "expected text, found the control character \(FileText.codePoint(control)); replaced with U+FFFD")
         }
         return replaced
-    }
-
-    /// The first control character of `text`: C0 but tab, or DEL.
-    static func firstControl(_ text: String) -> Unicode.Scalar? {
-        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
-        return text.unicodeScalars.first(where: isControl)
-    }
-
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
-    }
-
-    private static func replacingControls(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: text.unicodeScalars.lazy.map { isControl($0) ? controlReplacement : $0 })
-        return String(scalars)
     }
 
     /// The bytes of field `i` as written, padding included.
