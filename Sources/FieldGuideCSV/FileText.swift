@@ -80,6 +80,27 @@ public enum FileText {
         return text.unicodeScalars.first(where: isControlCharacter)
     }
 
+    /// What a control character in a field becomes when a reader keeps the field.
+    package static let controlReplacement: Unicode.Scalar = "\u{FFFD}"
+
+    /// `text` with every control character (`isControlCharacter`) replaced by U+FFFD, and the
+    /// first one it held; `text` itself and nil when it holds none (nearly always: one byte scan).
+    ///
+    /// ```swift
+    /// FileText.replacingControlCharacters(in: "PETERSEN\u{1B}[2J")   // ("PETERSEN\u{FFFD}[2J", "\u{1B}")
+    /// ```
+    package static func replacingControlCharacters(in text: String) -> (text: String, first: Unicode.Scalar?) {
+        guard let first = firstControlCharacter(in: text) else { return (text, nil) }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.lazy.map { isControlCharacter($0) ? controlReplacement : $0 })
+        return (String(scalars), first)
+    }
+
+    /// The words every reader's warning uses for a control character it replaced.
+    package static func controlReason(_ scalar: Unicode.Scalar) -> String {
+        "expected text, found the control character \(codePoint(scalar)); replaced with U+FFFD"
+    }
+
     /// `U+001B` for ESC: a code point as messages name it.
     package static func codePoint(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
@@ -100,43 +121,3 @@ public enum FileText {
     }
 }
 
-extension CSVRecord {
-    /// Field `i` as text, untrimmed: UTF-8, or Latin-1 when it is not valid UTF-8 (`isLatin1`
-    /// true: the reader warns with the record's line and the field's name).
-    ///
-    /// ```swift
-    /// let (name, isLatin1) = record.text(6)
-    /// if isLatin1 { warn(line: record.line, field: "NAME", FileText.latin1Reason) }
-    /// ```
-    public func text(_ i: Int) -> (text: String, isLatin1: Bool) {
-        withField(i) { FileText.decode($0) }
-    }
-}
-
-/// A value that was not valid UTF-8 and was read as Latin-1: where it was and what it became.
-/// Readers that have no rejects report of their own collect these for their stage to report
-/// as warnings.
-///
-/// ```swift
-/// let reading = Latin1Reading(file: "taxonomy.csv", line: 12, field: "PRIMARY_COM_NAME", value: "Pinson des Ardennes é")
-/// reading.description   // taxonomy.csv:12: PRIMARY_COM_NAME "Pinson des Ardennes é": not valid UTF-8; read as Latin-1 (ISO-8859-1)
-/// ```
-public struct Latin1Reading: Sendable, Hashable, CustomStringConvertible {
-    /// The file as the reader was given it.
-    public let file: String
-    /// The record's first line (1-based).
-    public let line: Int
-    /// The column's name, or what the format calls the field (`label`, `period 3`).
-    public let field: String
-    /// The value as read, Latin-1 decoded.
-    public let value: String
-
-    public init(file: String, line: Int, field: String, value: String) {
-        self.file = file; self.line = line; self.field = field; self.value = value
-    }
-
-    /// The warning's words without its place: `FIELD "value": not valid UTF-8; read as Latin-1 (ISO-8859-1)`.
-    public var message: String { "\(field) \"\(value)\": \(FileText.latin1Reason)" }
-
-    public var description: String { "\(file):\(line): \(message)" }
-}

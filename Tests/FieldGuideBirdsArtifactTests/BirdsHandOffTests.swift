@@ -16,13 +16,13 @@ import TestSupport
     func bothWays(stage: String, taxonomy: String, barCharts: [String], seasons: String, labels: [String]) throws -> (handOff: [UInt8], memory: [UInt8]) {
         let (report, input) = try BirdHandOff.read(stage)
         var linked = input
-        var latin1: [Latin1Reading] = []   // none in these files: `#expect`ed below
+        var readings: [TextReading] = []   // none in these files: `#expect`ed below
         linked.taxa = LinkedTaxa.link(
             birds: input.species.map { .init(id: $0.birdID, speciesCode: $0.speciesCode, commonName: $0.commonName, scientificName: $0.scientificName, family: $0.family) },
             taxonomy: try Taxonomy.read(fileAt: taxonomy), barCharts: try barCharts.map { try EBirdBarChart.read($0, region: EBirdBarChart.regionName(fromFile: $0)) },
-            seasons: try SpeciesSeasonRow.read(seasons, latin1: &latin1), labels: try labels.map { try LocalizedLabels.read($0) })
+            seasons: try SpeciesSeasonRow.read(seasons, readings: &readings), labels: try labels.map { try LocalizedLabels.read($0) })
         #expect(linked.taxa.counts == report.linkCounts)
-        #expect(latin1.isEmpty)
+        #expect(readings.isEmpty)
         return (try BirdsArtifactBuilder(input).build().artifact.serialize(), try BirdsArtifactBuilder(linked).build().artifact.serialize())
     }
 

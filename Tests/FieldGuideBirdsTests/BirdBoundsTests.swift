@@ -70,6 +70,41 @@ struct BirdBoundsTests {
         #expect(names.contains("Grauréiher") && !names.contains("\u{FFFD}"))
     }
 
+    @Test("a control character in the taxonomy, a bar chart, the Status & Trends runs and a labels list: U+FFFD, each warned at file:line (rule text), not counted as Latin-1; validate warns too")
+    func controlCharacterReferences() throws {
+        let birds = try birdsCopy()
+        let esc: [UInt8] = [0x1B, 0x5B, 0x32, 0x4A]   // ESC [2J: clears a terminal
+        try replace("Gray Heron,Ardea", with: Array("Gray H".utf8) + esc + Array("ron,Ardea".utf8), in: birds.appendingPathComponent("taxonomy/taxonomy.csv"))
+        let chart = birds.appendingPathComponent("ebird/barchart-fenland.txt"), runs = birds.appendingPathComponent("ebird/ebirdst_runs_example.csv")
+        let labels = birds.appendingPathComponent("names/BirdNET_Labels_de.txt")
+        try replace("Gray Heron\t", with: Array("Gray H".utf8) + [0x08] + Array("ron\t".utf8), in: chart)   // a NUL: a binary file, refused
+        try replace("Bohemian Waxwing,", with: Array("Bohemian Waxw".utf8) + [0x7F] + Array("ng,".utf8), in: runs)
+        try replace("_Graureiher", with: Array("_Graur".utf8) + [0x07, 0xE9] + Array("iher".utf8), in: labels)
+        let out = birds.deletingLastPathComponent().appendingPathComponent("out").path
+        let run = try TestPaths.run("ingest-birds", [birds.path, "--output", out, "--barchart", chart.path, "--seasons", runs.path, "--labels", labels.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for place in ["taxonomy.csv:3:1: warning: PRIMARY_COM_NAME \"Gray H\u{FFFD}[2Jron\": expected text, found the control character U+001B; replaced with U+FFFD",
+                      "barchart-fenland.txt:", "found the control character U+0008;",
+                      "ebirdst_runs_example.csv:3:1: warning: common_name \"Bohemian Waxw\u{FFFD}ng\": expected text, found the control character U+007F",
+                      "BirdNET_Labels_de.txt:2:1: warning: label \"Ardea cinerea_Graur\u{FFFD}\u{E9}iher\": not valid UTF-8",
+                      "BirdNET_Labels_de.txt:2:1: warning: label \"Ardea cinerea_Graur\u{FFFD}\u{E9}iher\": expected text, found the control character U+0007"] {
+            #expect(run.stderr.contains(place), "\(place)")
+        }
+        #expect(!run.stderr.utf8.contains(0x1B) && !run.stderr.utf8.contains(0x07))
+        let written = try report(out)
+        #expect(written.counts["fieldsReadAsLatin1"] == 1)   // the label's: one field, two readings
+        #expect(written.findings.listed?.filter { $0.rule == "text" }.count == 4)
+        #expect(written.findings.listed?.filter { $0.rule == "encoding" }.count == 1)
+        for file in ["names.csv", "bar-charts.csv", "seasons.csv", "taxa.csv"] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out + "/" + file)))
+            #expect(!bytes.contains { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }, "\(file)")
+        }
+        #expect(try String(contentsOfFile: out + "/names.csv", encoding: .utf8).contains("Graur\u{FFFD}éiher"))
+        let validate = try TestPaths.run("validate", [birds.appendingPathComponent("taxonomy").path])
+        #expect(validate.status == 0 && validate.stdout.contains("taxonomy.csv:3:1: warning: PRIMARY_COM_NAME \"Gray H\u{FFFD}[2Jron\": expected text"),
+                "\(validate.stdout)\(validate.stderr)")
+    }
+
     @Test("a bar chart of one 2 MiB line is refused as it passes the 1 MiB record bound (exit 1); a seed file past 128 MiB is refused from its size")
     func bounds() throws {
         let birds = try birdsCopy()

@@ -168,8 +168,8 @@ struct BirdReferenceIngestTests {
         let seasons = out.appendingPathComponent("runs.csv").path
         try lines.joined(separator: "\n").write(toFile: seasons, atomically: true, encoding: .utf8)
         try Self.expectRefused(seasons, line: column == "header" ? 1 : 3, message: message, option: "--seasons") { path in
-            var latin1: [Latin1Reading] = []
-            _ = try SpeciesSeasonRow.read(path, latin1: &latin1)
+            var readings: [TextReading] = []
+            _ = try SpeciesSeasonRow.read(path, readings: &readings)
         }
     }
 

@@ -124,22 +124,24 @@ public struct BirdIngest: Sendable {
         report.linkCounts = linked.counts.merging(references.counts) { $1 }
         report.sources += references.sources
         // The taxonomy among the inputs has its warnings already (a seed file's findings).
-        Self.warn(references.latin1 + (taxonomyPath != nil ? taxonomy?.latin1Readings ?? [] : []), in: &report)
+        Self.warn(references.readings + (taxonomyPath != nil ? taxonomy?.readings ?? [] : []), in: &report)
         try written.write(try report.encoded(), to: out(NormalizedBirds.reportFile))
         try written.commit()
         return BirdIngestResult(report: report, files: validation.files)
     }
 
-    /// Each value read as Latin-1 becomes a warning (rule `encoding`) at its file and line, and
-    /// the report counts them (`fieldsReadAsLatin1`).
-    static func warn(_ readings: [Latin1Reading], in report: inout StageReport) {
+    /// Each value read as Latin-1 (rule `encoding`) or with a control character replaced (rule
+    /// `text`) becomes a warning at its file and line; the report counts the Latin-1 readings
+    /// (`fieldsReadAsLatin1`).
+    static func warn(_ readings: [TextReading], in report: inout StageReport) {
         guard !readings.isEmpty else { return }
         let warnings = readings.map {
-            StageReport.Finding(.warning, rule: Finding.Rule.encoding.rawValue, file: $0.file, line: $0.line, column: 1, message: $0.message)
+            StageReport.Finding(.warning, rule: Finding.Rule($0.kind).rawValue, file: $0.file, line: $0.line, column: 1, message: $0.message)
         }
         report.findings.warnings += warnings.count
         report.findings.listed = (report.findings.listed ?? []) + warnings
-        report.counts[latin1Count] = readings.count
+        let latin1 = readings.count { $0.isLatin1 }
+        if latin1 > 0 { report.counts[latin1Count] = latin1 }
     }
 
     /// The report's count of values that were not UTF-8 and were read as Latin-1.
@@ -201,8 +203,8 @@ public struct BirdIngest: Sendable {
         var seasons: [SpeciesSeasonRow] = []
         var labels: [LocalizedLabels] = []
         var sources: [StageReport.Source] = []
-        /// The values that were not UTF-8 and were read as Latin-1.
-        var latin1: [Latin1Reading] = []
+        /// The values that were not UTF-8 and were read as Latin-1, or held a control character.
+        var readings: [TextReading] = []
         /// Computed and replaced bar charts.
         var counts: [String: Int] = [:]
     }
@@ -222,7 +224,7 @@ public struct BirdIngest: Sendable {
             let chart = try EBirdBarChart.read(path, region: region)
             computedRegions.insert(chart.region)
             references.barCharts.append(chart)
-            references.latin1 += chart.latin1Readings
+            references.readings += chart.readings
             try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1, prefix: "aggregate-ebd/")
         }
         var replaced = 0
@@ -233,7 +235,7 @@ public struct BirdIngest: Sendable {
             guard !computedRegions.contains(region) else { replaced += 1; continue }
             let chart = try EBirdBarChart.read(path, region: region)
             references.barCharts.append(chart)
-            references.latin1 += chart.latin1Readings
+            references.readings += chart.readings
             try source(path, read: chart.rows.count + 1, kept: chart.rows.count + 1)
         }
         if !computedBarCharts.isEmpty {
@@ -241,7 +243,7 @@ public struct BirdIngest: Sendable {
             references.counts["barChartsReplaced"] = replaced
         }
         if let seasons {
-            references.seasons = try SpeciesSeasonRow.read(seasons, latin1: &references.latin1)
+            references.seasons = try SpeciesSeasonRow.read(seasons, readings: &references.readings)
             try source(seasons, read: references.seasons.count, kept: references.seasons.count)
         }
         var languages = Claims(what: "labels list", of: "language")
@@ -249,7 +251,7 @@ public struct BirdIngest: Sendable {
             try languages.claim(LocalizedLabels.language(ofFile: path), by: path)
             let file = try LocalizedLabels.read(path)
             references.labels.append(file)
-            references.latin1 += file.latin1Readings
+            references.readings += file.readings
             try source(path, read: file.lines, kept: file.names.count)
         }
         return references

@@ -15,12 +15,12 @@ package struct CSVTable: Sendable {
     package var file: String
     package var columns: [String: Int]
     package var rows: [(line: Int, fields: [String])]
-    /// The values that were not UTF-8 and were read as Latin-1.
-    package var latin1Readings: [Latin1Reading] = []
+    /// The values that were not UTF-8 and were read as Latin-1, or held a control character.
+    package var readings: [TextReading] = []
 
     /// Reads `path`; a header without every `required` column, or with one of them named twice,
-    /// is refused with its line. A value that is not UTF-8 is read as Latin-1 and listed in
-    /// `latin1Readings`.
+    /// is refused with its line. A value that is not UTF-8 is read as Latin-1, a control
+    /// character becomes U+FFFD, and each is listed in `readings`.
     package static func read(_ path: String, required: [String]) throws(LocatedError) -> CSVTable {
         var table = CSVTable(file: path, columns: [:], rows: [])
         try records(at: path) { record throws(LocatedError) in
@@ -36,12 +36,8 @@ package struct CSVTable: Sendable {
             if record.count == 1, record[0].isEmpty { return }
             var fields: [String] = []
             for i in 0..<record.count {
-                let (text, isLatin1) = record.text(i)
-                if isLatin1 {
-                    let column = table.columns.first { $0.value == i }?.key ?? "field \(i + 1)"
-                    table.latin1Readings.append(Latin1Reading(file: path, line: record.line, field: column, value: text))
-                }
-                fields.append(text)
+                fields.append(record.text(i, file: path, field: table.columns.first { $0.value == i }?.key ?? "field \(i + 1)",
+                                          into: &table.readings))
             }
             table.rows.append((record.line, fields))
         }

@@ -20,8 +20,9 @@ public struct EBirdBarChart: Sendable {
     public var file: String
     public var sampleSizes: [Double]
     public var rows: [(name: String, line: Int, frequencies: [Double])]
-    /// The names that were not UTF-8 and were read as Latin-1.
-    public var latin1Readings: [Latin1Reading] = []
+    /// The values that were not UTF-8 and were read as Latin-1, or held a control character
+    /// (replaced with U+FFFD).
+    public var readings: [TextReading] = []
 
     /// Reads a bar-chart download; a row without 48 frequencies from 0 to 1 (sample sizes: 0
     /// or more), or a taxon listed twice, is refused with its line.
@@ -33,8 +34,7 @@ public struct EBirdBarChart: Sendable {
             try CSVReader.read(fileAt: path, dialect: .tabSeparated) { record in
                 var fields: [String] = []
                 for i in 0..<record.count {
-                    let (text, isLatin1) = record.text(i)
-                    if isLatin1 { chart.latin1Readings.append(Latin1Reading(file: path, line: record.line, field: i == 0 ? "name" : "period \(i)", value: text)) }
+                    let text = record.text(i, file: path, field: i == 0 ? "name" : "period \(i)", into: &chart.readings)
                     fields.append(text.hasSuffix("\r") ? String(text.dropLast()) : text)
                 }
                 while fields.last?.isEmpty == true { fields.removeLast() }

@@ -19,8 +19,9 @@ public struct LocalizedLabels: Sendable {
     public var language: String
     public var names: [String: String]
     public var lines: Int
-    /// The lines that were not UTF-8 and were read as Latin-1.
-    public var latin1Readings: [Latin1Reading] = []
+    /// The lines that were not UTF-8 and were read as Latin-1, or held a control character
+    /// (replaced with U+FFFD).
+    public var readings: [TextReading] = []
 
     /// Reads a labels file; a line without a name on each side of its `_`, or a scientific name
     /// labelled twice, is refused with its line number.
@@ -30,9 +31,8 @@ public struct LocalizedLabels: Sendable {
         var labels = LocalizedLabels(file: path, language: language(ofFile: path), names: [:], lines: 0)
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
         for (index, raw) in lines.enumerated() {
-            let (line, isLatin1, names) = parse(raw)
+            let (line, names) = parse(raw, file: path, line: index + 1, into: &labels.readings)
             if line.isEmpty { continue }
-            if isLatin1 { labels.latin1Readings.append(Latin1Reading(file: path, line: index + 1, field: "label", value: line)) }
             guard let (scientific, common) = names else {
                 throw LocatedError(.malformed, file: path, line: index + 1, message: "expected \"Scientific name_Common name\", found \"\(line)\"")
             }
@@ -40,7 +40,8 @@ public struct LocalizedLabels: Sendable {
             // One name a species in one language: a second would be dropped or kept by chance.
             // (The first one's line is looked for only then: one table fewer to fill per line.)
             if labels.names.updateValue(common, forKey: scientific) != nil {
-                let earlier = (lines.firstIndex { parse($0).names?.scientific == scientific } ?? index) + 1
+                var ignored: [TextReading] = []
+                let earlier = (lines.firstIndex { parse($0, file: path, line: 0, into: &ignored).names?.scientific == scientific } ?? index) + 1
                 throw LocatedError(.malformed, file: path, line: index + 1, expected: "each scientific name once",
                                    found: "\(scientific) on line \(earlier) too", message: "a species labelled twice")
             }
@@ -48,15 +49,17 @@ public struct LocalizedLabels: Sendable {
         return labels
     }
 
-    /// A line trimmed, whether it was read as Latin-1 (not UTF-8), and its scientific and common
-    /// name: nil without a `_` that has a name on each side.
-    private static func parse(_ raw: ArraySlice<UInt8>) -> (line: String, isLatin1: Bool, names: (scientific: String, common: String)?) {
+    /// A line trimmed, as a reader keeps it (`FileText.keep`: a Latin-1 reading or a control
+    /// character replaced is appended to `readings`), and its scientific and common name: nil
+    /// without a `_` that has a name on each side.
+    private static func parse(_ raw: ArraySlice<UInt8>, file: String, line number: Int,
+                              into readings: inout [TextReading]) -> (line: String, names: (scientific: String, common: String)?) {
         let (text, isLatin1) = FileText.decode(raw)
-        let line = Self.trimmed(text)
+        let line = FileText.keep((Self.trimmed(text), isLatin1), file: file, line: number, field: "label", into: &readings)
         // `_` is one scalar, so the next character starts at its next byte.
         guard let underscore = Self.firstUnderscore(line), underscore != line.startIndex,
-              case let next = line.utf8.index(after: underscore), next != line.endIndex else { return (line, isLatin1, nil) }
-        return (line, isLatin1, (String(line[..<underscore]), String(line[next...])))
+              case let next = line.utf8.index(after: underscore), next != line.endIndex else { return (line, nil) }
+        return (line, (String(line[..<underscore]), String(line[next...])))
     }
 
     /// `text` without leading and trailing white space and line ends, as

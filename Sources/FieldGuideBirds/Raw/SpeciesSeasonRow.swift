@@ -21,17 +21,18 @@ public struct SpeciesSeasonRow: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(speciesCode) }
 
     /// Reads the Status & Trends runs CSV (through FieldGuideCSV); the values that were not
-    /// UTF-8, read as Latin-1, are added to `latin1` for the caller to warn about.
+    /// UTF-8 (read as Latin-1) or held a control character (replaced with U+FFFD) are added to
+    /// `readings` for the caller to warn about.
     ///
     /// ```swift
-    /// var latin1: [Latin1Reading] = []
-    /// let rows = try SpeciesSeasonRow.read("ebirdst_runs_2023.csv", latin1: &latin1)
+    /// var readings: [TextReading] = []
+    /// let rows = try SpeciesSeasonRow.read("ebirdst_runs_2023.csv", readings: &readings)
     /// rows.first { $0.speciesCode == "acafly" }?.breeding?.start   // 531
     /// ```
-    public static func read(_ path: String, latin1: inout [Latin1Reading]) throws(LocatedError) -> [SpeciesSeasonRow] {
+    public static func read(_ path: String, readings: inout [TextReading]) throws(LocatedError) -> [SpeciesSeasonRow] {
         let table = try CSVTable.read(path, required: ["species_code", "scientific_name", "common_name", "is_resident",
                                                        "breeding_start", "breeding_end", "nonbreeding_start", "nonbreeding_end"])
-        latin1 += table.latin1Readings
+        readings += table.readings
         var rows: [SpeciesSeasonRow] = []
         var lines: [String: Int] = [:]   // each species code's line
         // Each season's columns found once, not by name in every row (with the names put

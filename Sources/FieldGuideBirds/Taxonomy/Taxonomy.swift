@@ -43,9 +43,9 @@ public struct Taxonomy: Sendable {
     /// The order column's name in this version (`ORDER1` or `ORDER`).
     public let orderColumn: String
     public let hasConceptIDs: Bool
-    /// The values that were not UTF-8 and were read as Latin-1 (the ingest and `validate` warn
-    /// about each).
-    public var latin1Readings: [Latin1Reading] = []
+    /// The values that were not UTF-8 and were read as Latin-1, or held a control character
+    /// (replaced with U+FFFD): the ingest and `validate` warn about each.
+    public var readings: [TextReading] = []
     private let byScientificName: [String: Int]
     private let byFoldedCommonName: [String: Int]
 
@@ -82,14 +82,14 @@ public struct Taxonomy: Sendable {
     /// Reads the whole file: a `LocatedError` for a file that cannot be read (`.unreadable`),
     /// another header (`.wrongHeader`), a row without a species code, with one seen before or
     /// with a `TAXON_ORDER` that is not a whole number (`.malformed`) or a record
-    /// past the CSV bound (`.tooLarge`). A value that is not UTF-8 is read as Latin-1 and listed
-    /// in `latin1Readings`.
+    /// past the CSV bound (`.tooLarge`). A value that is not UTF-8 is read as Latin-1, a control
+    /// character becomes U+FFFD, and each is listed in `readings`.
     public static func read(fileAt path: String, displayName: String? = nil) throws(LocatedError) -> Taxonomy {
         let name = displayName ?? path
         var columns: [String: Int] = [:]
         var taxa: [Taxon] = []
         var orderColumn = "ORDER"
-        var readings: [Latin1Reading] = []
+        var readings: [TextReading] = []
         var lines: [String: Int] = [:]   // each species code's line
         var read = RowColumns([:], orderColumn: orderColumn)
         do {
@@ -111,10 +111,9 @@ public struct Taxonomy: Sendable {
                 // for every field was a quarter of reading the file).
                 func field(_ column: RowColumns.Column) -> String {
                     guard let index = read.positions[column.rawValue], index < record.count else { return "" }
-                    let (text, isLatin1) = record.text(index)
-                    let value = text.trimmingSpaces
-                    if isLatin1 { readings.append(Latin1Reading(file: name, line: record.line, field: read.names[column.rawValue], value: value)) }
-                    return value
+                    let decoded = record.withField(index) { FileText.decode($0) }
+                    return FileText.keep((decoded.text.trimmingSpaces, decoded.isLatin1), file: name, line: record.line,
+                                         field: read.names[column.rawValue], into: &readings)
                 }
                 let category = field(.category)
                 if record.count == 1 && category.isEmpty { return }   // a blank line
@@ -144,7 +143,7 @@ public struct Taxonomy: Sendable {
         }
         if columns.isEmpty { throw LocatedError(.wrongHeader, file: name, line: 1, message: "expected a taxonomy header, found an empty file") }
         var taxonomy = Taxonomy(file: name, taxa: taxa, orderColumn: orderColumn, hasConceptIDs: columns["TAXON_CONCEPT_ID"] != nil)
-        taxonomy.latin1Readings = readings
+        taxonomy.readings = readings
         return taxonomy
     }
 

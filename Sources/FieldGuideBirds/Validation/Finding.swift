@@ -1,3 +1,4 @@
+import FieldGuideCSV
 import FieldGuideDiagnostics
 
 /// One problem found in a seed file: how bad, which rule, where (file, line, column, JSON
@@ -39,8 +40,17 @@ public struct Finding: Sendable, Hashable, Codable, CustomStringConvertible {
         case taxonomy
         /// A value in a CSV or text file that is not valid UTF-8, read as Latin-1.
         case encoding
-        /// A string holding a control character other than a tab or a line break (NUL, ESC).
+        /// A string holding a control character other than a tab or a line break (NUL, ESC):
+        /// an error in a seed, a warning where a CSV or text file's value was kept with U+FFFD.
         case text
+
+        /// The rule of a reading a CSV or text reader reports (`TextReading`).
+        init(_ kind: TextReading.Kind) {
+            switch kind {
+            case .latin1: self = .encoding
+            case .controlCharacter: self = .text
+            }
+        }
     }
 
     public var severity: Severity

@@ -164,8 +164,8 @@ public struct SeedValidator: Sendable {
                 var content = SeedFile.Content.none
                 do {
                     let taxonomy = try Taxonomy.read(fileAt: source.path)
-                    for reading in taxonomy.latin1Readings {
-                        sink.add(.warning, .encoding, at: SourceLocation(line: reading.line, column: 1), reading.message)
+                    for reading in taxonomy.readings {
+                        sink.add(.warning, Finding.Rule(reading.kind), at: SourceLocation(line: reading.line, column: 1), reading.message)
                     }
                     content = .taxonomy(taxonomy)
                 } catch {

@@ -170,7 +170,7 @@ package enum FAANormalizer {
     /// U+FFFD (the field's text has warned about it already).
     private static func character(_ byte: UInt8) -> String {
         let scalar = UnicodeScalar(byte)
-        return String(FileText.isControlCharacter(scalar) ? FieldReader.controlReplacement : scalar)
+        return String(FileText.isControlCharacter(scalar) ? FileText.controlReplacement : scalar)
     }
 
     /// CERTIFICATION: the class (first character) and the class's operation codes after it.

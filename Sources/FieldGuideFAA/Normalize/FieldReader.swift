@@ -18,9 +18,6 @@ struct FieldReader {
     /// a field may be read more than once.
     private var warnedFields: Set<Int> = []
 
-    /// What a control character in a field becomes.
-    static let controlReplacement: Unicode.Scalar = "\u{FFFD}"
-
     init(record: CSVRecord, file: String, columns: [FAAColumn]) {
         self.record = record
         self.file = file
@@ -44,13 +41,8 @@ struct FieldReader {
             return decoded.text
         }
         if isLatin1 && warnedFields.insert(i << 1).inserted { warn(i, value: value, FileText.latin1Reason) }
-        guard let control = FileText.firstControlCharacter(in: value) else { return value }
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: value.unicodeScalars.lazy.map { FileText.isControlCharacter($0) ? Self.controlReplacement : $0 })
-        let replaced = String(scalars)
-        if warnedFields.insert(i << 1 | 1).inserted {
-            warn(i, value: replaced, "expected text, found the control character \(FileText.codePoint(control)); replaced with U+FFFD")
-        }
+        let (replaced, control) = FileText.replacingControlCharacters(in: value)
+        if let control, warnedFields.insert(i << 1 | 1).inserted { warn(i, value: replaced, FileText.controlReason(control)) }
         return replaced
     }
 
