@@ -73,11 +73,35 @@ public enum FileText {
         (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || scalar.value == 0x7F
     }
 
-    /// The first control character of `text` (`isControlCharacter`): a byte scan first, so
-    /// text without one (nearly all) is not walked scalar by scalar.
+    /// The first control character of `text` (`isControlCharacter`): a byte scan first
+    /// (`mayHoldControl`), so text without one (nearly all) is not walked scalar by scalar.
     package static func firstControlCharacter(in text: String) -> Unicode.Scalar? {
-        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) else { return nil }
+        guard text.utf8.withContiguousStorageIfAvailable(mayHoldControl) ?? text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            return nil
+        }
         return text.unicodeScalars.first(where: isControlCharacter)
+    }
+
+    /// Whether `bytes` hold a byte below 0x20 (a tab or a line break too) or DEL: eight bytes at
+    /// a time, each test exact for the whole word (a byte below 0x20 is the only one that
+    /// borrows from its high bit without having it set; DEL the only one that XOR 0x7F zeroes).
+    ///
+    /// Why: every observation of `ingest-exports` is checked, a GPX track's hundreds of
+    /// thousands of them; `utf8.contains(where:)` cost 1.8% of the stage's instructions there.
+    static func mayHoldControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawBufferPointer(bytes)
+        var i = 0
+        while i + 8 <= raw.count {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self), del = word ^ (ones &* 0x7F)
+            if ((word &- ones &* 0x20) & ~word | (del &- ones) & ~del) & highs != 0 { return true }
+            i += 8
+        }
+        while i < raw.count {
+            if raw[i] < 0x20 || raw[i] == 0x7F { return true }
+            i += 1
+        }
+        return false
     }
 
     /// What a control character in a field becomes when a reader keeps the field.

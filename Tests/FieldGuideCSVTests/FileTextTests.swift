@@ -69,5 +69,49 @@ struct FileTextTests {
             #expect(answer == isPrintable(bytes), "\(bytes)")
         }
     }
-}
 
+    @Test("read: Latin-1, a control character, both or neither; a reading for each, the field named only when there is one")
+    func readings() {
+        func read(_ bytes: [UInt8]) -> (String, [TextReading], asked: Int) {
+            var readings: [TextReading] = [], asked = 0
+            let text = bytes.withUnsafeBufferPointer { buffer in
+                FileText.read(buffer, file: "t.csv", line: 4, field: { asked += 1; return "NAME" }(), into: &readings)
+            }
+            return (text, readings, asked)
+        }
+        let clean = read(Array("Grey Heron\tX".utf8))
+        #expect(clean.0 == "Grey Heron\tX" && clean.1.isEmpty && clean.asked == 0)
+        let control = read(Array("Grey\u{1B}[2J\u{7F}Heron".utf8))
+        #expect(control.0 == "Grey\u{FFFD}[2J\u{FFFD}Heron" && control.asked == 1)
+        #expect(control.1.map(\.description) == ["t.csv:4: NAME \"Grey\u{FFFD}[2J\u{FFFD}Heron\": expected text, found the control character U+001B; replaced with U+FFFD"])
+        let both = read([0x47, 0xE9, 0x01, 0x0A, 0x0D])
+        #expect(both.0 == "G\u{E9}\u{FFFD}\n\r" && both.1.map(\.kind) == [.latin1, .controlCharacter("\u{1}")] && both.asked == 1)
+        #expect(both.1.map(\.isLatin1) == [true, false])
+        for byte in UInt8(0)...0x7F {
+            let kept = read([0x41, byte, 0x42])
+            let isControl = (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
+            #expect(kept.0 == (isControl ? "A\u{FFFD}B" : "A" + String(UnicodeScalar(byte)) + "B") && kept.1.count == (isControl ? 1 : 0), "\(byte)")
+        }
+    }
+
+    @Test("firstControlCharacter: every ASCII byte at every position of 1-24 bytes, among printable and non-ASCII text, and random runs: the byte loop's answer")
+    func firstControl() {
+        func expected(_ text: String) -> Unicode.Scalar? { text.unicodeScalars.first { ($0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0)) || $0.value == 0x7F } }
+        for length in 1...24 {
+            for position in 0..<length {
+                for byte in UInt8(0)...0x7F {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    bytes[position] = byte
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    #expect(FileText.firstControlCharacter(in: text) == expected(text), "\(bytes)")
+                }
+            }
+        }
+        var rng = SystemRandomNumberGenerator()
+        let edges: [String] = ["\u{0}", "\u{1F}", "\u{20}", "\u{7E}", "\u{7F}", "\u{80}", "\u{FF}", "\t", "\n", "\r", "é", "\u{2028}", "a", "\u{1B}"]
+        for _ in 0..<50_000 {
+            let text = (0..<Int.random(in: 0...30, using: &rng)).map { _ in edges.randomElement(using: &rng)! }.joined()
+            #expect(FileText.firstControlCharacter(in: text) == expected(text), "\(Array(text.utf8))")
+        }
+    }
+}

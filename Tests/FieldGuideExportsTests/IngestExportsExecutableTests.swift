@@ -117,6 +117,40 @@ struct IngestExportsExecutableTests {
         }
     }
 
+    @Test("a control character in an eBird export's values or a binary plist's strings: U+FFFD, a warning at file:line and field, the observation kept; none reaches observations.csv")
+    func controlCharacters() throws {
+        let directory = try TestPaths.temporaryDirectory("exports-control")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputs = directory.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        var ebird = try String(contentsOfFile: "input/exports/ebird/MyEBirdData.csv", encoding: .utf8)
+        ebird = ebird.replacingOccurrences(of: ",Grey Heron,", with: ",Grey\u{1B}[2JHeron,")
+            .replacingOccurrences(of: "Fishing at the reeds", with: "Fishing\u{7} at the reeds\u{7F}")
+        try ebird.write(to: inputs.appendingPathComponent("MyEBirdData.csv"), atomically: true, encoding: .utf8)
+        // XML cannot hold a control character; a binary property list can.
+        var dex = try #require(try PropertyListSerialization.propertyList(
+            from: Data(contentsOf: URL(fileURLWithPath: "input/exports/plist/nature-dex.plist")), format: nil) as? [[String: Any]])
+        dex[0]["name"] = "Great\u{0}Crested Grebe"
+        try PropertyListSerialization.data(fromPropertyList: dex, format: .binary, options: 0).write(to: inputs.appendingPathComponent("dex.plist"))
+
+        let out = directory.path + "/out"
+        let run = try TestPaths.run("ingest-exports", [inputs.path, "--output", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("MyEBirdData.csv: ebird: 6 records → 6 bird, 0 rejected, 2 warnings"), "\(run.stderr)")
+        #expect(run.stderr.contains("dex.plist: plist:") && run.stderr.contains("0 rejected, 1 warning"), "\(run.stderr)")
+        let rejects = try String(contentsOfFile: out + "/exports-rejects.csv", encoding: .utf8)
+        let ebirdFile = inputs.path + "/MyEBirdData.csv", dexFile = inputs.path + "/dex.plist"
+        for row in ["warning,\(ebirdFile),2,subject,Grey\u{FFFD}[2JHeron,\"expected text, found the control character U+001B; replaced with U+FFFD\"",
+                    "warning,\(ebirdFile),2,notes,\"Fishing\u{FFFD} at the reeds\u{FFFD}, one adult\",\"expected text, found the control character U+0007; replaced with U+FFFD\"",
+                    "warning,\(dexFile),1,subject,Great\u{FFFD}Crested Grebe,\"expected text, found the control character U+0000; replaced with U+FFFD\""] {
+            #expect(rejects.contains(row), "\(row)\n\(rejects)")
+        }
+        let observations = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out + "/observations.csv")))
+        #expect(!observations.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09) || $0 == 0x7F })
+        let text = String(decoding: observations, as: UTF8.self)
+        #expect(text.contains("Grey\u{FFFD}[2JHeron") && text.contains("Great\u{FFFD}Crested Grebe") && text.contains("Fishing\u{FFFD} at the reeds\u{FFFD}, one adult"))
+    }
+
     @Test("rejects are written as found: a file's rejected rows past the 1 MiB flush are dropped when the file then fails; another file's kept, in order")
     func rejectsOfAFailedFile() throws {
         let directory = try TestPaths.temporaryDirectory("exports-rejects")

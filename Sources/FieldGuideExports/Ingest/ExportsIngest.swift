@@ -109,8 +109,16 @@ public struct ExportsIngest {
             var spoolError: LocatedError?
             let statusBefore = observationStatus
             let entriesBefore = resolver.checkpoint()
+            func file(_ issue: RowIssue) {
+                guard spoolError == nil else { return }
+                do throws(LocatedError) { try rejects.append(issue) } catch { spoolError = error }
+            }
             let sink = RecordSink(observe: { observation in
                 var observation = observation
+                for replaced in observation.replaceControlCharacters() {   // a warning each, the observation kept
+                    file(RowIssue(.warning, file: observation.file, line: observation.line, field: replaced.field, value: replaced.value,
+                                  reason: FileText.controlReason(replaced.control)))
+                }
                 resolver.resolve(&observation)
                 if let status = observation.resolution?.status { observationStatus[status.rawValue, default: 0] += 1 }
                 counts[observation.kind, default: 0] += 1
@@ -118,10 +126,7 @@ public struct ExportsIngest {
                 if writer.count >= 1 << 20, spoolError == nil {   // `count`: `bytes` copies the buffer (up to 1 MiB a record)
                     do throws(LocatedError) { try spool.append(&writer) } catch { spoolError = error }
                 }
-            }, issue: { issue in
-                guard spoolError == nil else { return }
-                do throws(LocatedError) { try rejects.append(issue) } catch { spoolError = error }
-            })
+            }, issue: file)
             do throws(LocatedError) {
                 let summary = try ExportFileReader.read(path: input.path, displayName: input.name, sink: sink)
                 if let spoolError { throw spoolError }
