@@ -81,6 +81,10 @@ public final class CSVParser {
         guard var base = chunk.baseAddress else { return }
         var remaining = chunk.count
         if !startedFile {
+            // A file's start (not a half's): UTF-16 is said as such, not as a NUL at line 1.
+            if dialect.skipsByteOrderMark, byteOrderMarkSeen == 0, let mark = FileText.utf16ByteOrderMark(chunk) {
+                throw FileText.utf16Error(file: file, mark: mark)
+            }
             // A byte order mark may arrive split over the first chunks.
             while remaining > 0, byteOrderMarkSeen < 3, dialect.skipsByteOrderMark,
                   base.load(as: UInt8.self) == Self.byteOrderMark[byteOrderMarkSeen] {
@@ -177,7 +181,7 @@ public final class CSVParser {
     private func feed(_ base: UnsafeRawPointer, _ length: Int, endsLine: Bool, _ body: (CSVRecord) throws -> Void) throws {
         if state.pointee.rejectsNUL, memchr(base, 0, length) != nil {
             throw LocatedError(.malformed, file: file, line: state.pointee.currentLine,
-                               message: "expected text, found a NUL byte (binary or wrongly encoded file)")
+                               message: FileText.nulMessage)
         }
         // A record starts on this line unless libcsv is inside one (its state 0 is ROW_NOT_BEGUN):
         // a quoted first field can run over several lines before any field completes.

@@ -1,3 +1,5 @@
+import FieldGuideDiagnostics
+
 /// Text from a file's bytes: UTF-8 when they are valid UTF-8, otherwise Latin-1 (ISO-8859-1,
 /// each byte the code point of the same number), so `JON\u{C9}THON` written by a Latin-1 system
 /// reads `JONÉTHON`, never `JON\u{FFFD}THON`. The caller warns about every Latin-1 reading
@@ -123,6 +125,29 @@ public enum FileText {
     /// The words every reader's warning uses for a control character it replaced.
     package static func controlReason(_ scalar: Unicode.Scalar) -> String {
         "expected text, found the control character \(codePoint(scalar)); replaced with U+FFFD"
+    }
+
+    /// What a reader of text says about a NUL byte: text never holds one, a binary file or one
+    /// in another encoding does.
+    package static let nulMessage = "expected text, found a NUL byte (binary or wrongly encoded file)"
+
+    /// `FF FE` or `FE FF` when `bytes` start with a UTF-16 byte-order mark (Notepad's
+    /// "Unicode", Excel's "Unicode Text"), nil otherwise: a reader says so at line 1 instead of
+    /// reading every other byte as a NUL.
+    package static func utf16ByteOrderMark(_ bytes: some Sequence<UInt8>) -> String? {
+        var iterator = bytes.makeIterator()
+        switch (iterator.next(), iterator.next()) {
+        case (0xFF, 0xFE): return "FF FE"
+        case (0xFE, 0xFF): return "FE FF"
+        default: return nil
+        }
+    }
+
+    /// The error for a file in UTF-16 (`utf16ByteOrderMark`): `FILE:1:1: text in UTF-16; ADVICE
+    /// (expected UTF-8 text; found UTF-16 (the byte-order mark FF FE))`.
+    package static func utf16Error(file: String, mark: String, advice: String = "save it as UTF-8") -> LocatedError {
+        LocatedError(.encoding, file: file, line: 1, column: 1, expected: "UTF-8 text", found: "UTF-16 (the byte-order mark \(mark))",
+                     message: "text in UTF-16; " + advice)
     }
 
     /// `U+001B` for ESC: a code point as messages name it.

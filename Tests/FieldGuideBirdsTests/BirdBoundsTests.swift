@@ -105,6 +105,28 @@ struct BirdBoundsTests {
                 "\(validate.stdout)\(validate.stderr)")
     }
 
+    @Test("the taxonomy, a bar chart, the Status & Trends runs or a labels list saved as UTF-16: refused at 1:1 as UTF-16 (exit 1); a labels list holding a NUL at its line",
+          arguments: ["taxonomy/taxonomy.csv", "ebird/barchart-fenland.txt", "ebird/ebirdst_runs_example.csv", "names/BirdNET_Labels_de.txt"])
+    func utf16References(file: String) throws {
+        let birds = try birdsCopy()
+        let url = birds.appendingPathComponent(file)
+        var text = try String(contentsOf: url, encoding: .utf8)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: url)
+        let out = birds.deletingLastPathComponent().appendingPathComponent("out").path
+        let options = ["--barchart", birds.appendingPathComponent("ebird/barchart-fenland.txt").path,
+                       "--seasons", birds.appendingPathComponent("ebird/ebirdst_runs_example.csv").path,
+                       "--labels", birds.appendingPathComponent("names/BirdNET_Labels_de.txt").path]
+        let run = try TestPaths.run("ingest-birds", [birds.path, "--output", out] + options)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains(url.lastPathComponent + ":1:1: ") && run.stderr.contains(
+            "text in UTF-16; save it as UTF-8 (expected UTF-8 text; found UTF-16 (the byte-order mark FF FE))"), "\(run.stderr)")
+        guard file.hasSuffix(".txt"), file.hasPrefix("names") else { return }
+        try Data("Anas platyrhynchos_Stockente\nCygnus olor_H\u{F6}ckerschwan\nArdea cinerea_Grau\u{0}reiher\n".utf8).write(to: url)
+        let nul = try TestPaths.run("ingest-birds", [birds.path, "--output", out] + options)
+        #expect(nul.status == 1 && nul.stderr.contains("BirdNET_Labels_de.txt:3: expected text, found a NUL byte (binary or wrongly encoded file)"), "\(nul.stderr)")
+    }
+
     @Test("a bar chart of one 2 MiB line is refused as it passes the 1 MiB record bound (exit 1); a seed file past 128 MiB is refused from its size")
     func bounds() throws {
         let birds = try birdsCopy()

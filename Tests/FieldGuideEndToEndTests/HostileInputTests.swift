@@ -101,6 +101,24 @@ struct HostileInputTests {
         #expect(!halves.stderr.contains("rows read"))
     }
 
+    @Test("an FAA file saved as UTF-16 (either byte order, with its mark): refused at 1:1 as UTF-16 (exit 1), not as a NUL byte; a mark-like pair past the start is data")
+    func utf16() throws {
+        let out = try TestPaths.temporaryDirectory("utf16").path
+        for (mark, name) in [([UInt8]([0xFF, 0xFE]), "FF FE"), ([0xFE, 0xFF], "FE FF")] {
+            let utf16 = try master { bytes in
+                let text = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self)
+                bytes = mark + text.utf16.flatMap { name == "FF FE" ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+            }
+            let run = try TestPaths.run("ingest-faa", [try FAAFixtures.inputCopy(overriding: ["MASTER.txt": utf16]), "--output", out])
+            #expect(run.status == 1 && run.stderr.contains(
+                "MASTER.txt:1:1: text in UTF-16; save it as UTF-8 (expected UTF-8 text; found UTF-16 (the byte-order mark \(name)))"), "\(run.stderr)")
+        }
+        // ÿþ in a name on line 2 is Latin-1 text, not a mark.
+        let latin1 = try master { bytes in bytes.replaceSubrange(line2(bytes, column: 58)..<line2(bytes, column: 60), with: [0xFF, 0xFE]) }
+        let kept = try TestPaths.run("ingest-faa", [try FAAFixtures.inputCopy(overriding: ["MASTER.txt": latin1]), "--output", out])
+        #expect(kept.status == 0 && kept.stderr.contains("read as Latin-1"), "\(kept.stderr)")
+    }
+
     @Test("an eBird CSV with a record past 1 MiB: that file is refused at its line (exit 1), the others import")
     func longCSVRecord() throws {
         let directory = try TestPaths.temporaryDirectory("long-csv")

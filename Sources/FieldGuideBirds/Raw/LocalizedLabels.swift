@@ -24,9 +24,14 @@ public struct LocalizedLabels: Sendable {
     public var readings: [TextReading] = []
 
     /// Reads a labels file; a line without a name on each side of its `_`, or a scientific name
-    /// labelled twice, is refused with its line number.
+    /// labelled twice, is refused with its line number, and so is a file in UTF-16 (line 1) or
+    /// holding a NUL byte.
     public static func read(_ path: String) throws(LocatedError) -> LocalizedLabels {
         var bytes = try BoundedRead.bytes(atPath: path, limit: BoundedRead.labelsFileBytes, what: "a labels file")
+        if let mark = FileText.utf16ByteOrderMark(bytes) { throw FileText.utf16Error(file: path, mark: mark) }
+        if let nul = bytes.firstIndex(of: 0) {   // a binary file, or UTF-16 without its mark
+            throw LocatedError(.malformed, file: path, line: bytes[..<nul].count { $0 == 0x0A } + 1, message: FileText.nulMessage)
+        }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var labels = LocalizedLabels(file: path, language: language(ofFile: path), names: [:], lines: 0)
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)

@@ -1,7 +1,8 @@
 import FieldGuideCore
+import FieldGuideCSV
+import FieldGuideDiagnostics
 import FieldGuideXML
 import Foundation
-import FieldGuideDiagnostics
 
 /// Where a reader hands its results: each observation, and each rejected record or warning.
 ///
@@ -95,10 +96,7 @@ public enum ExportFileReader {
         if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
         // UTF-16 (Notepad's "Unicode", Excel's "Unicode Text"): said as such, where the CSV reader
         // would call its first byte "not valid UTF-8 (a Latin-1 …)".
-        if let order = [[0xFF, 0xFE]: "FF FE", [0xFE, 0xFF]: "FE FF"].first(where: { bytes.starts(with: $0.key) })?.value {
-            throw LocatedError(.encoding, file: file, line: 1, column: 1, expected: "UTF-8 text", found: "UTF-16 (the byte-order mark \(order))",
-                               message: "text in UTF-16; re-export as UTF-8")
-        }
+        if let mark = FileText.utf16ByteOrderMark(bytes) { throw FileText.utf16Error(file: file, mark: mark, advice: "re-export as UTF-8") }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             if head.count < 4096 { throw LocatedError(.empty, file: file, line: 1, column: 1, message: "empty file: expected XML or a CSV header") }
