@@ -105,8 +105,8 @@ struct BirdBoundsTests {
                 "\(validate.stdout)\(validate.stderr)")
     }
 
-    @Test("the taxonomy, a bar chart, the Status & Trends runs or a labels list saved as UTF-16: refused at 1:1 as UTF-16 (exit 1); a labels list holding a NUL at its line",
-          arguments: ["taxonomy/taxonomy.csv", "ebird/barchart-fenland.txt", "ebird/ebirdst_runs_example.csv", "names/BirdNET_Labels_de.txt"])
+    @Test("a seed JSON, the taxonomy, a bar chart, the Status & Trends runs or a labels list saved as UTF-16: refused at 1:1 as UTF-16 (exit 1, validate too for a seed); a labels list holding a NUL at its line",
+          arguments: ["watchlists.json", "taxonomy/taxonomy.csv", "ebird/barchart-fenland.txt", "ebird/ebirdst_runs_example.csv", "names/BirdNET_Labels_de.txt"])
     func utf16References(file: String) throws {
         let birds = try birdsCopy()
         let url = birds.appendingPathComponent(file)
@@ -121,6 +121,11 @@ struct BirdBoundsTests {
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains(url.lastPathComponent + ":1:1: ") && run.stderr.contains(
             "text in UTF-16; save it as UTF-8 (expected UTF-8 text; found UTF-16 (the byte-order mark FF FE))"), "\(run.stderr)")
+        if file.hasSuffix(".json") {
+            let validate = try TestPaths.run("validate", [birds.path])
+            #expect(validate.status == 1 && validate.stdout.contains(url.path + ":1:1: error: text in UTF-16; save it as UTF-8 (expected UTF-8 text; found UTF-16"),
+                    "\(validate.stdout)")
+        }
         guard file.hasSuffix(".txt"), file.hasPrefix("names") else { return }
         try Data("Anas platyrhynchos_Stockente\nCygnus olor_H\u{F6}ckerschwan\nArdea cinerea_Grau\u{0}reiher\n".utf8).write(to: url)
         let nul = try TestPaths.run("ingest-birds", [birds.path, "--output", out] + options)

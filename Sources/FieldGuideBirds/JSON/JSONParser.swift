@@ -1,4 +1,5 @@
 import FieldGuideArtifact
+import FieldGuideCSV
 import FieldGuideDiagnostics
 #if canImport(Glibc)
 import Glibc
@@ -34,12 +35,14 @@ public struct JSONParser {
         self.maxDepth = maxDepth
     }
 
-    /// Parses a whole document. A UTF-8 byte order mark is skipped.
+    /// Parses a whole document. A UTF-8 byte order mark is skipped; a UTF-16 one is refused
+    /// as such (`FileText.utf16Error`), not as a first byte that is no value.
     ///
     /// Errors are ``LocatedError``s at the exact line and column (`file` names the document;
     /// empty, the error reads `1:4: …`): `.malformed` for broken syntax, `.encoding` for bytes
     /// that are not UTF-8, `.tooLarge` for nesting deeper than `maxDepth`.
     public static func parse(_ input: [UInt8], file: String = "", maxDepth: Int = defaultMaxDepth) throws(LocatedError) -> JSONDocument {
+        if let mark = FileText.utf16ByteOrderMark(input) { throw FileText.utf16Error(file: file, mark: mark) }
         // A trailing NUL lets strtod stop at the end of a number that ends the buffer.
         var padded = input
         padded.append(0)

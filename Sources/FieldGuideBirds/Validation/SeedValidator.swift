@@ -182,7 +182,7 @@ public struct SeedValidator: Sendable {
                 document = try JSONDocument.parse(data, file: source.path, maxDepth: maxDepth)
             } catch {
                 let sink = FindingSink(file: source.path, document: nil)
-                sink.add(.error, .syntax, at: SourceLocation(line: error.line ?? 1, column: error.column ?? 1), error.message)
+                sink.add(.error, .syntax, at: SourceLocation(line: error.line ?? 1, column: error.column ?? 1), error.detail)
                 files.append(SeedFile(path: source.path, kind: .unknown, content: .none, findings: [], sha256: digest, bytes: data.count))
                 sinks.append(sink)
                 continue
