@@ -94,8 +94,8 @@ public enum ExportFileReader {
         }
         var bytes = Array(head)
         if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
-        // UTF-16 (Notepad's "Unicode", Excel's "Unicode Text"): said as such, where the CSV reader
-        // would call its first byte "not valid UTF-8 (a Latin-1 …)".
+        // UTF-16 (Notepad's "Unicode", Excel's "Unicode Text"): said as such before the format is
+        // guessed from the first byte (a UTF-16 GPX would be taken for a CSV), in an export's words.
         if let mark = FileText.utf16ByteOrderMark(bytes) { throw FileText.utf16Error(file: file, mark: mark, advice: "re-export as UTF-8") }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
